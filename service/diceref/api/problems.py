@@ -1,0 +1,166 @@
+"""RFC 9457 problem details: the one shape every error response of the service takes.
+
+Domain code raises `RuleViolation` (rules layer) or `Problem` (API layer); Litestar's own
+errors (schema validation, unknown routes, wrong methods) are converted here too, so a
+client never sees another error format and never a 500 for bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.types import ExceptionHandlersMap
+
+from diceref.rules.scorecard import RuleViolation
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://diceref.dev/problems/"
+log = logging.getLogger("diceref.api")
+
+
+class FieldError(msgspec.Struct):
+    field: str
+    reason: str
+
+
+class ProblemDetails(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 body; `errors` names each offending field and why."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str = ""
+    errors: list[FieldError] = []
+    retry_after: int | None = None
+
+
+class Problem(Exception):
+    """An error the API answers with; `field` and `reason` name what was wrong."""
+
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        title: str,
+        detail: str,
+        errors: list[FieldError] | None = None,
+        headers: dict[str, str] | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.errors = errors or []
+        self.headers = headers or {}
+        self.retry_after = retry_after
+
+
+def not_found(field: str, what: str) -> Problem:
+    return Problem(404, "not-found", "Not found", what, [FieldError(field, what)])
+
+
+def unprocessable(field: str, reason: str) -> Problem:
+    return Problem(
+        422,
+        "rule-violation",
+        "Breaks a rule of the game",
+        f"{field}: {reason}",
+        [FieldError(field, reason)],
+    )
+
+
+def _response(
+    request: Request[Any, Any, Any], problem: ProblemDetails, headers: dict[str, str] | None = None
+) -> Response[bytes]:
+    problem.instance = problem.instance or request.url.path
+    return Response(
+        content=msgspec.json.encode(problem),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+    body = ProblemDetails(
+        type=PROBLEM_BASE + exc.kind,
+        title=exc.title,
+        status=exc.status,
+        detail=exc.detail,
+        errors=exc.errors,
+        retry_after=exc.retry_after,
+    )
+    return _response(request, body, exc.headers)
+
+
+def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
+    return problem_handler(request, unprocessable(exc.field, exc.reason))
+
+
+_AT = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+
+
+def _validation_errors(exc: ValidationException) -> list[FieldError]:
+    errors: list[FieldError] = []
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    for item in extra:
+        if not isinstance(item, dict):
+            continue
+        message = str(item.get("message", exc.detail))
+        match = _AT.match(message)
+        reason = match.group("reason") if match else message
+        path = match.group("path") if match and match.group("path") else ""
+        field = path.lstrip(".") or str(item.get("key") or "body")
+        errors.append(FieldError(field, reason))
+    if not errors:
+        errors.append(FieldError("body", str(exc.detail)))
+    return errors
+
+
+def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    status = exc.status_code
+    if isinstance(exc, ValidationException):
+        errors = _validation_errors(exc)
+        body = ProblemDetails(
+            type=PROBLEM_BASE + "invalid-request",
+            title="Invalid request",
+            status=status,
+            detail="; ".join(f"{e.field}: {e.reason}" for e in errors),
+            errors=errors,
+        )
+        return _response(request, body, exc.headers)
+    body = ProblemDetails(
+        type=PROBLEM_BASE + f"http-{status}",
+        title=str(exc.detail) if status < 500 else "Server error",
+        status=status,
+        detail=str(exc.detail),
+    )
+    return _response(request, body, exc.headers)
+
+
+def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    log.exception("unhandled error on %s", request.url.path, exc_info=exc)
+    body = ProblemDetails(
+        type=PROBLEM_BASE + "internal",
+        title="Server error",
+        status=HTTP_500_INTERNAL_SERVER_ERROR,
+        detail="The service failed to answer; the error was logged.",
+    )
+    return _response(request, body)
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    Problem: problem_handler,
+    RuleViolation: rule_violation_handler,
+    HTTPException: http_exception_handler,
+    Exception: internal_error_handler,
+}

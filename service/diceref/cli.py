@@ -1,0 +1,75 @@
+"""`diceref` command line: serve the API, score a throw, precompute tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from diceref.rules.games import SCORECARD_GAMES
+
+
+def _serve(args: argparse.Namespace) -> int:
+    if args.workers > 1 or args.server == "granian":
+        from granian import Granian
+        from granian.constants import Interfaces
+
+        Granian(
+            "diceref.api.app:app",
+            address=args.host,
+            port=args.port,
+            interface=Interfaces.ASGI,
+            workers=args.workers,
+        ).serve()
+        return 0
+    import uvicorn
+
+    uvicorn.run("diceref.api.app:app", host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    from diceref.rules.scorecard import RuleViolation, Scorecard, legal_options, validate_dice
+
+    ruleset = SCORECARD_GAMES[args.game]
+    try:
+        validate_dice(args.dice)
+    except RuleViolation as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    options = legal_options(ruleset, Scorecard(), args.dice, args.throw)
+    dice = " ".join(str(d) for d in args.dice)
+    print(f"{ruleset.name}: {dice} (throw {args.throw}), empty scorecard")
+    width = max(len(b.name) for b in ruleset.boxes)
+    print(f"{'box':<{width}}  {'points':>6}  {'bonus':>5}")
+    for o in sorted(options, key=lambda o: -(o.points + o.bonus)):
+        print(f"{ruleset.box(o.box).name:<{width}}  {o.points:>6}  {o.bonus:>5}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default=os.environ.get("DICEREF_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("DICEREF_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("DICEREF_WORKERS", "1")))
+    serve.add_argument("--server", choices=("uvicorn", "granian"), default="granian")
+    serve.set_defaults(func=_serve)
+    score = sub.add_parser("score", help="list every box a throw may fill on an empty card")
+    score.add_argument("game", choices=sorted(SCORECARD_GAMES))
+    score.add_argument("dice", type=int, nargs=5, metavar="D")
+    score.add_argument("--throw", type=int, choices=(1, 2, 3), default=3)
+    score.set_defaults(func=_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""Multisets of six-sided dice: the alphabet every scorecard rule and the solver speak.
+
+The order of dice never matters to any rule, so a throw is stored as a sorted tuple and
+every table is indexed by position in the canonical enumeration below: 252 throws of five
+dice and 462 keeps (sub-multisets of zero to five dice).  Building these once, here, keeps
+scoring (a table lookup) and the solver (array arithmetic over the same indices) in step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+
+import numpy as np
+import numpy.typing as npt
+
+FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+DICE_PER_THROW = 5
+
+Dice = tuple[int, ...]
+
+
+def multisets(size: int) -> list[Dice]:
+    """All sorted tuples of `size` faces, in lexicographic order."""
+    return list(combinations_with_replacement(FACES, size))
+
+
+THROWS: tuple[Dice, ...] = tuple(multisets(DICE_PER_THROW))
+KEEPS: tuple[Dice, ...] = tuple(k for n in range(DICE_PER_THROW + 1) for k in multisets(n))
+THROW_INDEX: dict[Dice, int] = {t: i for i, t in enumerate(THROWS)}
+KEEP_INDEX: dict[Dice, int] = {k: i for i, k in enumerate(KEEPS)}
+N_THROWS = len(THROWS)  # 252
+N_KEEPS = len(KEEPS)  # 462
+
+
+def canonical(dice: list[int] | tuple[int, ...]) -> Dice:
+    return tuple(sorted(dice))
+
+
+def throw_index(dice: list[int] | tuple[int, ...]) -> int:
+    return THROW_INDEX[canonical(dice)]
+
+
+def counts(dice: Dice) -> tuple[int, ...]:
+    """Count of each face 1..6, as a 6-tuple."""
+    c = Counter(dice)
+    return tuple(c.get(f, 0) for f in FACES)
+
+
+def multiset_probability(dice: Dice) -> float:
+    """Chance that len(dice) fair dice show exactly this multiset."""
+    n = len(dice)
+    ways = factorial(n)
+    for c in counts(dice):
+        ways //= factorial(c)
+    return ways / 6.0**n
+
+
+@lru_cache(maxsize=1)
+def face_counts() -> npt.NDArray[np.int64]:
+    """(252, 6) array: how many of each face every throw shows."""
+    return np.array([counts(t) for t in THROWS], dtype=np.int64)
+
+
+def sub_multisets(dice: Dice) -> list[Dice]:
+    """Every distinct keep a player can make from these dice (none to all)."""
+    found: set[Dice] = set()
+    n = len(dice)
+    for mask in range(1 << n):
+        found.add(tuple(dice[i] for i in range(n) if mask >> i & 1))
+    return sorted(found, key=lambda k: (len(k), k))

@@ -1,0 +1,132 @@
+"""The ruleset description of a scorecard game: the single source for scoring, validation,
+the solver and `GET /games`.
+
+A ruleset is frozen data.  Every reading of an unclear rulebook passage is a `Parameter`
+that both changes the data the ruleset is built from and is reported to clients, so a
+frontend can show which reading is in force and the tables' identity changes with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from diceref.rules.boxes import Box, Section
+
+
+class Joker(StrEnum):
+    """What a further five of a kind may fill once the five-of-a-kind box is used."""
+
+    NONE = "none"  # no Joker: the throw scores like any other
+    FORCED = "forced"  # matching upper box, else any lower box at full value, else 0 upper
+    FREE_CHOICE = "free_choice"  # matching upper box, else any open box (upper 0, lower full)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named rule setting; `reading` marks a choice made where the source text is unclear."""
+
+    name: str
+    value: int | bool | str | tuple[int, ...]
+    description: str
+    reading: bool = False
+
+
+@dataclass(frozen=True)
+class UpperBonus:
+    threshold: int
+    points: int
+    strictly_greater: bool = False
+
+    def reached(self, subtotal: int) -> bool:
+        if self.strictly_greater:
+            return subtotal > self.threshold
+        return subtotal >= self.threshold
+
+    @property
+    def target(self) -> int:
+        """Smallest subtotal that earns the bonus."""
+        return self.threshold + 1 if self.strictly_greater else self.threshold
+
+
+@dataclass(frozen=True)
+class FiveOfAKindRule:
+    """Extra five-of-a-kind bonus and Joker, keyed to the box that holds the first one."""
+
+    box: str
+    extra_bonus: int
+    joker: Joker
+    joker_when_scratched: bool  # does a 0 in the box still trigger the Joker?
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What every game shares, scorecard or not (the `GET /games` listing)."""
+
+    id: str
+    name: str
+    family: str
+    dice: int
+    throws_per_turn: int
+    min_players: int
+    max_players: int | None
+    source: str
+    summary: str
+    parameters: tuple[Parameter, ...] = ()
+    face_labels: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+
+
+@dataclass(frozen=True)
+class Ruleset(GameInfo):
+    boxes: tuple[Box, ...] = ()
+    upper_bonus: UpperBonus = UpperBonus(63, 35)
+    five_of_a_kind: FiveOfAKindRule | None = None
+    series_order: bool = False  # lower boxes open only once every upper box is filled
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @cached_property
+    def box_index(self) -> dict[str, int]:
+        return {b.id: i for i, b in enumerate(self.boxes)}
+
+    @cached_property
+    def upper_indices(self) -> tuple[int, ...]:
+        return tuple(i for i, b in enumerate(self.boxes) if b.section is Section.UPPER)
+
+    @cached_property
+    def lower_indices(self) -> tuple[int, ...]:
+        return tuple(i for i, b in enumerate(self.boxes) if b.section is Section.LOWER)
+
+    @cached_property
+    def five_box_index(self) -> int | None:
+        return None if self.five_of_a_kind is None else self.box_index[self.five_of_a_kind.box]
+
+    @cached_property
+    def five_box_top(self) -> int:
+        """Points the five-of-a-kind box records for a real one (50): the bonus condition."""
+        if self.five_box_index is None:
+            return 0
+        return self.boxes[self.five_box_index].fixed
+
+    def box(self, box_id: str) -> Box:
+        return self.boxes[self.box_index[box_id]]
+
+    def canonical_description(self) -> dict[str, Any]:
+        """Everything that changes a score, as plain JSON data (names and prose left out)."""
+        return {
+            "boxes": [
+                {k: v for k, v in asdict(b).items() if k not in ("name", "how")} for b in self.boxes
+            ],
+            "upper_bonus": asdict(self.upper_bonus),
+            "five_of_a_kind": None if self.five_of_a_kind is None else asdict(self.five_of_a_kind),
+            "series_order": self.series_order,
+        }
+
+    @cached_property
+    def rules_hash(self) -> str:
+        """Identity of the scoring rules: tables solved for one hash serve only that hash."""
+        blob = json.dumps(self.canonical_description(), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]

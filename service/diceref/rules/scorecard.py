@@ -1,0 +1,191 @@
+"""A player's scorecard under a ruleset: what it is worth and where the next throw may go.
+
+Pure functions over plain data.  Validation raises `RuleViolation`, which names the field
+and the reason; the API turns it into problem+json, the score-sheet checker into a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from diceref.rules.boxes import Section
+from diceref.rules.dice import DICE_PER_THROW, FACES, throw_index
+from diceref.rules.points import points_table
+from diceref.rules.ruleset import Joker, Ruleset
+
+
+class RuleViolation(ValueError):
+    """Input that no legal game can produce; `field` is a JSON-pointer-like path."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    boxes: Mapping[str, int] = field(default_factory=dict)
+    extra_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Option:
+    box: str
+    points: int
+    bonus: int
+
+
+def validate_dice(dice: list[int] | tuple[int, ...], where: str = "dice") -> None:
+    if len(dice) != DICE_PER_THROW:
+        raise RuleViolation(where, f"expected {DICE_PER_THROW} dice, got {len(dice)}")
+    for i, d in enumerate(dice):
+        if d not in FACES:
+            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}")
+
+
+def upper_subtotal(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
+    return sum(boxes.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
+
+
+def upper_bonus_secured(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    """The bonus counts as soon as no remaining upper box can take it away.
+
+    For games whose upper boxes never score below 0 this is 'threshold reached'; for
+    russian-poker, where boxes go negative, it settles when the series is complete (or the
+    margin already covers every remaining box's worst case).
+    """
+    table = points_table(ruleset)
+    worst_to_come = sum(
+        table.upper_min[i] for i in ruleset.upper_indices if ruleset.boxes[i].id not in boxes
+    )
+    return ruleset.upper_bonus.reached(upper_subtotal(ruleset, boxes) + worst_to_come)
+
+
+def card_total(ruleset: Ruleset, card: Scorecard) -> int:
+    bonus = ruleset.upper_bonus.points if upper_bonus_secured(ruleset, card.boxes) else 0
+    return sum(card.boxes.values()) + bonus + card.extra_bonus
+
+
+def is_complete(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    return all(b.id in boxes for b in ruleset.boxes)
+
+
+def five_box_holds_top(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    rule = ruleset.five_of_a_kind
+    return rule is not None and boxes.get(rule.box) == ruleset.five_box_top
+
+
+def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> None:
+    """Reject a card no sequence of legal turns can produce (box by box, then bonuses)."""
+    table = points_table(ruleset)
+    for box_id, points in card.boxes.items():
+        path = f"{where}.boxes.{box_id}"
+        if box_id not in ruleset.box_index:
+            raise RuleViolation(path, f"{ruleset.id} has no box '{box_id}'")
+        if points not in table.achievable[box_id]:
+            raise RuleViolation(path, f"no throw can score {points} in '{box_id}'")
+    if ruleset.series_order:
+        upper_open = [
+            ruleset.boxes[i].id
+            for i in ruleset.upper_indices
+            if ruleset.boxes[i].id not in card.boxes
+        ]
+        lower_filled = [
+            ruleset.boxes[i].id for i in ruleset.lower_indices if ruleset.boxes[i].id in card.boxes
+        ]
+        if upper_open and lower_filled:
+            raise RuleViolation(
+                f"{where}.boxes.{lower_filled[0]}",
+                f"the second series opens only when the first is complete "
+                f"('{upper_open[0]}' is still open)",
+            )
+    validate_extra_bonus(ruleset, card, where)
+
+
+def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
+    path = f"{where}.extra_bonus"
+    bonus = card.extra_bonus
+    if bonus == 0:
+        return
+    rule = ruleset.five_of_a_kind
+    if bonus < 0:
+        raise RuleViolation(path, "an extra bonus cannot be negative")
+    if rule is None or rule.extra_bonus == 0:
+        raise RuleViolation(path, f"{ruleset.id} has no extra five-of-a-kind bonus")
+    if bonus % rule.extra_bonus:
+        raise RuleViolation(path, f"must be a multiple of {rule.extra_bonus}")
+    if not five_box_holds_top(ruleset, card.boxes):
+        raise RuleViolation(
+            path, f"claimed without a basis: '{rule.box}' does not hold {ruleset.five_box_top}"
+        )
+    extras = bonus // rule.extra_bonus
+    other_filled = sum(1 for b in card.boxes if b != rule.box)
+    if extras > other_filled:
+        raise RuleViolation(
+            path,
+            f"{extras} extra five-of-a-kind bonuses need {extras} boxes filled besides "
+            f"'{rule.box}', the card has {other_filled}",
+        )
+
+
+def legal_options(
+    ruleset: Ruleset, card: Scorecard, dice: list[int] | tuple[int, ...], throw: int = 3
+) -> list[Option]:
+    """Every box these dice may fill now, with points and the bonus the placement earns."""
+    table = points_table(ruleset)
+    t = throw_index(dice)
+    first = 1 if throw == 1 else 0
+    boxes = card.boxes
+    open_ids = [i for i, b in enumerate(ruleset.boxes) if b.id not in boxes]
+    if ruleset.series_order:
+        upper_open = [i for i in open_ids if i in ruleset.upper_indices]
+        open_ids = upper_open or open_ids
+    placements: list[tuple[int, int]] = [(i, int(table.natural[first][i, t])) for i in open_ids]
+    rule = ruleset.five_of_a_kind
+    if rule is not None and table.five_of_a_kind[t] and rule.box in boxes:
+        holds_top = five_box_holds_top(ruleset, boxes)
+        if rule.joker is not Joker.NONE and (holds_top or rule.joker_when_scratched):
+            placements = _joker_placements(ruleset, boxes, open_ids, t)
+    extra = extra_bonus_for(ruleset, boxes, dice)
+    return [_option(ruleset, boxes, i, points, extra) for i, points in placements]
+
+
+def extra_bonus_for(
+    ruleset: Ruleset, boxes: Mapping[str, int], dice: list[int] | tuple[int, ...]
+) -> int:
+    """The extra bonus a further five of a kind earns: its box must already hold 50."""
+    rule = ruleset.five_of_a_kind
+    if rule is None or len(set(dice)) != 1 or not five_box_holds_top(ruleset, boxes):
+        return 0
+    return rule.extra_bonus
+
+
+def _joker_placements(
+    ruleset: Ruleset, boxes: Mapping[str, int], open_ids: list[int], t: int
+) -> list[tuple[int, int]]:
+    table = points_table(ruleset)
+    face = int(table.five_face[t])
+    rule = ruleset.five_of_a_kind
+    assert rule is not None
+    matching = next(i for i in ruleset.upper_indices if ruleset.boxes[i].face == face)
+    if matching in open_ids:
+        return [(matching, int(table.natural[0][matching, t]))]
+    lower = [(i, int(table.joker[i, t])) for i in open_ids if i in ruleset.lower_indices]
+    upper = [(i, 0) for i in open_ids if i in ruleset.upper_indices]
+    if rule.joker is Joker.FORCED:
+        return lower or upper
+    return sorted(upper + lower)
+
+
+def _option(ruleset: Ruleset, boxes: Mapping[str, int], i: int, points: int, extra: int) -> Option:
+    box = ruleset.boxes[i]
+    bonus = extra
+    if (
+        box.section is Section.UPPER
+        and not upper_bonus_secured(ruleset, boxes)
+        and upper_bonus_secured(ruleset, {**boxes, box.id: points})
+    ):
+        bonus += ruleset.upper_bonus.points
+    return Option(box.id, points, bonus)
