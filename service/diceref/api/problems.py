@@ -17,7 +17,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 
-from diceref.rules.scorecard import RuleViolation
+from diceref.rules.errors import RuleViolation
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://diceref.dev/problems/"

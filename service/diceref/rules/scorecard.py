@@ -11,17 +11,11 @@ from dataclasses import dataclass, field
 
 from diceref.rules.boxes import Section
 from diceref.rules.dice import DICE_PER_THROW, FACES, throw_index
+from diceref.rules.errors import RuleViolation
 from diceref.rules.points import points_table
 from diceref.rules.ruleset import Joker, Ruleset
 
-
-class RuleViolation(ValueError):
-    """Input that no legal game can produce; `field` is a JSON-pointer-like path."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
+__all__ = ["RuleViolation"]
 
 
 @dataclass(frozen=True)
