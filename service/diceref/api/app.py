@@ -7,26 +7,42 @@ response Struct.  Each game family brings its own route module; this file only l
 from __future__ import annotations
 
 from litestar import Litestar
+from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 
 from diceref import __version__
 from diceref.api.problems import EXCEPTION_HANDLERS
-from diceref.api.routes import games, health, score, sheets
+from diceref.api.routes import games, health, holds, score, sheets
+from diceref.api.tables import Loader, TableRegistry, solve_in_thread
+from diceref.settings import Settings
 
 ROUTES = [
     health.healthz,
     games.list_games,
     games.get_game,
     score.score,
+    holds.holds,
     sheets.check_scorecards,
 ]
 
 
-def create_app() -> Litestar:
+def create_app(settings: Settings | None = None, loader: Loader | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    registry = TableRegistry(loader or solve_in_thread)
+
+    async def start_tables(app: Litestar) -> None:
+        await registry.start(settings.preload)
+
+    async def stop_tables(app: Litestar) -> None:
+        await registry.stop()
+
     return Litestar(
         route_handlers=ROUTES,
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=OpenAPIConfig(title="diceref", version=__version__),
+        on_startup=[start_tables],
+        on_shutdown=[stop_tables],
+        state=State({"settings": settings, "tables": registry}),
         debug=False,
     )
 

@@ -21,7 +21,7 @@ from diceref.rules.dice import FACES, N_THROWS, face_counts
 from diceref.rules.points import points_table
 from diceref.rules.ruleset import Joker, Ruleset
 from diceref.solver.keeps import best_keep, keep_expectations, keep_graph
-from diceref.solver.statespace import StateSpace, popcount
+from diceref.solver.statespace import StateSpace, popcount, state_space
 
 SOLVER_VERSION = "1"
 FloatArray = npt.NDArray[np.float64]
@@ -40,66 +40,120 @@ class Placements:
     first: FloatArray  # (252, N) dice from the first throw (differs in russian-poker)
 
 
-def placement_values(
+@dataclass(frozen=True)
+class ThrowRows:
+    """The throws a placement step looks at, with their points (all 252, or a subset)."""
+
+    natural: tuple[IntArray, IntArray]  # (boxes, rows) later / first throw
+    joker: IntArray  # (boxes, rows)
+    counts: IntArray  # (rows, 6)
+    five_face: IntArray  # (rows,) face of a five of a kind, 0 elsewhere
+    multiplied: bool  # does the first throw score differently?
+
+    @classmethod
+    def select(cls, ruleset: Ruleset, rows: IntArray) -> ThrowRows:
+        table = points_table(ruleset)
+        return cls(
+            natural=(table.natural[0][:, rows], table.natural[1][:, rows]),
+            joker=table.joker[:, rows],
+            counts=face_counts()[rows],
+            five_face=table.five_face[rows],
+            multiplied=not np.array_equal(table.natural[0], table.natural[1]),
+        )
+
+
+_ALL_ROWS: dict[str, ThrowRows] = {}
+
+
+def all_rows(ruleset: Ruleset) -> ThrowRows:
+    rows = _ALL_ROWS.get(ruleset.rules_hash)
+    if rows is None:
+        rows = _ALL_ROWS[ruleset.rules_hash] = ThrowRows.select(ruleset, np.arange(N_THROWS))
+    return rows
+
+
+@dataclass(frozen=True)
+class NextValues:
+    """For a batch of states, what each box leads to (points, bonus and next state's value).
+
+    `upper[b]` is (6, N): placing c dice of the box's face; `lower[b]` is (N,) for the
+    other boxes but the five-of-a-kind box, whose next value depends on whether the throw
+    is a real one (`five_top`) or not (`five_other`).  Closed or not-yet-legal boxes: -inf.
+    """
+
+    upper: dict[int, FloatArray]
+    lower: dict[int, FloatArray]
+    five_top: FloatArray | None
+    five_other: FloatArray | None
+
+
+def next_values(
     space: StateSpace, values: FloatArray, mask: IntArray, sub: IntArray, flag: IntArray
-) -> Placements:
-    """Best (points + bonuses + value of the next state) over the legal boxes, per throw."""
+) -> NextValues:
     rules = space.ruleset
-    table = points_table(rules)
     n = len(mask)
-    counts = face_counts()
     upper_full = (mask & space.upper_bits) == space.upper_bits
     secured_now = space.secured(mask, sub)
-    multiplied = not np.array_equal(table.natural[0], table.natural[1])
-    later = np.full((N_THROWS, n), NEG)
-    first = np.full((N_THROWS, n), NEG) if multiplied else later
-    lower_next: dict[int, FloatArray] = {}
-    upper_q: dict[int, FloatArray] = {}
-    scratch = np.empty((N_THROWS, n))
-    five = rules.five_box_index
-
-    for b, box in enumerate(rules.boxes):
+    upper: dict[int, FloatArray] = {}
+    lower: dict[int, FloatArray] = {}
+    five_top = five_other = None
+    for b in range(len(rules.boxes)):
         is_open = (mask >> b & 1) == 0
         new_mask = mask | (1 << b)
         if b in rules.upper_indices:
-            pts_by_count = space.upper_points_by_count[b]
             q = np.empty((6, n))
-            for c in range(6):
-                pts = int(pts_by_count[c])
+            for c, pts in enumerate(space.upper_points_by_count[b].tolist()):
                 new_sub = sub + pts
                 bonus = np.where(
                     ~secured_now & space.secured(new_mask, new_sub), rules.upper_bonus.points, 0
                 )
                 q[c] = pts + bonus + values[space.index(new_mask, new_sub, flag)]
             q[:, ~is_open] = NEG
-            upper_q[b] = q
-            row = q[counts[:, box.face - 1]]
-            np.maximum(later, row, out=later)
-            if multiplied:
-                np.maximum(first, row, out=first)
+            upper[b] = q
             continue
         legal = is_open & (upper_full if rules.series_order else True)
-        if b == five:
-            w0 = values[space.index(new_mask, sub, np.zeros_like(flag))]
-            w1 = values[space.index(new_mask, sub, np.ones_like(flag))]
-            w0 = np.where(legal, w0, NEG)
-            w1 = np.where(legal, w1, NEG)
-            top = table.natural[0][b] == rules.five_box_top
-            cand = np.where(top[:, None], w1[None, :], w0[None, :])
-            np.maximum(later, table.natural[0][b][:, None] + cand, out=later)
-            if multiplied:
-                np.maximum(first, table.natural[1][b][:, None] + cand, out=first)
+        if b == rules.five_box_index:
+            ones, zeros = np.ones_like(flag), np.zeros_like(flag)
+            five_top = np.where(legal, values[space.index(new_mask, sub, ones)], NEG)
+            five_other = np.where(legal, values[space.index(new_mask, sub, zeros)], NEG)
             continue
-        w = np.where(legal, values[space.index(new_mask, sub, flag)], NEG)
-        lower_next[b] = w
-        _max_plus(later, table.natural[0][b], w, scratch)
-        if multiplied:
-            _max_plus(first, table.natural[1][b], w, scratch)
+        lower[b] = np.where(legal, values[space.index(new_mask, sub, flag)], NEG)
+    return NextValues(upper, lower, five_top, five_other)
 
+
+def placement_values(
+    space: StateSpace,
+    values: FloatArray,
+    mask: IntArray,
+    sub: IntArray,
+    flag: IntArray,
+    throws: ThrowRows | None = None,
+) -> Placements:
+    """Best (points + bonuses + value of the next state) over the legal boxes, per throw."""
+    rules = space.ruleset
+    view = all_rows(rules) if throws is None else throws
+    nxt = next_values(space, values, mask, sub, flag)
+    n_rows, n = len(view.counts), len(mask)
+    later = np.full((n_rows, n), NEG)
+    first = np.full((n_rows, n), NEG) if view.multiplied else later
+    outs = (later, first) if view.multiplied else (later,)
+    scratch = np.empty((n_rows, n))
+    for b, q in nxt.upper.items():
+        row = q[view.counts[:, rules.boxes[b].face - 1]]
+        for out in outs:
+            np.maximum(out, row, out=out)
+    for b, w in nxt.lower.items():
+        for variant, out in enumerate(outs):
+            _max_plus(out, view.natural[variant][b], w, scratch)
+    five = rules.five_box_index
     if five is not None:
-        _five_of_a_kind_rows(space, mask, flag, later, upper_q, lower_next)
-        if multiplied:
-            _five_of_a_kind_rows(space, mask, flag, first, upper_q, lower_next)
+        assert nxt.five_top is not None and nxt.five_other is not None
+        top = view.natural[0][five] == rules.five_box_top
+        cand = np.where(top[:, None], nxt.five_top[None, :], nxt.five_other[None, :])
+        for variant, out in enumerate(outs):
+            np.maximum(out, view.natural[variant][five][:, None] + cand, out=out)
+        for out in outs:
+            _five_of_a_kind_rows(space, view, mask, flag, out, nxt.upper, nxt.lower)
     return Placements(later=later, first=first)
 
 
@@ -113,6 +167,7 @@ def _max_plus(
 
 def _five_of_a_kind_rows(
     space: StateSpace,
+    view: ThrowRows,
     mask: IntArray,
     flag: IntArray,
     out: FloatArray,
@@ -124,19 +179,20 @@ def _five_of_a_kind_rows(
     rule = rules.five_of_a_kind
     five = rules.five_box_index
     assert rule is not None and five is not None
-    table = points_table(rules)
     box_used = (mask >> five & 1) == 1
+    if not box_used.any():  # five-of-a-kind box still open: the natural rows stand
+        return
     extra = np.where(box_used & (flag == 1), float(rule.extra_bonus), 0.0)
     joker_on = box_used & ((flag == 1) | rule.joker_when_scratched)
     if rule.joker is Joker.NONE:
         joker_on = np.zeros_like(joker_on)
     for face in FACES:
-        t = int(np.flatnonzero(table.five_face == face)[0])
+        t = int(np.flatnonzero(view.five_face == face)[0])
         natural = out[t] + extra
         matching = next(i for i in rules.upper_indices if rules.boxes[i].face == face)
         lower_best = np.full(len(mask), NEG)
         for b, w in lower_next.items():
-            np.maximum(lower_best, table.joker[b, t] + w, out=lower_best)
+            np.maximum(lower_best, view.joker[b, t] + w, out=lower_best)
         upper_zero = np.full(len(mask), NEG)
         for b, q in upper_q.items():
             if b != matching:
@@ -191,8 +247,30 @@ def _expected(
 def _maximum(
     space: StateSpace, values: FloatArray, mask: IntArray, sub: IntArray, flag: IntArray
 ) -> FloatArray:
-    p = placement_values(space, values, mask, sub, flag)
-    best: FloatArray = np.maximum(p.later, p.first).max(axis=0)
+    """Best over every throw, box by box: the best throw for a box is found once per game.
+
+    A box's value never depends on which other box the throw could have gone to, so the
+    maximum over throws splits into a maximum per box (its best points, or for an upper box
+    its best count), plus the six five-of-a-kind throws evaluated exactly for the Joker.
+    """
+    rules = space.ruleset
+    table = points_table(rules)
+    nxt = next_values(space, values, mask, sub, flag)
+    joker_game = rules.five_of_a_kind is not None
+    plain = ~table.five_of_a_kind if joker_game else np.ones(N_THROWS, dtype=bool)
+    counts = 5 if joker_game else 6  # with a Joker, five of a face is settled below
+    best = np.full(len(mask), NEG)
+    for q in nxt.upper.values():
+        np.maximum(best, q[:counts].max(axis=0), out=best)
+    for b, w in nxt.lower.items():
+        top = max(int(table.natural[v][b][plain].max()) for v in (0, 1))
+        np.maximum(best, top + w, out=best)
+    if nxt.five_other is not None:
+        np.maximum(best, nxt.five_other, out=best)  # scratch of the five-of-a-kind box
+    if joker_game:
+        rows = ThrowRows.select(rules, np.flatnonzero(table.five_of_a_kind))
+        p = placement_values(space, values, mask, sub, flag, rows)
+        np.maximum(best, np.maximum(p.later, p.first).max(axis=0), out=best)
     return best
 
 
@@ -201,7 +279,7 @@ def _backward(
     progress: Progress | None,
     step: Callable[[StateSpace, FloatArray, IntArray, IntArray, IntArray], FloatArray],
 ) -> FloatArray:
-    space = StateSpace(ruleset)
+    space = state_space(ruleset)
     values = np.full(space.size, np.nan)
     full = (1 << space.n_boxes) - 1
     values[full * space.n_sub * space.n_flag : (full + 1) * space.n_sub * space.n_flag] = 0.0

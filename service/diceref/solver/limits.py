@@ -12,12 +12,12 @@ import numpy as np
 
 from diceref.rules.ruleset import Ruleset
 from diceref.solver.engine import solve_max
-from diceref.solver.statespace import StateSpace
+from diceref.solver.statespace import state_space
 
 
 @cache
 def max_score(ruleset: Ruleset) -> int:
-    space = StateSpace(ruleset)
+    space = state_space(ruleset)
     zero = np.zeros(1, dtype=np.int64)
     start = space.index(zero, zero, zero)[0]
     return round(float(solve_max(ruleset)[start]))

@@ -60,8 +60,13 @@ class StateSpace:
 
     def index(self, mask: IntArray, sub: IntArray, flag: IntArray) -> IntArray:
         """Flat position of states; `sub` is the raw upper subtotal (folded here)."""
+        if len(mask) == 1:  # one request's state: plain ints beat numpy's per-call cost
+            return np.array([self.index_one(int(mask[0]), int(sub[0]), int(flag[0]))])
         folded = self.fold(mask, sub)
         return (mask * self.n_sub + (folded - self.sub_low)) * self.n_flag + flag
+
+    def index_one(self, mask: int, sub: int, flag: int) -> int:
+        return (mask * self.n_sub + (self._fold1(mask, sub) - self.sub_low)) * self.n_flag + flag
 
     @cached_property
     def _upper_box_min(self) -> IntArray:
@@ -102,7 +107,14 @@ class StateSpace:
         return mask & ((1 << len(upper)) - 1)
 
     def secured(self, mask: IntArray, sub: IntArray) -> npt.NDArray[np.bool_]:
+        if len(mask) == 1:
+            worst = int(sub[0]) + int(self._open_min[int(mask[0]) & self._upper_all])
+            return np.array([self.ruleset.upper_bonus.reached(worst)])
         return self._reached(sub + self._open_min[self._upper_key(mask)])
+
+    @cached_property
+    def _upper_all(self) -> int:
+        return (1 << len(self.ruleset.upper_indices)) - 1
 
     def hopeless(self, mask: IntArray, sub: IntArray) -> npt.NDArray[np.bool_]:
         return ~self._reached(sub + self._open_max[self._upper_key(mask)])
@@ -152,12 +164,12 @@ class StateSpace:
         return sorted(seen)
 
     def _fold1(self, mask: int, sub: int) -> int:
-        """`fold` for one state, without numpy's per-call overhead (reachability loops)."""
-        open_upper = [i for i in self.ruleset.upper_indices if not mask >> i & 1]
+        """`fold` for one state, without numpy's per-call overhead."""
+        key = mask & self._upper_all
         bonus = self.ruleset.upper_bonus
-        if bonus.reached(sub + sum(int(self._upper_box_min[i]) for i in open_upper)):
+        if bonus.reached(sub + int(self._open_min[key])):
             return self.sub_high
-        if not bonus.reached(sub + sum(int(self._upper_box_max[i]) for i in open_upper)):
+        if not bonus.reached(sub + int(self._open_max[key])):
             return self.sub_low
         return min(max(sub, self.sub_low), self.sub_high)
 
@@ -193,3 +205,14 @@ def popcount(mask: IntArray) -> IntArray:
         out += m & 1
         m >>= 1
     return out
+
+
+_SPACES: dict[str, StateSpace] = {}
+
+
+def state_space(ruleset: Ruleset) -> StateSpace:
+    """One StateSpace per ruleset, so its derived lookup arrays are built once per process."""
+    space = _SPACES.get(ruleset.rules_hash)
+    if space is None:
+        space = _SPACES[ruleset.rules_hash] = StateSpace(ruleset)
+    return space

@@ -5,12 +5,14 @@ from __future__ import annotations
 from functools import cache
 
 import msgspec
-from litestar import get
+from litestar import Request, get
 
 from diceref.api.problems import not_found
 from diceref.rules.boxes import describe
 from diceref.rules.games import ALL_GAMES, SCORECARD_GAMES
 from diceref.rules.ruleset import GameInfo, Ruleset
+from diceref.rules.scorecard import Scorecard
+from diceref.solver.advice import expected_final_score
 from diceref.solver.limits import max_score
 
 
@@ -172,11 +174,16 @@ def list_games() -> list[GameSummary]:
     tags=["games"],
     sync_to_thread=False,
 )
-def get_game(game: str) -> GameRules:
-    """Boxes with how each scores, bonuses, every reading with its value, the maximum score."""
+def get_game(game: str, request: Request) -> GameRules:  # type: ignore[type-arg]
+    """Boxes with how each scores, bonuses, every reading with its value, the maximum score
+    and, once its table is loaded, the optimal expected score from an empty card."""
     if game not in ALL_GAMES:
         raise not_found("game", f"unknown game '{game}'; see GET /games")
-    return game_rules(game)
-
-
-__all__ = ["SCORECARD_GAMES", "get_game", "list_games"]
+    rules = game_rules(game)
+    if game in SCORECARD_GAMES:
+        values = request.app.state.tables.values_or_none(game)
+        if values is not None:
+            ruleset = SCORECARD_GAMES[game]
+            expected = expected_final_score(ruleset, values, Scorecard())
+            rules = msgspec.structs.replace(rules, optimal_expected_score=expected)
+    return rules
