@@ -106,6 +106,7 @@ def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) 
     return problem_handler(request, unprocessable(exc.field, exc.reason))
 
 
+_NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
 _AT = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
 
 
@@ -119,8 +120,11 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
         match = _AT.match(message)
         reason = match.group("reason") if match else message
         path = match.group("path") if match and match.group("path") else ""
-        field = path.lstrip(".") or str(item.get("key") or "body")
-        errors.append(FieldError(field, reason))
+        field = path.lstrip(".")
+        named = _NAMED.search(reason)
+        if named:  # a missing or unknown field: name the field itself, not its parent
+            field = f"{field}.{named.group(1)}" if field else named.group(1)
+        errors.append(FieldError(field or str(item.get("key") or "body"), reason))
     if not errors:
         errors.append(FieldError("body", str(exc.detail)))
     return errors

@@ -27,7 +27,8 @@ SOLVER_VERSION = "1"
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
-CHUNK = 1024
+CHUNK = 1024  # states per batch in the expectation: (252, CHUNK) arrays stay in cache
+MAX_CHUNK = 16384  # the max solve holds no (252, N) arrays: larger batches, fewer calls
 THREADS = max(1, min(2, os.cpu_count() or 1))
 Progress = Callable[[int, int], None]
 
@@ -235,7 +236,7 @@ def solve(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
 
 def solve_max(ruleset: Ruleset) -> FloatArray:
     """Most points still to come from each state if every throw could be chosen."""
-    return _backward(ruleset, None, _maximum)
+    return _backward(ruleset, None, _maximum, MAX_CHUNK)
 
 
 def _expected(
@@ -278,6 +279,7 @@ def _backward(
     ruleset: Ruleset,
     progress: Progress | None,
     step: Callable[[StateSpace, FloatArray, IntArray, IntArray, IntArray], FloatArray],
+    chunk: int = CHUNK,
 ) -> FloatArray:
     space = state_space(ruleset)
     values = np.full(space.size, np.nan)
@@ -298,7 +300,7 @@ def _backward(
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
         for layer in range(space.n_boxes - 1, -1, -1):
             rows = np.flatnonzero(filled == layer)
-            parts = [rows[i : i + CHUNK] for i in range(0, len(rows), CHUNK)]
+            parts = [rows[i : i + chunk] for i in range(0, len(rows), chunk)]
             for n in pool.map(run, parts):
                 done += n
                 if progress is not None:

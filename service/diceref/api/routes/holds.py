@@ -6,6 +6,7 @@ from typing import Annotated
 
 import msgspec
 from litestar import Request, post
+from litestar.params import JSONBody
 from msgspec import Meta
 
 from diceref.api.models import FiveDice, ScorecardGame, ScorecardIn, ThrowNumber
@@ -58,7 +59,7 @@ class HoldsResponse(msgspec.Struct):
     status_code=200,
     sync_to_thread=False,
 )
-def holds(data: HoldsRequest, request: Request) -> HoldsResponse:  # type: ignore[type-arg]
+def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by
     exact expected final score under optimal play (`expected_total`, bonuses included)."""
     game_id = data.game.value

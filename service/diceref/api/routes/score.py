@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 from litestar import post
+from litestar.params import JSONBody
 
 from diceref.api.models import FiveDice, OptionOut, ScorecardGame, ScorecardIn, ThrowNumber
 from diceref.api.problems import unprocessable
@@ -50,7 +51,7 @@ def open_card(game_id: str, card_in: ScorecardIn | None) -> tuple[Ruleset, Score
     status_code=200,
     sync_to_thread=False,
 )
-def score(data: ScoreRequest) -> ScoreResponse:
+def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     """Every box the throw may legally fill now (Joker and series order applied), a scratch
     listed with 0 points, and the card's total before the throw."""
     game_id = data.game.value

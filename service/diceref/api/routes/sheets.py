@@ -6,6 +6,7 @@ from typing import Annotated
 
 import msgspec
 from litestar import post
+from litestar.params import JSONBody
 from msgspec import Meta
 
 from diceref.api.models import FiveDice, ScorecardGame, ThrowNumber
@@ -73,7 +74,7 @@ class CheckResponse(msgspec.Struct):
     status_code=200,
     sync_to_thread=False,
 )
-def check_scorecards(data: CheckRequest) -> CheckResponse:
+def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,
     unknown boxes, bonuses without a basis, series order), the totals, and the ranking."""
     ruleset = SCORECARD_GAMES[data.game.value]
