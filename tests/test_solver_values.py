@@ -43,8 +43,17 @@ def test_known_decision_at_the_start(solved: Solved) -> None:
 @pytest.mark.parametrize("game", sorted(SCORECARD_GAMES))
 def test_every_game_has_a_finite_start_value_within_bounds(game: str, solved: Solved) -> None:
     value = start_value(game, solved)
-    assert 0 < value < {"yahtzee": 1575, "yardzee": 1575, "dice-poker": 1835,
-                        "russian-poker": 510, "chute-5": 99}[game]
+    assert (
+        0
+        < value
+        < {
+            "yahtzee": 1575,
+            "yardzee": 1575,
+            "dice-poker": 1835,
+            "russian-poker": 510,
+            "chute-5": 99,
+        }[game]
+    )
 
 
 def brute_force(game: str, card: Scorecard) -> float:
@@ -52,10 +61,7 @@ def brute_force(game: str, card: Scorecard) -> float:
     only the scalar scoring rules (no solver code)."""
     ruleset = SCORECARD_GAMES[game]
     outcomes = {
-        n: [
-            (tuple(sorted(roll)), 1.0 / 6**n)
-            for roll in itertools.product(FACES, repeat=n)
-        ]
+        n: [(tuple(sorted(roll)), 1.0 / 6**n) for roll in itertools.product(FACES, repeat=n)]
         for n in range(6)
     }
 
@@ -75,8 +81,10 @@ def brute_force(game: str, card: Scorecard) -> float:
         @cache
         def keep_value(keep: tuple[int, ...], throw: int) -> float:
             return sum(
-                (p * after(tuple(sorted(keep + roll)), throw)
-                 for roll, p in outcomes[5 - len(keep)]),
+                (
+                    p * after(tuple(sorted(keep + roll)), throw)
+                    for roll, p in outcomes[5 - len(keep)]
+                ),
                 0.0,
             )
 
@@ -84,9 +92,7 @@ def brute_force(game: str, card: Scorecard) -> float:
         def after(dice: tuple[int, ...], throw: int) -> float:
             best = stop(dice, throw)
             if throw < 3:
-                subs = {
-                    tuple(d for i, d in enumerate(dice) if m >> i & 1) for m in range(32)
-                }
+                subs = {tuple(d for i, d in enumerate(dice) if m >> i & 1) for m in range(32)}
                 best = max(best, *(keep_value(k, throw + 1) for k in subs))
             return best
 
@@ -100,8 +106,11 @@ CASES = [
     ("yahtzee", {"yahtzee": 50}, {"fours", "full_house"}),
     ("yahtzee", {"yahtzee": 0, "ones": 3, "twos": 6, "threes": 9, "fives": 15}, {"sixes", "fours"}),
     ("yardzee", {"yahtzee": 50}, {"sixes", "large_straight"}),
-    ("dice-poker", {"poker": 50, "ones": 4, "twos": 8, "threes": 12, "fours": 16,
-                    "fives": 20}, {"sixes", "two_pairs"}),
+    (
+        "dice-poker",
+        {"poker": 50, "ones": 4, "twos": 8, "threes": 12, "fours": 16, "fives": 20},
+        {"sixes", "two_pairs"},
+    ),
     ("dice-poker", {"poker": 0}, {"two_pairs", "fours"}),
     ("russian-poker", {"ones": -1, "sixes": 6}, {"pair", "full_house"}),
     ("russian-poker", {}, {"poker", "small_straight"}),

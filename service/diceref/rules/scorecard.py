@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from diceref.rules.boxes import Section
 from diceref.rules.dice import DICE_PER_THROW, FACES, throw_index
 from diceref.rules.errors import RuleViolation
 from diceref.rules.points import points_table
@@ -50,11 +49,17 @@ def upper_bonus_secured(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
     russian-poker, where boxes go negative, it settles when the series is complete (or the
     margin already covers every remaining box's worst case).
     """
+    return ruleset.upper_bonus.reached(_worst_upper_total(ruleset, boxes))
+
+
+def _worst_upper_total(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
+    """Upper subtotal if every open upper box took its lowest possible value."""
     table = points_table(ruleset)
-    worst_to_come = sum(
-        table.upper_min[i] for i in ruleset.upper_indices if ruleset.boxes[i].id not in boxes
-    )
-    return ruleset.upper_bonus.reached(upper_subtotal(ruleset, boxes) + worst_to_come)
+    total = 0
+    for i in ruleset.upper_indices:
+        box_id = ruleset.boxes[i].id
+        total += boxes[box_id] if box_id in boxes else table.upper_min[i]
+    return total
 
 
 def card_total(ruleset: Ruleset, card: Scorecard) -> int:
@@ -143,7 +148,23 @@ def legal_options(
         if rule.joker is not Joker.NONE and (holds_top or rule.joker_when_scratched):
             placements = _joker_placements(ruleset, boxes, open_ids, t)
     extra = extra_bonus_for(ruleset, boxes, dice)
-    return [_option(ruleset, boxes, i, points, extra) for i, points in placements]
+    worst = _worst_upper_total(ruleset, boxes)
+    reached = ruleset.upper_bonus.reached
+    secured = reached(worst)
+    upper_min = table.upper_min
+    return [
+        Option(
+            ruleset.boxes[i].id,
+            points,
+            extra
+            + (
+                ruleset.upper_bonus.points
+                if i in upper_min and not secured and reached(worst - upper_min[i] + points)
+                else 0
+            ),
+        )
+        for i, points in placements
+    ]
 
 
 def extra_bonus_for(
@@ -171,15 +192,3 @@ def _joker_placements(
     if rule.joker is Joker.FORCED:
         return lower or upper
     return sorted(upper + lower)
-
-
-def _option(ruleset: Ruleset, boxes: Mapping[str, int], i: int, points: int, extra: int) -> Option:
-    box = ruleset.boxes[i]
-    bonus = extra
-    if (
-        box.section is Section.UPPER
-        and not upper_bonus_secured(ruleset, boxes)
-        and upper_bonus_secured(ruleset, {**boxes, box.id: points})
-    ):
-        bonus += ruleset.upper_bonus.points
-    return Option(box.id, points, bonus)

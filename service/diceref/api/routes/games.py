@@ -6,6 +6,7 @@ from functools import cache
 
 import msgspec
 from litestar import Request, get
+from litestar.params import FromPath
 
 from diceref.api.problems import not_found
 from diceref.rules.boxes import describe
@@ -174,7 +175,7 @@ def list_games() -> list[GameSummary]:
     tags=["games"],
     sync_to_thread=False,
 )
-def get_game(game: str, request: Request) -> GameRules:  # type: ignore[type-arg]
+def get_game(game: FromPath[str], request: Request) -> GameRules:  # type: ignore[type-arg]
     """Boxes with how each scores, bonuses, every reading with its value, the maximum score
     and, once its table is loaded, the optimal expected score from an empty card."""
     if game not in ALL_GAMES:
