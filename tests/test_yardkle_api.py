@@ -253,3 +253,31 @@ def test_the_coach_agrees_with_the_table() -> None:
             options = advise(table, DEFAULT_RULES, throw, 0, on_pad)
             total += ways * (options[0].value if options else 0.0)
         assert total / 6**6 == pytest.approx(table[int(on_pad), 0, 5], abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("payload", "set_aside", "decision", "bank", "throw_on"),
+    [
+        (
+            {"dice": [1, 1, 1, 5, 5, 5], "on_pad": False},
+            [1, 1, 1, 5, 5, 5],
+            "throw_on",
+            2500,
+            2860.0,
+        ),
+        ({"dice": [1, 1, 5, 2, 3, 6], "on_pad": False}, [1], "throw_on", 0, 325.7),
+        ({"dice": [1, 2, 3, 6], "on_pad": True, "turn_points": 1000}, [1], "bank", 1100, 900.8),
+    ],
+)
+def test_the_coach_examples_of_the_docs(
+    client: TestClient[Any],
+    payload: dict[str, Any],
+    set_aside: list[int],
+    decision: str,
+    bank: float,
+    throw_on: float,
+) -> None:
+    best = client.post("/yardkle/holds", json=payload).json()["options"][0]
+    assert best["set_aside"] == set_aside and best["decision"] == decision
+    assert best["bank"] == bank
+    assert best["throw_on"] == pytest.approx(throw_on, abs=0.05)

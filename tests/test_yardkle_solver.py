@@ -77,6 +77,9 @@ def test_policy_facts(table: FloatArray) -> None:
     assert np.array_equal(table[0, entry_level:], table[1, entry_level:])
     # with one die left and 300 in hand, banking beats throwing (2/3 chance of losing it)
     assert throw_value(table, DEFAULT_RULES, True, 300, 1) < 300
+    # the bound is tight: at the table's top level six dice are still worth throwing
+    top = (table.shape[1] - 1) * DEFAULT_RULES.unit
+    assert top == 16_750 and table[1, -1, 5] > top
 
 
 def simulate(

@@ -215,3 +215,27 @@ def test_random_legal_turns_add_up(rng: random.Random) -> None:
     assert [t.running_total for t in result.throws if not t.yardkle] == expected
     assert result.points == (running if end is BANK else 0)
     assert result.new_total == result.points
+
+
+def test_the_worked_turns_of_the_docs() -> None:
+    """docs/rules/yardkle.md, worked turns 1 and 2, with the reasons it quotes."""
+    first = throws(
+        ([1, 1, 1, 2, 5, 5], [1, 1, 1, 5, 5]), ([5], [5]), ([2, 2, 2, 3, 4, 6], [2, 2, 2])
+    )
+    result = adjudicate_turn(first, BANK, banked_total=0)
+    assert [t.running_total for t in result.throws] == [400, 450, 650]
+    assert result.new_total == 650 and result.on_pad
+    with pytest.raises(RuleViolation) as caught:
+        adjudicate_turn(first[:2], BANK, banked_total=0)
+    assert caught.value.field == "end"
+    assert caught.value.reason.startswith("banking 450 after throw 2 before getting on the pad")
+
+    second = throws(([1, 2, 3, 4, 6, 6], [1]), ([2, 2, 3, 4, 6], []))
+    result = adjudicate_turn(second, YARDKLE, banked_total=2000)
+    assert (result.turn_points, result.points, result.new_total) == (100, 0, 2000)
+    with pytest.raises(RuleViolation) as caught:
+        adjudicate_turn([*second, ThrowRecord((1, 2, 3, 4, 5))], YARDKLE, banked_total=2000)
+    assert caught.value.field == "throws[2]"
+    assert caught.value.reason == (
+        "throwing again after the Yardkle on throw 2 (2-2-3-4-6): a Yardkle ends the turn"
+    )
