@@ -140,3 +140,17 @@ def test_a_union_scores_at_least_its_parts(a: list[int], b: list[int]) -> None:
     if va is not None and vb is not None:
         union = valuation(a + b)
         assert union is not None and union.points >= va.points + vb.points
+
+
+def test_groups_of_one_face_are_a_named_reading() -> None:
+    """With `groups_distinct_faces` off, four 2s and two 3s are also three pairs and six 2s
+    two triplets; the best valuation keeps every score the same."""
+    loose = YardkleRules(groups_distinct_faces=False)
+    for n in range(1, 7):
+        for dice in combinations_with_replacement(range(1, 7), n):
+            a, b = valuation(dice), valuation(dice, loose)
+            assert (a and a.points) == (b and b.points), dice
+    cheap_six = YardkleRules(groups_distinct_faces=False, six_of_a_kind=1000)
+    six = valuation([2, 2, 2, 2, 2, 2], cheap_six)
+    assert six is not None and six.points == 2500
+    assert [p.combination.id for p in six.parts] == ["two_triplets"]

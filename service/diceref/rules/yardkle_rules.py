@@ -63,6 +63,8 @@ class YardkleRules:
             raise ValueError("Yardkle is played with one to six dice")
         if min(self.single_one, self.single_five) <= 0:
             raise ValueError("single 1s and 5s must score, or a turn could stall")
+        if self.entry_threshold < 0 or self.target <= 0:
+            raise ValueError("the entry threshold is at least 0 and the target above 0")
 
     @cached_property
     def combinations(self) -> tuple[Combination, ...]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from diceref.rules.yardkle import DEFAULT_RULES, YardkleRules
+from diceref.rules.yardkle import YardkleRules
 from diceref.solver.yardkle import FloatArray, yardkle_table
 
 
 @cache
-def policy_table(rules: YardkleRules = DEFAULT_RULES) -> FloatArray:
+def policy_table(rules: YardkleRules) -> FloatArray:
+    """No default argument: `functools.cache` keys on the call, so one spelling per table."""
     table = yardkle_table(rules)
     table.setflags(write=False)
     return table
