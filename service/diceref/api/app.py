@@ -12,7 +12,7 @@ from litestar.openapi import OpenAPIConfig
 
 from diceref import __version__
 from diceref.api.problems import EXCEPTION_HANDLERS
-from diceref.api.routes import games, health, holds, score, sheets
+from diceref.api.routes import games, health, holds, score, sheets, yardkle
 from diceref.api.tables import Loader, TableRegistry, solve_in_thread
 from diceref.settings import Settings
 
@@ -23,6 +23,10 @@ ROUTES = [
     score.score,
     holds.holds,
     sheets.check_scorecards,
+    yardkle.yardkle_throws,
+    yardkle.yardkle_turn,
+    yardkle.yardkle_game,
+    yardkle.yardkle_holds,
 ]
 
 

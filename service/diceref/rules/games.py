@@ -24,6 +24,8 @@ from diceref.rules.ruleset import (
     Ruleset,
     UpperBonus,
 )
+from diceref.rules.yardkle_rules import DEFAULT_RULES as DEFAULT_YARDKLE
+from diceref.rules.yardkle_rules import YardkleRules
 
 L = Section.LOWER
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -398,18 +400,23 @@ def chicago_info() -> GameInfo:
     )
 
 
-def yardkle_info() -> GameInfo:
+def yardkle_info(rules: YardkleRules = DEFAULT_YARDKLE) -> GameInfo:
     return GameInfo(
         id="yardkle",
         name="Yardkle (Farkle)",
         family="farkle",
-        dice=6,
+        dice=rules.dice,
         throws_per_turn=0,
         min_players=1,
         max_players=None,
-        source="rulebooks/004 (Yardkle)",
-        summary="Six dice, set aside scoring dice, bank or push; 500 to get on the pad; "
-        "10,000 wins.",
+        source="rulebooks/004 (Yardkle); full table from the Farkle Facts sheet (RULES.md)",
+        summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
+        "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
+        "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
+        f"all dice set aside (hot dice) may be thrown again; {rules.entry_threshold} in one "
+        f"turn to get on the pad; {rules.target:,} starts one last turn for every other "
+        "player; highest total wins, ties share.",
+        parameters=rules.parameters,
     )
 
 
