@@ -4,6 +4,7 @@ Layering: this package knows nothing of the HTTP API; the API and the CLI use it
 """
 
 from diceref.tables.codec import CorruptTable, decode, encode
+from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
 
-__all__ = ["CorruptTable", "TableKey", "decode", "encode"]
+__all__ = ["CorruptTable", "TableKey", "TableSettings", "decode", "encode"]
