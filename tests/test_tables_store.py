@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import mmap
 import subprocess
 import sys
 import threading
@@ -59,10 +60,21 @@ def test_memory_then_disk_then_compute(tmp_path: Path) -> None:
     assert stats.redis_errors == 0
 
 
-def test_computed_table_is_served_read_only_from_the_disk_file(tmp_path: Path) -> None:
-    got = store(tmp_path).get_sync(KEY, CountingCompute())
+def backing_buffer(array: np.ndarray) -> object:
+    base: object = array
+    while isinstance(base, np.ndarray | memoryview):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    return base
+
+
+def test_computed_table_is_then_served_from_the_disk_file_mapping(tmp_path: Path) -> None:
+    tables = store(tmp_path)
+    got = tables.get_sync(KEY, CountingCompute())  # waits for the disk write-back
     assert not got.array.flags.writeable
     assert (tmp_path / "tables" / f"{KEY.id}.dtbl").exists()
+    held = tables.peek(KEY)
+    assert held is not None and not held.flags.writeable
+    assert isinstance(backing_buffer(held), mmap.mmap)  # shared by the host's workers
 
 
 def test_peek_never_computes(tmp_path: Path) -> None:
@@ -71,7 +83,10 @@ def test_peek_never_computes(tmp_path: Path) -> None:
     assert tables.peek(KEY) is None
     assert compute.calls == 0
     got = tables.get_sync(KEY, compute)
-    assert tables.peek(KEY) is got.array
+    held = tables.peek(KEY)
+    assert held is not None
+    np.testing.assert_array_equal(held, got.array)
+    assert compute.calls == 1
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign"])

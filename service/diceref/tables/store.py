@@ -37,6 +37,13 @@ Shape = tuple[int, ...]
 
 
 @dataclass(frozen=True)
+class _Found:
+    array: FloatArray
+    source: Source
+    blob: bytes | None  # the encoded table, when it still has to be written to disk
+
+
+@dataclass(frozen=True)
 class LoadedTable:
     array: FloatArray  # read-only
     source: Source  # where this get found it ("memory" also when it joined another get)
@@ -58,6 +65,7 @@ class TableStore:
             )
         self._memory: dict[TableKey, FloatArray] = {}
         self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
+        self._saving: set[asyncio.Task[None]] = set()
         self._counters = Counters()
 
     @classmethod
@@ -111,14 +119,21 @@ class TableStore:
             try:
                 return await self.get(key, compute, shape=shape)
             finally:
-                await self.aclose()  # the Redis client is bound to this short-lived loop
+                await self.aclose()  # disk writes finish; the Redis client dies with the loop
 
         return asyncio.run(run())
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(0 if self.redis is None else self.redis.errors)
 
+    async def drain(self) -> None:
+        """Wait for pending disk write-backs (tests, shutdown)."""
+        while self._saving:
+            await asyncio.wait(set(self._saving))
+
     async def aclose(self) -> None:
+        """Finish pending disk writes and close the Redis connection."""
+        await self.drain()
         if self.redis is not None:
             await self.redis.aclose()
 
@@ -131,45 +146,42 @@ class TableStore:
     async def _load(
         self, key: TableKey, compute: Compute, shape: Shape | None
     ) -> tuple[FloatArray, Source]:
-        array, source = await self._find(key, compute, shape)
-        self._memory[key] = array
-        return array, source
+        found = await self._find(key, compute, shape)
+        self._memory[key] = found.array
+        if found.blob is not None:
+            self._save_later(key, found.blob)
+        return found.array, found.source
 
-    async def _find(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> tuple[FloatArray, Source]:
+    async def _find(self, key: TableKey, compute: Compute, shape: Shape | None) -> _Found:
         array = await self._from_disk(key, shape)
         if array is not None:
-            return array, "disk"
+            return _Found(array, "disk", None)
         if self.redis is not None:
             try:
                 return await self._through_redis(self.redis, key, compute, shape)
             except RedisDown:
                 pass  # logged by RedisTables; compute here and leave Redis alone this time
         array = await self._compute(key, compute, shape)
-        blob = await asyncio.to_thread(encode, key, array)
-        return await self._to_disk(key, blob, array), "computed"
+        return _Found(array, "computed", await asyncio.to_thread(encode, key, array))
 
     async def _through_redis(
         self, redis: RedisTables, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> tuple[FloatArray, Source]:
+    ) -> _Found:
         """Redis hit, or compute under the lock, or wait for the replica holding it."""
         deadline = time.monotonic() + self.settings.wait_timeout
         waiting = False
         while True:
-            array = await self._from_redis(redis, key, shape)
-            if array is not None:
-                return array, "redis"
+            found = await self._from_redis(redis, key, shape)
+            if found is not None:
+                return found
             token = await redis.try_lock(key)
             if token is not None:
                 try:
                     # The holder may have finished between our GET and our lock.
-                    array = await self._from_redis(redis, key, shape)
-                    if array is not None:
-                        return array, "redis"
-                    return await self._compute_shared(redis, key, compute, shape, token), (
-                        "computed"
-                    )
+                    found = await self._from_redis(redis, key, shape)
+                    if found is not None:
+                        return found
+                    return await self._compute_shared(redis, key, compute, shape, token)
                 finally:
                     with contextlib.suppress(RedisDown):
                         await redis.unlock(key, token)
@@ -179,7 +191,7 @@ class TableStore:
                     self.settings.wait_timeout,
                     key,
                 )
-                return await self._compute_shared(redis, key, compute, shape, None), "computed"
+                return await self._compute_shared(redis, key, compute, shape, None)
             if not waiting:
                 waiting = True
                 self._counters.waits += 1
@@ -193,8 +205,8 @@ class TableStore:
         compute: Compute,
         shape: Shape | None,
         token: str | None,
-    ) -> FloatArray:
-        """Compute (keeping the lock alive if we hold it), then publish to Redis and disk."""
+    ) -> _Found:
+        """Compute (keeping the lock alive if we hold it), then publish to Redis."""
         keeper = None if token is None else asyncio.create_task(self._hold(redis, key, token))
         try:
             array = await self._compute(key, compute, shape)
@@ -204,8 +216,8 @@ class TableStore:
                 await asyncio.wait([keeper])
         blob = await asyncio.to_thread(encode, key, array)
         with contextlib.suppress(RedisDown):
-            await redis.put(key, blob)
-        return await self._to_disk(key, blob, array)
+            await redis.put(key, blob)  # before the lock goes: waiters find it at once
+        return _Found(array, "computed", blob)
 
     async def _hold(self, redis: RedisTables, key: TableKey, token: str) -> None:
         """Refresh the compute lock every ttl/3 so a long solve does not lose it."""
@@ -249,7 +261,7 @@ class TableStore:
 
     async def _from_redis(
         self, redis: RedisTables, key: TableKey, shape: Shape | None
-    ) -> FloatArray | None:
+    ) -> _Found | None:
         blob = await redis.get(key)
         if blob is None:
             return None
@@ -260,12 +272,17 @@ class TableStore:
             log.warning("discarded a corrupt table in Redis: %s", exc)
             await redis.delete(key)
             return None
-        return await self._to_disk(key, blob, array)
+        return _Found(array, "redis", blob)
 
-    async def _to_disk(self, key: TableKey, blob: bytes, array: FloatArray) -> FloatArray:
-        """The disk copy, memory-mapped (shared between workers), or `array` if that fails."""
+    def _save_later(self, key: TableKey, blob: bytes) -> None:
+        """Write to disk off the request's path (an fsync can take 100+ ms under load)."""
+        task = asyncio.create_task(self._save(key, blob))
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+
+    async def _save(self, key: TableKey, blob: bytes) -> None:
         try:
-            return await asyncio.to_thread(self.disk.save, key, blob)
+            mapped = await asyncio.to_thread(self.disk.save, key, blob)
         except (OSError, CorruptTable) as exc:
             self._counters.disk_errors += 1
             log.warning(
@@ -274,4 +291,8 @@ class TableStore:
                 self.disk.directory,
                 exc,
             )
-            return array
+            return
+        if key in self._memory:
+            # From now on serve the file's mapping, which all workers of the host share;
+            # the private copy goes away once the callers holding it let go.
+            self._memory[key] = mapped
