@@ -1,42 +1,79 @@
-"""Shared fixtures: solved tables are computed once per session and kept on disk between
-runs (`.cache/test-tables`, keyed by the rules hash and solver version), so the suite never
-solves the same game twice."""
+"""Shared fixtures.
+
+Solved tables come from the real tables store with a disk cache that outlives the run
+(`.cache/` in the repository, or DICEREF_TEST_CACHE), so the suite solves each game at most
+once and later runs load it in milliseconds.  Redis tests talk to the real server at
+REDIS_URL, each under its own key prefix that is deleted afterwards.
+"""
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
+import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from diceref.api.app import create_app
 from diceref.rules.games import SCORECARD_GAMES
 from diceref.settings import Settings
-from diceref.solver.engine import SOLVER_VERSION, FloatArray, solve
+from diceref.solver.engine import FloatArray
+from diceref.tables.catalog import value_table_sync
+from diceref.tables.config import TableSettings
+from diceref.tables.store import TableStore
 
-CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.parent / ".cache"))
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+TEST_CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.parent / ".cache"))
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """REDIS_URL (default local); no server fails the test under CI=true, else skips it."""
+    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2) as client:
+            client.ping()
+    except (redis.RedisError, OSError) as exc:
+        message = f"no Redis answers at {url} ({exc}); start one or set REDIS_URL"
+        if _in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    """A fresh key prefix; every key under it is deleted after the test."""
+    prefix = f"diceref-test:{uuid.uuid4().hex}:"
+    yield prefix
+    with redis.Redis.from_url(redis_url) as client:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+
+def make_test_store() -> TableStore:
+    """A store on the shared test disk cache, without Redis (tests that need Redis make
+    their own under their own prefix)."""
+    return TableStore(TableSettings(cache_dir=TEST_CACHE))
 
 
 @pytest.fixture(scope="session")
 def solved() -> Callable[[str], FloatArray]:
+    store = make_test_store()
     memo: dict[str, FloatArray] = {}
 
     def get(game: str) -> FloatArray:
         if game not in memo:
-            ruleset = SCORECARD_GAMES[game]
-            path = CACHE / "test-tables" / f"{game}-{ruleset.rules_hash}-v{SOLVER_VERSION}.npy"
-            if path.exists():
-                memo[game] = np.load(path)
-            else:
-                memo[game] = solve(ruleset)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.npy")
-                np.save(tmp, memo[game])
-                tmp.replace(path)
+            memo[game] = value_table_sync(store, SCORECARD_GAMES[game]).array
         return memo[game]
 
     return get
@@ -44,8 +81,8 @@ def solved() -> Callable[[str], FloatArray]:
 
 @pytest.fixture(scope="session")
 def app() -> Litestar:
-    """An app that loads no table by itself (tests put the ones they need)."""
-    return create_app(Settings(preload=(), retry_after_seconds=2))
+    """An app that loads no value table by itself (tests put the ones they need)."""
+    return create_app(Settings(preload=(), retry_after_seconds=2), store=make_test_store())
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from litestar.openapi import OpenAPIConfig
 from diceref import __version__
 from diceref.api.problems import EXCEPTION_HANDLERS
 from diceref.api.routes import games, health, holds, score, sheets, yardkle
-from diceref.api.tables import Loader, TableRegistry, solve_in_thread
+from diceref.api.tables import TableRegistry
 from diceref.settings import Settings
+from diceref.tables.store import TableStore
 
 ROUTES = [
     health.healthz,
@@ -30,9 +31,9 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings | None = None, loader: Loader | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, store: TableStore | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    registry = TableRegistry(loader or solve_in_thread)
+    registry = TableRegistry(store or TableStore.from_env(), owns_store=store is None)
 
     async def start_tables(app: Litestar) -> None:
         await registry.start(settings.preload)

@@ -1,7 +1,7 @@
 """Which solved tables this process holds, and loading the missing ones in the background.
 
-The request path only ever *reads* here (`values_or_none`): a table that is not loaded yet
-gets a 503 with Retry-After and a background load, never an inline solve.
+The request path only ever *reads* value tables here (`values_or_none`): a table that is not
+loaded yet gets a 503 with Retry-After and a background load, never an inline solve.
 """
 
 from __future__ import annotations
@@ -10,47 +10,34 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.rules.games import SCORECARD_GAMES
-from diceref.rules.ruleset import Ruleset
-from diceref.solver.engine import solve
+from diceref.tables.catalog import load_max_score, load_value_table
+from diceref.tables.store import TableStore
 
 log = logging.getLogger("diceref.tables")
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class Loaded:
-    values: FloatArray
-    source: str  # memory, disk, redis or computed
-
-
-Loader = Callable[[Ruleset], Awaitable[Loaded]]
-
-
-async def solve_in_thread(ruleset: Ruleset) -> Loaded:
-    """Fallback loader without a store: solve in a worker thread."""
-    return Loaded(await asyncio.to_thread(solve, ruleset), "computed")
-
-
 @dataclass
 class TableState:
     game: str
-    status: str = "missing"  # missing, loading, ready, failed
+    status: str = "missing"  # missing, queued, loading, ready, failed
     source: str | None = None
     seconds: float | None = None
     error: str | None = None
 
 
 class TableRegistry:
-    def __init__(self, loader: Loader = solve_in_thread) -> None:
-        self._loader = loader
+    def __init__(self, store: TableStore, owns_store: bool = True) -> None:
+        self.store = store
+        self._owns_store = owns_store
         self._values: dict[str, FloatArray] = {}
+        self._max: dict[str, int] = {}
         self.states: dict[str, TableState] = {g: TableState(g) for g in SCORECARD_GAMES}
         self._queue: asyncio.Queue[str] | None = None
         self._worker: asyncio.Task[None] | None = None
@@ -62,11 +49,17 @@ class TableRegistry:
             self.request(game)
         return values
 
+    async def max_score(self, game: str) -> int:
+        """A game's maximum score: from the caches, else solved once in a worker thread."""
+        if game not in self._max:
+            self._max[game] = await load_max_score(self.store, SCORECARD_GAMES[game])
+        return self._max[game]
+
     def request(self, game: str) -> None:
         if self._queue is None:
-            return  # not started (e.g. inside a sync test before startup)
+            return  # not started: nothing may load before the app's startup
         state = self.states[game]
-        if state.status in ("loading", "ready", "queued"):
+        if state.status in ("queued", "loading", "ready"):
             return
         state.status = "queued"
         self._queue.put_nowait(game)
@@ -82,14 +75,10 @@ class TableRegistry:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
-
-    async def wait_ready(self, games: tuple[str, ...], timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if all(self.states[g].status == "ready" for g in games):
-                return True
-            await asyncio.sleep(0.05)
-        return False
+        if self._owns_store:
+            await self.store.aclose()
+        else:
+            await self.store.drain()
 
     def put(self, game: str, values: FloatArray, source: str) -> None:
         self._values[game] = values
@@ -105,11 +94,11 @@ class TableRegistry:
             state.status = "loading"
             started = time.perf_counter()
             try:
-                loaded = await self._loader(SCORECARD_GAMES[game])
+                loaded = await load_value_table(self.store, SCORECARD_GAMES[game])
             except Exception as exc:  # a failed load must not kill the worker
                 log.exception("loading the %s table failed", game)
                 state.status, state.error = "failed", repr(exc)
                 continue
             state.seconds = time.perf_counter() - started
-            self.put(game, loaded.values, loaded.source)
+            self.put(game, loaded.array, loaded.source)
             log.info("table %s ready from %s in %.2f s", game, loaded.source, state.seconds)

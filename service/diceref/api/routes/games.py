@@ -14,7 +14,6 @@ from diceref.rules.games import ALL_GAMES, SCORECARD_GAMES
 from diceref.rules.ruleset import GameInfo, Ruleset
 from diceref.rules.scorecard import Scorecard
 from diceref.solver.advice import expected_final_score
-from diceref.solver.limits import max_score
 
 
 class BoxSummary(msgspec.Struct):
@@ -152,7 +151,6 @@ def game_rules(game_id: str) -> GameRules:
                 f.box, f.extra_bonus, f.joker.value, f.joker_when_scratched
             )
         out.series_order = game.series_order
-        out.max_score = max_score(game)
     return out
 
 
@@ -173,18 +171,19 @@ def list_games() -> list[GameSummary]:
     operation_id="getGame",
     summary="A game's full ruleset",
     tags=["games"],
-    sync_to_thread=False,
 )
-def get_game(game: FromPath[str], request: Request) -> GameRules:  # type: ignore[type-arg]
+async def get_game(game: FromPath[str], request: Request) -> GameRules:  # type: ignore[type-arg]
     """Boxes with how each scores, bonuses, every reading with its value, the maximum score
     and, once its table is loaded, the optimal expected score from an empty card."""
     if game not in ALL_GAMES:
         raise not_found("game", f"unknown game '{game}'; see GET /games")
     rules = game_rules(game)
     if game in SCORECARD_GAMES:
-        values = request.app.state.tables.values_or_none(game)
+        registry = request.app.state.tables
+        best = await registry.max_score(game)
+        expected = None
+        values = registry.values_or_none(game)
         if values is not None:
-            ruleset = SCORECARD_GAMES[game]
-            expected = expected_final_score(ruleset, values, Scorecard())
-            rules = msgspec.structs.replace(rules, optimal_expected_score=expected)
+            expected = expected_final_score(SCORECARD_GAMES[game], values, Scorecard())
+        rules = msgspec.structs.replace(rules, max_score=best, optimal_expected_score=expected)
     return rules

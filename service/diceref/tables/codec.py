@@ -1,0 +1,145 @@
+"""The table file format, shared by the disk cache and Redis.
+
+Layout (all integers little-endian):
+
+    offset 0   8 bytes   magic b"DICETBL\\0"
+    offset 8   uint32    format version (1)
+    offset 12  uint32    header length H in bytes
+    offset 16  H bytes   header: UTF-8 JSON {"key", "dtype", "shape", "payload_bytes", "sha256"}
+               zeros     padding up to the next multiple of 64
+    offset P   payload   the array, C order, little-endian float64 ("<f8")
+
+The payload starts on a 64-byte boundary so the disk file can be memory-mapped and viewed
+as an array in place, without a copy.  Every header field is checked against the caller's
+key, the blob's real length and the payload's real SHA-256 (about 20 ms for 35 MB): a blob
+that fails any check raises `CorruptTable` and is never turned into an array.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import mmap
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.tables.key import TableKey
+
+FloatArray = npt.NDArray[np.float64]
+Blob = bytes | bytearray | memoryview | mmap.mmap
+
+MAGIC = b"DICETBL\0"
+FORMAT_VERSION = 1
+DTYPE = "<f8"
+ALIGN = 64
+MAX_HEADER_BYTES = 64 * 1024  # a header is ~200 bytes; anything bigger is garbage
+_PREFIX = struct.Struct("<8sII")
+
+
+class CorruptTable(ValueError):
+    """A stored table that must not be served: wrong magic, key, shape, size or checksum."""
+
+
+@dataclass(frozen=True)
+class Header:
+    key_id: str
+    shape: tuple[int, ...]
+    payload_offset: int
+    payload_bytes: int
+    sha256: str
+
+
+def _aligned(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+def encode(key: TableKey, array: npt.ArrayLike) -> bytes:
+    """The stored form of `array` under `key` (a float64 copy, C order, little-endian)."""
+    data = np.asarray(array, dtype=DTYPE, order="C")
+    payload = data.tobytes()  # one 35 MB copy (~10 ms): negligible next to a solve
+    header = json.dumps(
+        {
+            "key": key.id,
+            "dtype": DTYPE,
+            "shape": list(data.shape),
+            "payload_bytes": len(payload),
+            "sha256": hashlib.sha256(payload).hexdigest(),
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode()
+    head = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(header)) + header
+    padding = b"\0" * (_aligned(len(head)) - len(head))
+    return b"".join((head, padding, payload))
+
+
+def read_header(key: TableKey, blob: Blob, shape: tuple[int, ...] | None = None) -> Header:
+    """Check everything but the checksum: cheap, and enough to reject a wrong table early."""
+    with memoryview(blob) as view:
+        view = view.cast("B")
+        if view.nbytes < _PREFIX.size:
+            raise CorruptTable(f"{key}: {view.nbytes} bytes is too short for a table")
+        magic, version, header_len = _PREFIX.unpack_from(view)
+        if magic != MAGIC:
+            raise CorruptTable(f"{key}: not a diceref table (magic {bytes(magic)!r})")
+        if version != FORMAT_VERSION:
+            raise CorruptTable(f"{key}: format version {version}, expected {FORMAT_VERSION}")
+        if header_len > MAX_HEADER_BYTES or _PREFIX.size + header_len > view.nbytes:
+            raise CorruptTable(f"{key}: header length {header_len} does not fit the blob")
+        raw = bytes(view[_PREFIX.size : _PREFIX.size + header_len])
+        offset = _aligned(_PREFIX.size + header_len)
+        padding = bytes(view[_PREFIX.size + header_len : offset])
+        total = view.nbytes
+    if padding.strip(b"\0"):
+        raise CorruptTable(f"{key}: damaged padding")  # so that no flipped byte goes unseen
+    try:
+        fields: Any = json.loads(raw)
+        key_id, dtype, shape_list = fields["key"], fields["dtype"], fields["shape"]
+        payload_bytes, digest = fields["payload_bytes"], fields["sha256"]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise CorruptTable(f"{key}: unreadable header ({exc})") from exc
+    if key_id != key.id:
+        raise CorruptTable(f"{key}: blob holds table {key_id!r}")
+    if dtype != DTYPE:
+        raise CorruptTable(f"{key}: dtype {dtype!r}, expected {DTYPE!r}")
+    if not (
+        isinstance(shape_list, list)
+        and all(type(n) is int and n >= 0 for n in shape_list)
+        and type(payload_bytes) is int
+        and isinstance(digest, str)
+    ):
+        raise CorruptTable(f"{key}: malformed header {fields!r}")
+    found = tuple(shape_list)
+    if shape is not None and found != tuple(shape):
+        raise CorruptTable(f"{key}: shape {found}, expected {tuple(shape)}")
+    if payload_bytes != math.prod(found) * 8:
+        raise CorruptTable(f"{key}: {payload_bytes} payload bytes do not fit shape {found}")
+    if offset + payload_bytes != total:
+        raise CorruptTable(
+            f"{key}: blob is {total} bytes, header says {offset + payload_bytes} (truncated?)"
+        )
+    return Header(key_id, found, offset, payload_bytes, digest)
+
+
+def decode(key: TableKey, blob: Blob, shape: tuple[int, ...] | None = None) -> FloatArray:
+    """A read-only array viewing `blob` in place (no copy), after every check has passed.
+
+    `blob` may be bytes or a read-only mmap: the array keeps it alive.
+    """
+    header = read_header(key, blob, shape)
+    with memoryview(blob) as view:
+        payload = view.cast("B")[header.payload_offset :]
+        digest = hashlib.sha256(payload).hexdigest()
+        payload.release()
+    if digest != header.sha256:
+        raise CorruptTable(f"{key}: checksum mismatch (payload damaged)")
+    array: FloatArray = np.frombuffer(
+        blob, dtype=DTYPE, count=header.payload_bytes // 8, offset=header.payload_offset
+    ).reshape(header.shape)
+    array.flags.writeable = False
+    return array

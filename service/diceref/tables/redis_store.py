@@ -1,0 +1,163 @@
+"""Tables shared through Redis, and the lock that lets only one replica compute a table.
+
+Every operation either succeeds or raises `RedisDown`: the store treats that as a miss and
+carries on with disk and memory.  An outage is logged once at WARNING (then at DEBUG while
+it lasts) and its recovery once at INFO, so a dead Redis cannot flood the logs.
+Reconnection needs no code: redis-py opens a new connection on the next call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
+
+import redis.asyncio as aioredis
+from redis.asyncio.connection import parse_url
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from diceref.tables.key import TableKey
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Compare-and-delete / compare-and-extend: only the holder of the token touches the lock,
+# so a replica whose lock expired cannot release or extend the next holder's lock.
+_UNLOCK = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+_REFRESH = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+
+class RedisDown(Exception):
+    """Redis could not answer; already logged and counted."""
+
+
+def describe_url(url: str) -> str:
+    """host:port/db without credentials, fit for logs."""
+    parts = parse_url(url)
+    where = parts.get("path") or f"{parts.get('host', 'localhost')}:{parts.get('port', 6379)}"
+    return f"{where}/{parts.get('db', 0)}"
+
+
+class RedisTables:
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "diceref:",
+        *,
+        connect_timeout: float = 1.0,
+        timeout: float = 5.0,
+        lock_ttl: float = 30.0,
+    ) -> None:
+        self.url = url
+        self.where = describe_url(url)
+        self.prefix = prefix
+        self.connect_timeout = connect_timeout
+        self.timeout = timeout
+        self.lock_ttl = lock_ttl
+        self.errors = 0
+        self._healthy = True
+        # A redis.asyncio client belongs to the event loop it first ran on; `get_sync`
+        # runs each call in a new loop, so the client is made per loop.
+        self._client: aioredis.Redis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def table_key(self, key: TableKey) -> str:
+        return f"{self.prefix}table:{key.id}"
+
+    def lock_key(self, key: TableKey) -> str:
+        return f"{self.prefix}lock:{key.id}"
+
+    def _connection(self) -> aioredis.Redis:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            self._client = aioredis.Redis.from_url(
+                self.url,
+                socket_connect_timeout=self.connect_timeout,
+                socket_timeout=self.timeout,
+                # One immediate retry: it rides over a connection that died while idle in
+                # the pool (Redis restarted) without stalling when Redis is really down.
+                retry=Retry(NoBackoff(), 1),
+            )
+            self._loop = loop
+        return self._client
+
+    async def _call(self, what: str, op: Callable[[aioredis.Redis], Awaitable[T]]) -> T:
+        try:
+            result = await op(self._connection())
+        except (TimeoutError, RedisError, OSError) as exc:
+            self.errors += 1
+            if self._healthy:
+                self._healthy = False
+                log.warning(
+                    "Redis at %s unreachable (%s: %s); going on with disk and memory",
+                    self.where,
+                    what,
+                    exc,
+                )
+            else:
+                log.debug("Redis at %s still unreachable (%s: %s)", self.where, what, exc)
+            raise RedisDown(str(exc)) from exc
+        if not self._healthy:
+            self._healthy = True
+            log.info("Redis back at %s", self.where)
+        return result
+
+    async def get(self, key: TableKey) -> bytes | None:
+        name = self.table_key(key)
+        return await self._call("get", lambda r: cast(Awaitable[bytes | None], r.get(name)))
+
+    async def put(self, key: TableKey, blob: bytes) -> None:
+        name = self.table_key(key)
+        await self._call("set", lambda r: cast(Awaitable[object], r.set(name, blob)))
+
+    async def delete(self, key: TableKey) -> None:
+        name = self.table_key(key)
+        await self._call("delete", lambda r: cast(Awaitable[object], r.delete(name)))
+
+    async def try_lock(self, key: TableKey) -> str | None:
+        """A token if this caller now holds the compute lock for `key`, else None."""
+        token = secrets.token_hex(16)
+        name, ttl = self.lock_key(key), self._ttl_ms()
+        got = await self._call(
+            "lock",
+            lambda r: cast(Awaitable[bool | None], r.set(name, token, nx=True, px=ttl)),
+        )
+        return token if got else None
+
+    async def refresh(self, key: TableKey, token: str) -> bool:
+        """Extend the lock; False if it is no longer ours (expired, taken over)."""
+        name, ttl = self.lock_key(key), self._ttl_ms()
+        done = await self._call(
+            "refresh lock",
+            lambda r: cast(Awaitable[int], r.eval(_REFRESH, 1, name, token, str(ttl))),
+        )
+        return bool(done)
+
+    async def unlock(self, key: TableKey, token: str) -> bool:
+        """Release the lock if still ours; False if it had expired or changed hands."""
+        name = self.lock_key(key)
+        done = await self._call(
+            "unlock", lambda r: cast(Awaitable[int], r.eval(_UNLOCK, 1, name, token))
+        )
+        return bool(done)
+
+    async def aclose(self) -> None:
+        """Close the current loop's client (the next call opens a new one)."""
+        client, self._client, self._loop = self._client, None, None
+        if client is not None:
+            with contextlib.suppress(RedisError, OSError, RuntimeError):
+                await client.aclose()
+
+    def _ttl_ms(self) -> int:
+        return max(1, round(self.lock_ttl * 1000))

@@ -1,0 +1,298 @@
+"""`TableStore`: get a table from the cheapest place that has it, computing it at most once.
+
+Lookup order: process memory, the local disk cache, Redis (when configured), then the
+compute function.  A table found further down is written back up (a Redis hit goes to disk,
+a computed table to Redis and disk), and whatever comes from disk is served memory-mapped,
+so the workers of one host share its pages.
+
+Within a process, concurrent gets of one key share a single load.  Across replicas, a Redis
+lock makes one replica compute while the others poll Redis for the result.  Redis is an
+optimisation, never a dependency: any Redis failure falls back to computing locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.tables.codec import DTYPE, CorruptTable, FloatArray, decode, encode
+from diceref.tables.config import TableSettings
+from diceref.tables.disk import DiskCache
+from diceref.tables.key import TableKey
+from diceref.tables.redis_store import RedisDown, RedisTables
+from diceref.tables.stats import Counters, Source, StoreStats
+
+log = logging.getLogger(__name__)
+
+Compute = Callable[[], npt.ArrayLike]
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Found:
+    array: FloatArray
+    source: Source
+    blob: bytes | None  # the encoded table, when it still has to be written to disk
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    array: FloatArray  # read-only
+    source: Source  # where this get found it ("memory" also when it joined another get)
+    seconds: float  # wall time of this get, waiting included
+
+
+class TableStore:
+    def __init__(self, settings: TableSettings) -> None:
+        self.settings = settings
+        self.disk = DiskCache(settings.cache_dir)
+        self.redis: RedisTables | None = None
+        if settings.redis_url is not None:
+            self.redis = RedisTables(
+                settings.redis_url,
+                settings.redis_prefix,
+                connect_timeout=settings.redis_connect_timeout,
+                timeout=settings.redis_timeout,
+                lock_ttl=settings.lock_ttl,
+            )
+        self._memory: dict[TableKey, FloatArray] = {}
+        self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
+        self._saving: set[asyncio.Task[None]] = set()
+        self._counters = Counters()
+
+    @classmethod
+    def from_env(cls) -> TableStore:
+        return cls(TableSettings.from_env())
+
+    def peek(self, key: TableKey) -> FloatArray | None:
+        """The table if this process already holds it; never loads or computes.
+
+        For request handlers: a request must not be able to trigger a solve.  Not counted
+        in `stats()`, which would otherwise count requests rather than loads.
+        """
+        return self._memory.get(key)
+
+    async def get(
+        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+    ) -> LoadedTable:
+        """The table for `key`, from wherever it is cheapest; `compute` runs in a thread.
+
+        `shape`, when given, is what the table must have: a stored table of another shape
+        is treated as corrupt, and a computed one raises ValueError.
+        """
+        start = time.perf_counter()
+        array, source = await self._get(key, compute, shape)
+        seconds = time.perf_counter() - start
+        self._counters.loaded(source, seconds)
+        return LoadedTable(array, source, seconds)
+
+    async def _get(
+        self, key: TableKey, compute: Compute, shape: Shape | None
+    ) -> tuple[FloatArray, Source]:
+        array = self._memory.get(key)
+        if array is not None:
+            return array, "memory"
+        task = self._loading.get(key)
+        if task is not None:  # another get of this key is under way: share its result
+            shared, _ = await asyncio.shield(task)
+            return shared, "memory"
+        task = asyncio.create_task(self._load(key, compute, shape))
+        self._loading[key] = task
+        task.add_done_callback(partial(self._loaded, key))
+        # Shielded: a caller that gives up must not cancel the load for the others.
+        return await asyncio.shield(task)
+
+    def get_sync(
+        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+    ) -> LoadedTable:
+        """`get` for synchronous callers (the CLI); not from inside a running event loop."""
+
+        async def run() -> LoadedTable:
+            try:
+                return await self.get(key, compute, shape=shape)
+            finally:
+                await self.aclose()  # disk writes finish; the Redis client dies with the loop
+
+        return asyncio.run(run())
+
+    def stats(self) -> StoreStats:
+        return self._counters.snapshot(0 if self.redis is None else self.redis.errors)
+
+    async def drain(self) -> None:
+        """Wait for pending disk write-backs (tests, shutdown)."""
+        while self._saving:
+            await asyncio.wait(set(self._saving))
+
+    async def aclose(self) -> None:
+        """Finish pending disk writes and close the Redis connection."""
+        await self.drain()
+        if self.redis is not None:
+            await self.redis.aclose()
+
+    def _loaded(self, key: TableKey, task: asyncio.Task[tuple[FloatArray, Source]]) -> None:
+        if self._loading.get(key) is task:
+            del self._loading[key]
+        if not task.cancelled():
+            task.exception()  # retrieved here, so nobody gets "exception never retrieved"
+
+    async def _load(
+        self, key: TableKey, compute: Compute, shape: Shape | None
+    ) -> tuple[FloatArray, Source]:
+        found = await self._find(key, compute, shape)
+        self._memory[key] = found.array
+        if found.blob is not None:
+            self._save_later(key, found.blob)
+        return found.array, found.source
+
+    async def _find(self, key: TableKey, compute: Compute, shape: Shape | None) -> _Found:
+        array = await self._from_disk(key, shape)
+        if array is not None:
+            return _Found(array, "disk", None)
+        if self.redis is not None:
+            try:
+                return await self._through_redis(self.redis, key, compute, shape)
+            except RedisDown:
+                pass  # logged by RedisTables; compute here and leave Redis alone this time
+        array = await self._compute(key, compute, shape)
+        return _Found(array, "computed", await asyncio.to_thread(encode, key, array))
+
+    async def _through_redis(
+        self, redis: RedisTables, key: TableKey, compute: Compute, shape: Shape | None
+    ) -> _Found:
+        """Redis hit, or compute under the lock, or wait for the replica holding it."""
+        deadline = time.monotonic() + self.settings.wait_timeout
+        waiting = False
+        while True:
+            found = await self._from_redis(redis, key, shape)
+            if found is not None:
+                return found
+            token = await redis.try_lock(key)
+            if token is not None:
+                try:
+                    # The holder may have finished between our GET and our lock.
+                    found = await self._from_redis(redis, key, shape)
+                    if found is not None:
+                        return found
+                    return await self._compute_shared(redis, key, compute, shape, token)
+                finally:
+                    with contextlib.suppress(RedisDown):
+                        await redis.unlock(key, token)
+            if time.monotonic() >= deadline:
+                log.warning(
+                    "waited %.0f s for another replica to compute table %s; computing it here",
+                    self.settings.wait_timeout,
+                    key,
+                )
+                return await self._compute_shared(redis, key, compute, shape, None)
+            if not waiting:
+                waiting = True
+                self._counters.waits += 1
+                log.info("another replica is computing table %s; waiting for it", key)
+            await asyncio.sleep(self.settings.poll_interval)
+
+    async def _compute_shared(
+        self,
+        redis: RedisTables,
+        key: TableKey,
+        compute: Compute,
+        shape: Shape | None,
+        token: str | None,
+    ) -> _Found:
+        """Compute (keeping the lock alive if we hold it), then publish to Redis."""
+        keeper = None if token is None else asyncio.create_task(self._hold(redis, key, token))
+        try:
+            array = await self._compute(key, compute, shape)
+        finally:
+            if keeper is not None:
+                keeper.cancel()
+                await asyncio.wait([keeper])
+        blob = await asyncio.to_thread(encode, key, array)
+        with contextlib.suppress(RedisDown):
+            await redis.put(key, blob)  # before the lock goes: waiters find it at once
+        return _Found(array, "computed", blob)
+
+    async def _hold(self, redis: RedisTables, key: TableKey, token: str) -> None:
+        """Refresh the compute lock every ttl/3 so a long solve does not lose it."""
+        while True:
+            await asyncio.sleep(self.settings.lock_ttl / 3)
+            try:
+                still_ours = await redis.refresh(key, token)
+            except RedisDown:
+                return
+            if not still_ours:
+                log.warning(
+                    "lost the compute lock for table %s; another replica may compute it", key
+                )
+                return
+
+    async def _compute(self, key: TableKey, compute: Compute, shape: Shape | None) -> FloatArray:
+        log.info("computing table %s", key)
+        start = time.perf_counter()
+
+        def run() -> FloatArray:
+            array: FloatArray = np.asarray(compute(), dtype=DTYPE, order="C")
+            return array
+
+        array = await asyncio.to_thread(run)
+        if shape is not None and array.shape != tuple(shape):
+            raise ValueError(f"computing table {key} gave shape {array.shape}, expected {shape}")
+        array.flags.writeable = False
+        log.info("computed table %s in %.2f s", key, time.perf_counter() - start)
+        return array
+
+    async def _from_disk(self, key: TableKey, shape: Shape | None) -> FloatArray | None:
+        try:
+            return await asyncio.to_thread(self.disk.load, key, shape)
+        except CorruptTable as exc:
+            self._counters.corrupt["disk"] += 1
+            log.warning("discarded a corrupt table file: %s", exc)
+        except OSError as exc:
+            self._counters.disk_errors += 1
+            log.warning("could not read table %s from %s: %s", key, self.disk.directory, exc)
+        return None
+
+    async def _from_redis(
+        self, redis: RedisTables, key: TableKey, shape: Shape | None
+    ) -> _Found | None:
+        blob = await redis.get(key)
+        if blob is None:
+            return None
+        try:
+            array = await asyncio.to_thread(decode, key, blob, shape)
+        except CorruptTable as exc:
+            self._counters.corrupt["redis"] += 1
+            log.warning("discarded a corrupt table in Redis: %s", exc)
+            await redis.delete(key)
+            return None
+        return _Found(array, "redis", blob)
+
+    def _save_later(self, key: TableKey, blob: bytes) -> None:
+        """Write to disk off the request's path (an fsync can take 100+ ms under load)."""
+        task = asyncio.create_task(self._save(key, blob))
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+
+    async def _save(self, key: TableKey, blob: bytes) -> None:
+        try:
+            mapped = await asyncio.to_thread(self.disk.save, key, blob)
+        except (OSError, CorruptTable) as exc:
+            self._counters.disk_errors += 1
+            log.warning(
+                "could not write table %s to %s: %s; serving it from memory only",
+                key,
+                self.disk.directory,
+                exc,
+            )
+            return
+        if key in self._memory:
+            # From now on serve the file's mapping, which all workers of the host share;
+            # the private copy goes away once the callers holding it let go.
+            self._memory[key] = mapped

@@ -1,0 +1,217 @@
+"""TableStore without Redis: memory, then disk, then compute; one computation per key."""
+
+from __future__ import annotations
+
+import asyncio
+import mmap
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from diceref.tables import TableKey, TableSettings, TableStore, encode
+
+KEY = TableKey("value", "yahtzee", "c0ffee", "1")
+N = 5000
+
+
+class CountingCompute:
+    """A stand-in solver that counts its runs (thread-safe: it runs in worker threads)."""
+
+    def __init__(self, seconds: float = 0.0, n: int = N) -> None:
+        self.seconds = seconds
+        self.n = n
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> np.ndarray:
+        with self._lock:
+            self.calls += 1
+        time.sleep(self.seconds)
+        return expected(self.n)
+
+
+def expected(n: int = N) -> np.ndarray:
+    values = np.arange(n, dtype=np.float64)
+    values[1::3] = np.nan
+    return values
+
+
+def store(cache_dir: Path) -> TableStore:
+    return TableStore(TableSettings(cache_dir=cache_dir))
+
+
+def test_memory_then_disk_then_compute(tmp_path: Path) -> None:
+    compute = CountingCompute()
+    first = store(tmp_path)
+    got = first.get_sync(KEY, compute)
+    assert (got.source, compute.calls) == ("computed", 1)
+    np.testing.assert_array_equal(got.array, expected())
+    assert first.get_sync(KEY, compute).source == "memory"
+    assert store(tmp_path).get_sync(KEY, compute).source == "disk"  # another process
+    assert compute.calls == 1
+    stats = first.stats()
+    assert stats.loads == {"memory": 1, "disk": 0, "redis": 0, "computed": 1}
+    assert stats.load_seconds["computed"] > 0
+    assert stats.redis_errors == 0
+
+
+def backing_buffer(array: np.ndarray) -> object:
+    base: object = array
+    while isinstance(base, np.ndarray | memoryview):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    return base
+
+
+def test_computed_table_is_then_served_from_the_disk_file_mapping(tmp_path: Path) -> None:
+    tables = store(tmp_path)
+    got = tables.get_sync(KEY, CountingCompute())  # waits for the disk write-back
+    assert not got.array.flags.writeable
+    assert (tmp_path / "tables" / f"{KEY.id}.dtbl").exists()
+    held = tables.peek(KEY)
+    assert held is not None and not held.flags.writeable
+    assert isinstance(backing_buffer(held), mmap.mmap)  # shared by the host's workers
+
+
+def test_peek_never_computes(tmp_path: Path) -> None:
+    compute = CountingCompute()
+    tables = store(tmp_path)
+    assert tables.peek(KEY) is None
+    assert compute.calls == 0
+    got = tables.get_sync(KEY, compute)
+    held = tables.peek(KEY)
+    assert held is not None
+    np.testing.assert_array_equal(held, got.array)
+    assert compute.calls == 1
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "foreign"])
+def test_corrupt_disk_file_is_recomputed(tmp_path: Path, damage: str) -> None:
+    compute = CountingCompute()
+    store(tmp_path).get_sync(KEY, compute)
+    path = tmp_path / "tables" / f"{KEY.id}.dtbl"
+    blob = bytearray(path.read_bytes())
+    if damage == "flip":
+        blob[-9] ^= 0x10
+    elif damage == "truncate":
+        del blob[len(blob) // 2 :]
+    else:
+        blob = bytearray(encode(TableKey("value", "yahtzee", "c0ffee", "0"), expected()))
+    path.write_bytes(bytes(blob))
+    fresh = store(tmp_path)
+    got = fresh.get_sync(KEY, compute)
+    assert (got.source, compute.calls) == ("computed", 2)
+    np.testing.assert_array_equal(got.array, expected())
+    assert fresh.stats().corrupt["disk"] == 1
+    assert store(tmp_path).get_sync(KEY, compute).source == "disk"  # the rewritten file
+
+
+def test_stored_table_of_the_wrong_shape_is_recomputed(tmp_path: Path) -> None:
+    store(tmp_path).get_sync(KEY, CountingCompute(n=N - 1))
+    compute = CountingCompute()
+    got = store(tmp_path).get_sync(KEY, compute, shape=(N,))
+    assert (got.source, got.array.shape, compute.calls) == ("computed", (N,), 1)
+
+
+def test_compute_of_the_wrong_shape_raises(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="shape"):
+        store(tmp_path).get_sync(KEY, CountingCompute(n=3), shape=(N,))
+
+
+def test_concurrent_gets_share_one_computation(tmp_path: Path) -> None:
+    compute = CountingCompute(seconds=0.3)
+    tables = store(tmp_path)
+
+    async def main() -> list[str]:
+        results = await asyncio.gather(*(tables.get(KEY, compute) for _ in range(5)))
+        assert all(r.array is results[0].array for r in results)
+        return sorted(r.source for r in results)
+
+    assert asyncio.run(main()) == ["computed", "memory", "memory", "memory", "memory"]
+    assert compute.calls == 1
+
+
+def test_event_loop_keeps_running_while_computing(tmp_path: Path) -> None:
+    tables = store(tmp_path)
+
+    async def main() -> int:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        await tables.get(KEY, CountingCompute(seconds=0.5))
+        task.cancel()
+        return ticks
+
+    assert asyncio.run(main()) >= 10
+
+
+def test_failed_compute_is_not_remembered(tmp_path: Path) -> None:
+    tables = store(tmp_path)
+
+    def broken() -> np.ndarray:
+        raise RuntimeError("solver bug")
+
+    with pytest.raises(RuntimeError, match="solver bug"):
+        tables.get_sync(KEY, broken)
+    assert tables.get_sync(KEY, CountingCompute()).source == "computed"
+
+
+def test_unwritable_cache_dir_still_serves_from_memory(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    compute = CountingCompute()
+    tables = store(blocker)
+    got = tables.get_sync(KEY, compute)
+    assert got.source == "computed"
+    assert tables.get_sync(KEY, compute).source == "memory"
+    assert tables.stats().disk_errors >= 1
+    assert "serving it from memory only" in caplog.text
+
+
+@pytest.mark.slow
+def test_a_35_mb_table_loads_from_disk_in_under_half_a_second(tmp_path: Path) -> None:
+    n = 35_000_000 // 8
+    store(tmp_path).get_sync(KEY, lambda: np.random.default_rng(1).random(n))
+    got = store(tmp_path).get_sync(KEY, CountingCompute())
+    assert got.source == "disk"
+    assert got.array.shape == (n,)
+    assert got.seconds < 0.5
+
+
+def test_the_store_does_not_import_litestar() -> None:
+    code = "import sys, diceref.tables; print('litestar' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_settings_from_environment() -> None:
+    settings = TableSettings.from_env(
+        {
+            "DICEREF_CACHE_DIR": "/x",
+            "REDIS_URL": "redis://h:1/2",
+            "DICEREF_REDIS_PREFIX": "p:",
+            "DICEREF_REDIS_CONNECT_TIMEOUT": "0.5",
+            "DICEREF_REDIS_TIMEOUT": "3",
+            "DICEREF_REDIS_LOCK_TTL": "12",
+            "DICEREF_REDIS_WAIT_TIMEOUT": "60",
+            "DICEREF_REDIS_POLL_INTERVAL": "0.1",
+        }
+    )
+    assert settings == TableSettings(Path("/x"), "redis://h:1/2", "p:", 0.5, 3.0, 12.0, 60.0, 0.1)
+    assert TableSettings.from_env({"REDIS_URL": ""}).redis_url is None
+    with pytest.raises(ValueError, match="DICEREF_REDIS_TIMEOUT"):
+        TableSettings.from_env({"DICEREF_REDIS_TIMEOUT": "soon"})
+    with pytest.raises(ValueError):
+        TableSettings.from_env({"REDIS_URL": "localhost:6379"})
