@@ -142,3 +142,31 @@ def test_second_five_of_a_kind_in_a_game_without_joker_gets_no_bonus() -> None:
     got = options("chute-5", [4, 4, 4, 4, 4], {"chute_5": 20})
     assert all(o.bonus == 0 for o in got.values())
     assert got["fours"].points == 5 and len(got) == 12
+
+
+class TestYardzeeVerhoeffConvention:
+    """matching_upper_forced=False: natural values anywhere while the matching box is open."""
+
+    def test_matching_box_open_any_box_natural_value(self) -> None:
+        from diceref.rules.games import yardzee
+        from diceref.rules.scorecard import Scorecard, legal_options
+
+        ruleset = yardzee(matching_upper_forced=False)
+        got = {
+            o.box: (o.points, o.bonus)
+            for o in legal_options(ruleset, Scorecard({"yahtzee": 50}), [4, 4, 4, 4, 4])
+        }
+        assert got["fours"] == (20, 100)
+        assert got["full_house"] == (0, 100) and got["chance"] == (20, 100)
+        assert len(got) == 12
+
+    def test_matching_box_filled_joker_values(self) -> None:
+        from diceref.rules.games import yardzee
+        from diceref.rules.scorecard import Scorecard, legal_options
+
+        ruleset = yardzee(matching_upper_forced=False)
+        got = {
+            o.box: o.points
+            for o in legal_options(ruleset, Scorecard({"yahtzee": 50, "fours": 8}), [4, 4, 4, 4, 4])
+        }
+        assert got["full_house"] == 25 and got["ones"] == 0

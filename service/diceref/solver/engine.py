@@ -23,7 +23,7 @@ from diceref.rules.ruleset import Joker, Ruleset
 from diceref.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.solver.statespace import StateSpace, popcount, state_space
 
-SOLVER_VERSION = "1"
+SOLVER_VERSION = "2"  # bump whenever a table computed before would differ
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
@@ -203,7 +203,10 @@ def _five_of_a_kind_rows(
         else:
             elsewhere = np.maximum(lower_best, upper_zero)
         matching_open = (mask >> matching & 1) == 0
-        joker = np.where(matching_open, upper_q[matching][5], elsewhere) + extra
+        if rule.matching_upper_forced:
+            joker = np.where(matching_open, upper_q[matching][5], elsewhere) + extra
+        else:  # no Joker values while the matching box is open: the natural row stands
+            joker = np.where(matching_open, natural, elsewhere + extra)
         out[t] = np.where(joker_on, joker, natural)
 
 
