@@ -12,9 +12,13 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement, product
+from typing import Any
 
 import pytest
+from litestar.testing import TestClient
 
+from chicago_records import post
+from diceref.api.app import app
 from diceref.rules.chicago_coach import Advice, advise
 from diceref.rules.chicago_rules import CHICAGO, Call, chicago
 
@@ -144,3 +148,65 @@ def test_a_worked_example_by_hand() -> None:
     assert (top.move.kept, top.move.aside, top.move.conversion) == ((1, 3), 1, "two_sixes")
     assert top.probability == Fraction(2, 3)
     assert top.expected_score == Fraction(15, 2)
+
+
+def test_holds_endpoint() -> None:
+    with TestClient(app) as client:
+        body: dict[str, Any] = {"dice": [6, 3, 6], "throws_left": 1, "call": "low", "target": 9}
+        out = post(client, "/chicago/holds", body)
+        assert out["dice"] == [3, 6, 6]
+        [ranking] = out["rankings"]
+        assert ranking["call"] == "low"
+        top = ranking["options"][0]
+        assert top == {
+            "keep": [1, 3],
+            "conversion": "two_sixes",
+            "set_aside": 1,
+            "rethrow": 1,
+            "probability": pytest.approx(2 / 3, abs=1e-12),
+            "probability_exact": "2/3",
+            "expected_score": 7.5,
+            "expected_score_exact": "15/2",
+        }
+        assert len(ranking["options"]) == 8
+        stand = next(o for o in ranking["options"] if o["rethrow"] == 0)
+        assert stand["keep"] == [3, 6, 6]
+        assert stand["probability_exact"] == "0"
+
+        starter = post(client, "/chicago/holds", {"dice": [2, 3, 4], "throws_left": 2})
+        assert [r["call"] for r in starter["rankings"]] == ["high", "low"]
+        high, low = starter["rankings"]
+        assert high["options"][0]["keep"] == []  # on high, throw everything again
+        assert low["options"][0]["keep"] == [2]
+        assert all(o["probability"] is None for o in high["options"])
+
+        forced = post(client, "/chicago/holds", {"dice": [6, 6, 6], "throws_left": 1})
+        assert [(o["keep"], o["conversion"]) for o in forced["rankings"][0]["options"]] == [
+            ([1, 1], "three_sixes")
+        ]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"dice": [2, 3, 4], "throws_left": 1, "target": 10}, "target"),
+        ({"dice": [2, 3, 4], "throws_left": 1, "call": "high", "set_aside": 1}, "set_aside"),
+        ({"dice": [1, 3, 4], "throws_left": 2, "call": "high", "set_aside": 1}, "set_aside"),
+    ],
+)
+def test_holds_rejections(body: dict[str, Any], field: str) -> None:
+    with TestClient(app) as client:
+        problem = post(client, "/chicago/holds", body, 422)
+    assert problem["errors"][0]["field"] == field
+
+
+def test_holds_schema_rejections() -> None:
+    with TestClient(app) as client:
+        for body in (
+            {"dice": [2, 3], "throws_left": 1},
+            {"dice": [2, 3, 7], "throws_left": 1},
+            {"dice": [2, 3, 4], "throws_left": 3},
+            {"dice": [2, 3, 4], "throws_left": 1, "call": "middle"},
+            {"dice": [2, 3, 4], "throws_left": 1, "extra": 1},
+        ):
+            assert client.post("/chicago/holds", json=body).status_code == 400

@@ -11,7 +11,7 @@ from litestar.openapi import OpenAPIConfig
 
 from diceref import __version__
 from diceref.api.problems import EXCEPTION_HANDLERS
-from diceref.api.routes import games, health, score, sheets
+from diceref.api.routes import chicago, games, health, score, sheets
 
 ROUTES = [
     health.healthz,
@@ -19,6 +19,10 @@ ROUTES = [
     games.get_game,
     score.score,
     sheets.check_scorecards,
+    chicago.chicago_throw,
+    chicago.chicago_round,
+    chicago.chicago_game,
+    chicago.chicago_holds,
 ]
 
 
