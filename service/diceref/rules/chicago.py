@@ -146,8 +146,9 @@ def play_turn(
             if field == "next":
                 raise RuleViolation(f"{path}.throws[{j + 1}]", f"{name}: throw {j + 2}: {reason}")
             raise RuleViolation(f"{tp}.{field}", f"{who}: {reason}")
-        _check_call(t, special(dice), starter, last, tp, who)
-        _check_victim(t, special(dice), last, tp, who)
+        kind = special(dice)
+        _check_call(t, kind, starter, last, tp, who)
+        _check_victim(t, kind, last, tp, who)
         if not last:
             on_table = canonical(t.kept)
             aside += 0 if t.conversion is None else CONVERSION_ONES[t.conversion]

@@ -124,6 +124,8 @@ def chicago(
     three_sixes: Obligation = Obligation.MUST,
 ) -> ChicagoRules:
     lives_table = (4, 3, 3, 3, 2)
+    high_values = (100, 2, 3, 4, 5, 60)
+    low_values = (1, 2, 3, 4, 5, 6)
     return ChicagoRules(
         id="chicago",
         name="Chicago",
@@ -139,6 +141,8 @@ def chicago(
         "round; 1-6-5 costs an opponent of the roller's choice a life; two 6s may, three "
         "6s must become 1s with a throw left; 4/3/2 lives for 2/3-5/6 players.",
         lives_table=lives_table,
+        high_values=high_values,
+        low_values=low_values,
         two_sixes=two_sixes,
         three_sixes=three_sixes,
         worst_tie_loser=worst_tie_loser,
@@ -150,8 +154,8 @@ def chicago(
                 "Lives each player starts with for 2, 3, 4, 5 and 6 players (the game's "
                 "player count at the start). Out at 0 lives; the last player with lives wins.",
             ),
-            Parameter("high_values", (100, 2, 3, 4, 5, 60), "Faces 1..6 under 'high'."),
-            Parameter("low_values", (1, 2, 3, 4, 5, 6), "Faces 1..6 under 'low'."),
+            Parameter("high_values", high_values, "Faces 1..6 under 'high'."),
+            Parameter("low_values", low_values, "Faces 1..6 under 'low'."),
             Parameter(
                 "throw_limit",
                 "starter",
