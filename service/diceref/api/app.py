@@ -12,7 +12,7 @@ from litestar.openapi import OpenAPIConfig
 
 from diceref import __version__
 from diceref.api.problems import EXCEPTION_HANDLERS
-from diceref.api.routes import games, health, holds, score, sheets, yardkle
+from diceref.api.routes import chicago, games, health, holds, score, sheets, yardkle
 from diceref.api.tables import TableRegistry
 from diceref.settings import Settings
 from diceref.tables.store import TableStore
@@ -24,6 +24,10 @@ ROUTES = [
     score.score,
     holds.holds,
     sheets.check_scorecards,
+    chicago.chicago_throw,
+    chicago.chicago_round,
+    chicago.chicago_game,
+    chicago.chicago_holds,
     yardkle.yardkle_throws,
     yardkle.yardkle_turn,
     yardkle.yardkle_game,

@@ -16,6 +16,7 @@ from diceref.rules.boxes import (
     Section,
     upper,
 )
+from diceref.rules.chicago_rules import CHICAGO
 from diceref.rules.ruleset import (
     FiveOfAKindRule,
     GameInfo,
@@ -397,17 +398,7 @@ def chute_5(
 
 
 def chicago_info() -> GameInfo:
-    return GameInfo(
-        id="chicago",
-        name="Chicago",
-        family="chicago",
-        dice=3,
-        throws_per_turn=3,
-        min_players=2,
-        max_players=6,
-        source="rulebooks/001 (Chicago)",
-        summary="Three dice, high or low, lives by player count; 1-1-1 Chicago, 1-6-5.",
-    )
+    return CHICAGO
 
 
 def yardkle_info(rules: YardkleRules = DEFAULT_YARDKLE) -> GameInfo:
