@@ -48,6 +48,60 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _precompute(args: argparse.Namespace) -> int:
+    import time
+
+    from diceref.rules.scorecard import Scorecard
+    from diceref.solver.advice import expected_final_score
+    from diceref.solver.engine import solve
+    from diceref.solver.statespace import state_space
+    from diceref.tables.catalog import max_score_sync, value_key
+    from diceref.tables.store import TableStore
+
+    store = TableStore.from_env()
+    games = args.games or list(SCORECARD_GAMES)
+    for game in games:
+        ruleset = SCORECARD_GAMES[game]
+        bar = _ProgressBar(game)
+        started = time.perf_counter()
+        loaded = store.get_sync(
+            value_key(ruleset),
+            lambda r=ruleset, b=bar: solve(r, progress=b),  # type: ignore[misc]
+            shape=(state_space(ruleset).size,),
+        )
+        bar.close()
+        seconds = time.perf_counter() - started
+        expected = expected_final_score(ruleset, loaded.array, Scorecard())
+        best = max_score_sync(store, ruleset)
+        print(
+            f"{game:14} {loaded.source:9} {seconds:7.2f} s  optimal expected score "
+            f"{expected:.7f}  max score {best}"
+        )
+    return 0
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr (only while a table is really being solved)."""
+
+    def __init__(self, label: str, width: int = 30) -> None:
+        self.label, self.width, self.shown = label, width, False
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        print(
+            f"\r{self.label:14} [{bar}] {100 * done // max(total, 1):3d}%",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -62,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("dice", type=int, nargs=5, metavar="D")
     score.add_argument("--throw", type=int, choices=(1, 2, 3), default=3)
     score.set_defaults(func=_score)
+    pre = sub.add_parser(
+        "precompute", help="solve the tables the caches lack (all scorecard games by default)"
+    )
+    pre.add_argument("games", nargs="*", choices=sorted(SCORECARD_GAMES), metavar="GAME")
+    pre.set_defaults(func=_precompute)
     return parser
 
 

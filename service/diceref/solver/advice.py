@@ -7,6 +7,7 @@ never start a backward induction.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 from diceref.rules.dice import canonical, sub_multisets
 from diceref.rules.ruleset import Ruleset
 from diceref.rules.scorecard import Scorecard, card_total, five_box_holds_top, legal_options
-from diceref.solver.engine import FloatArray, turn_values
+from diceref.solver.engine import FloatArray, TurnValues, turn_values
 from diceref.solver.keeps import keep_graph
 from diceref.solver.statespace import StateSpace, state_space
 
@@ -64,6 +65,26 @@ def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) 
     return card_total(ruleset, card) + state_value(space, values, card_state(ruleset, card))
 
 
+_TURNS: OrderedDict[tuple[str, int, CardState], TurnValues] = OrderedDict()
+TURN_CACHE_SIZE = 512  # ~11 KB each: a turn's keep values, reused by its next decisions
+
+
+def _turn(space: StateSpace, values: FloatArray, state: CardState) -> TurnValues:
+    """A turn's keep values, cached: a frontend asks after each throw of the same turn."""
+    key = (space.ruleset.rules_hash, id(values), state)
+    turn = _TURNS.get(key)
+    if turn is None:
+        turn = turn_values(
+            space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
+        )
+        _TURNS[key] = turn
+        if len(_TURNS) > TURN_CACHE_SIZE:
+            _TURNS.popitem(last=False)
+    else:
+        _TURNS.move_to_end(key)
+    return turn
+
+
 def advise(
     ruleset: Ruleset,
     values: FloatArray,
@@ -90,13 +111,7 @@ def advise(
             )
         )
     if throws_left > 0:
-        turn = turn_values(
-            space,
-            values,
-            np.array([state.mask]),
-            np.array([state.sub]),
-            np.array([state.flag]),
-        )
+        turn = _turn(space, values, state)
         levels = turn.keep_after_first if throws_left == 2 else turn.keep_after_second
         graph = keep_graph()
         for keep in sub_multisets(canonical(dice)):
