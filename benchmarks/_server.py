@@ -15,9 +15,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+
+
+@dataclass(frozen=True)
+class Server:
+    base: str
+    pid: int
 
 
 def free_port() -> int:
@@ -32,7 +39,7 @@ def serve(
     env: dict[str, str] | None = None,
     ready_path: str = "/healthz",
     timeout: float = 120.0,
-) -> Iterator[str]:
+) -> Iterator[Server]:
     port = free_port()
     cmd = [
         sys.executable,
@@ -43,6 +50,8 @@ def serve(
         str(port),
         "--workers",
         str(workers),
+        "--server",
+        os.environ.get("BENCH_SERVER", "granian"),
     ]
     proc = subprocess.Popen(
         cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -59,7 +68,7 @@ def serve(
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise RuntimeError(f"server did not become ready on {ready_path}")
             time.sleep(0.2)
-        yield base
+        yield Server(base, proc.pid)
     finally:
         proc.terminate()
         try:
@@ -68,39 +77,48 @@ def serve(
             proc.kill()
 
 
+Body = dict[str, object]
+
+
 def load(
-    url: str, body: dict[str, object] | None, seconds: float = 10, connections: int = 16
+    url: str, body: Body | list[Body] | None, seconds: float = 10, connections: int = 16
 ) -> dict[str, float]:
-    """Requests per second and latency percentiles (ms) for one route."""
+    """Requests per second and latency percentiles (ms) for one route; a list of bodies is
+    sent in rotation (so per-state caches in the service do not flatter the figures)."""
+    bodies = body if isinstance(body, list) else None if body is None else [body]
     if shutil.which("wrk"):
-        return _wrk(url, body, seconds, connections)
-    return asyncio.run(_asyncio_load(url, body, seconds, connections))
+        return _wrk(url, bodies, seconds, connections)
+    return asyncio.run(_asyncio_load(url, bodies, seconds, connections))
 
 
-def _wrk(
-    url: str, body: dict[str, object] | None, seconds: float, connections: int
-) -> dict[str, float]:
+def _lua_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+REPORT = """done = function(summary, latency, requests)
+  io.write(string.format("P50 %f\\nP95 %f\\nP99 %f\\nERR %d\\nNON2XX %d\\n",
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000,
+    latency:percentile(99) / 1000,
+    summary.errors.connect + summary.errors.read + summary.errors.write
+      + summary.errors.timeout, summary.errors.status))
+end
+"""
+
+
+def _wrk(url: str, bodies: list[Body] | None, seconds: float, connections: int) -> dict[str, float]:
     script = ""
-    if body is not None:
-        payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"')
+    if bodies:
+        payloads = ",\n".join(_lua_string(json.dumps(b)) for b in bodies)
         script = (
-            f'wrk.method = "POST"\nwrk.body = "{payload}"\n'
-            'wrk.headers["Content-Type"] = "application/json"\n'
+            f"local bodies = {{{payloads}}}\nlocal i = 0\n"
+            'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+            "request = function()\n  i = i % #bodies + 1\n"
+            "  return wrk.format(nil, nil, nil, bodies[i])\nend\n"
         )
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(
-            script + "done = function(summary, latency, requests)\n"
-            'io.write(string.format("P50 %f\\nP95 %f\\nP99 %f\\nERR %d\\nNON2XX %d\\n",'
-            " latency:percentile(50)/1000, latency:percentile(95)/1000,"
-            " latency:percentile(99)/1000, summary.errors.connect + summary.errors.read +"
-            " summary.errors.write + summary.errors.timeout, summary.errors.status))\nend\n"
-        )
-    out = subprocess.run(
-        ["wrk", "-t1", f"-c{connections}", f"-d{int(seconds)}s", "-s", f.name, url],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+        f.write(script + REPORT)
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{int(seconds)}s", "-s", f.name, url]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     Path(f.name).unlink()
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     fig = {k: float(v) for k, v in re.findall(r"^(P50|P95|P99|ERR|NON2XX) ([\d.]+)$", out, re.M)}
@@ -114,7 +132,7 @@ def _wrk(
 
 
 async def _asyncio_load(
-    url: str, body: dict[str, object] | None, seconds: float, connections: int
+    url: str, bodies: list[Body] | None, seconds: float, connections: int
 ) -> dict[str, float]:
     latencies: list[float] = []
     errors = 0
@@ -122,9 +140,14 @@ async def _asyncio_load(
 
     async def worker(client: httpx.AsyncClient) -> None:
         nonlocal errors
+        n = 0
         while time.monotonic() < deadline:
+            n += 1
             t = time.perf_counter()
-            r = await (client.post(url, json=body) if body is not None else client.get(url))
+            if bodies:
+                r = await client.post(url, json=bodies[n % len(bodies)])
+            else:
+                r = await client.get(url)
             latencies.append((time.perf_counter() - t) * 1000)
             errors += r.status_code >= 400
 

@@ -23,7 +23,8 @@ SCORE = {
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10
-    with serve(workers=1, env={"DICEREF_PRELOAD": "none"}) as base:
+    with serve(workers=1, env={"DICEREF_PRELOAD": "none"}) as server:
+        base = server.base
         load(base + "/healthz", None, 2)  # warm up
         load(base + "/score", SCORE, 2)
         health = load(base + "/healthz", None, seconds)

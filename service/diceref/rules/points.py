@@ -29,6 +29,10 @@ class PointsTable:
     achievable: dict[str, frozenset[int]]  # every value a box can legitimately hold
     upper_min: dict[int, int]  # box index -> least points it can record
     upper_max: dict[int, int]
+    # The same numbers as Python lists, per throw: scoring one request reads a dozen of
+    # them, where numpy's scalar indexing would cost more than the arithmetic.
+    by_throw: tuple[list[list[int]], list[list[int]]]  # [first][throw][box]
+    five_face_of: list[int]  # [throw] face of a five of a kind, else 0
 
 
 _CACHE: dict[str, PointsTable] = {}
@@ -70,4 +74,6 @@ def _build(ruleset: Ruleset) -> PointsTable:
         achievable=achievable,
         upper_min=upper_min,
         upper_max=upper_max,
+        by_throw=(natural[0].T.tolist(), natural[1].T.tolist()),
+        five_face_of=five_face.tolist(),
     )

@@ -142,6 +142,10 @@ class Ruleset(GameInfo):
         return {b.id: i for i, b in enumerate(self.boxes)}
 
     @cached_property
+    def box_ids(self) -> tuple[str, ...]:
+        return tuple(b.id for b in self.boxes)
+
+    @cached_property
     def upper_indices(self) -> tuple[int, ...]:
         return tuple(i for i, b in enumerate(self.boxes) if b.section is Section.UPPER)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from diceref.rules.dice import DICE_PER_THROW, FACES, throw_index
 from diceref.rules.errors import RuleViolation
@@ -23,8 +24,9 @@ class Scorecard:
     extra_bonus: int = 0
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
+    """A legal placement (a named tuple: scoring builds a dozen per request)."""
+
     box: str
     points: int
     bonus: int
@@ -137,13 +139,14 @@ def legal_options(
     t = throw_index(dice)
     first = 1 if throw == 1 else 0
     boxes = card.boxes
-    open_ids = [i for i, b in enumerate(ruleset.boxes) if b.id not in boxes]
+    open_ids = [i for i, box_id in enumerate(ruleset.box_ids) if box_id not in boxes]
     if ruleset.series_order:
         upper_open = [i for i in open_ids if i in ruleset.upper_indices]
         open_ids = upper_open or open_ids
-    placements: list[tuple[int, int]] = [(i, int(table.natural[first][i, t])) for i in open_ids]
+    column = table.by_throw[first][t]
+    placements: list[tuple[int, int]] = [(i, column[i]) for i in open_ids]
     rule = ruleset.five_of_a_kind
-    if rule is not None and table.five_of_a_kind[t] and rule.box in boxes:
+    if rule is not None and table.five_face_of[t] and rule.box in boxes:
         holds_top = five_box_holds_top(ruleset, boxes)
         if rule.joker is not Joker.NONE and (holds_top or rule.joker_when_scratched):
             placements = _joker_placements(ruleset, boxes, open_ids, t)
@@ -152,16 +155,15 @@ def legal_options(
     reached = ruleset.upper_bonus.reached
     secured = reached(worst)
     upper_min = table.upper_min
+    ids = ruleset.box_ids
+    if secured:
+        return [Option(ids[i], points, extra) for i, points in placements]
+    bonus = ruleset.upper_bonus.points
     return [
         Option(
-            ruleset.boxes[i].id,
+            ids[i],
             points,
-            extra
-            + (
-                ruleset.upper_bonus.points
-                if i in upper_min and not secured and reached(worst - upper_min[i] + points)
-                else 0
-            ),
+            extra + bonus if i in upper_min and reached(worst - upper_min[i] + points) else extra,
         )
         for i, points in placements
     ]
