@@ -64,10 +64,11 @@ def face_counts() -> npt.NDArray[np.int64]:
     return np.array([counts(t) for t in THROWS], dtype=np.int64)
 
 
+@lru_cache(maxsize=len(THROWS))
 def sub_multisets(dice: Dice) -> list[Dice]:
     """Every distinct keep a player can make from these dice (none to all)."""
     found: set[Dice] = set()
     n = len(dice)
     for mask in range(1 << n):
         found.add(tuple(dice[i] for i in range(n) if mask >> i & 1))
-    return sorted(found, key=lambda k: (len(k), k))
+    return sorted(found, key=lambda k: (len(k), k))  # callers must not mutate (cached)

@@ -99,9 +99,15 @@ def advise(
     state = card_state(ruleset, card)
     total = card_total(ruleset, card)
     options: list[Advice] = []
+    five = ruleset.five_box_index
     for option in legal_options(ruleset, card, dice, throw):
-        after = {**card.boxes, option.box: option.points}
-        future = state_value(space, values, card_state(ruleset, after))
+        i = ruleset.box_index[option.box]
+        after = CardState(
+            state.mask | 1 << i,
+            state.sub + option.points if i in ruleset.upper_indices else state.sub,
+            1 if i == five and option.points == ruleset.five_box_top else state.flag,
+        )
+        future = float(values[space.index_one(after.mask, after.sub, after.flag)])
         options.append(
             BoxAdvice(
                 option.box,

@@ -91,6 +91,8 @@ class NextValues:
 def next_values(
     space: StateSpace, values: FloatArray, mask: IntArray, sub: IntArray, flag: IntArray
 ) -> NextValues:
+    if len(mask) == 1:
+        return _next_values_one(space, values, int(mask[0]), int(sub[0]), int(flag[0]))
     rules = space.ruleset
     n = len(mask)
     upper_full = (mask & space.upper_bits) == space.upper_bits
@@ -122,6 +124,44 @@ def next_values(
     return NextValues(upper, lower, five_top, five_other)
 
 
+def _next_values_one(
+    space: StateSpace, values: FloatArray, mask: int, sub: int, flag: int
+) -> NextValues:
+    """`next_values` for one state (a request) in plain Python: the same rules, without
+    paying numpy's per-call cost for arrays of one element."""
+    rules = space.ruleset
+    upper_full = mask & space.upper_bits == space.upper_bits
+    secured_now = space.secured_one(mask, sub)
+    upper: dict[int, FloatArray] = {}
+    lower: dict[int, FloatArray] = {}
+    five_top = five_other = None
+    for b in range(len(rules.boxes)):
+        is_open = not mask >> b & 1
+        new_mask = mask | 1 << b
+        if b in rules.upper_indices:
+            column = []
+            for pts in space.upper_points_by_count[b].tolist():
+                if not is_open:
+                    column.append(NEG)
+                    continue
+                new_sub = sub + pts
+                bonus = (
+                    rules.upper_bonus.points
+                    if not secured_now and space.secured_one(new_mask, new_sub)
+                    else 0
+                )
+                column.append(pts + bonus + values[space.index_one(new_mask, new_sub, flag)])
+            upper[b] = np.array(column).reshape(6, 1)
+            continue
+        legal = is_open and (upper_full or not rules.series_order)
+        if b == rules.five_box_index:
+            five_top = np.array([values[space.index_one(new_mask, sub, 1)] if legal else NEG])
+            five_other = np.array([values[space.index_one(new_mask, sub, 0)] if legal else NEG])
+            continue
+        lower[b] = np.array([values[space.index_one(new_mask, sub, flag)] if legal else NEG])
+    return NextValues(upper, lower, five_top, five_other)
+
+
 def placement_values(
     space: StateSpace,
     values: FloatArray,
@@ -135,6 +175,50 @@ def placement_values(
     view = all_rows(rules) if throws is None else throws
     nxt = next_values(space, values, mask, sub, flag)
     n_rows, n = len(view.counts), len(mask)
+    if n == 1:
+        later, first = _stand_values_one(space, view, nxt)
+    else:
+        later, first = _stand_values(space, view, nxt, n_rows, n)
+    outs = (later, first) if view.multiplied else (later,)
+    five = rules.five_box_index
+    if five is not None:
+        for out in outs:
+            _five_of_a_kind_rows(space, view, mask, flag, out, nxt.upper, nxt.lower)
+    return Placements(later=later, first=first)
+
+
+def _stand_values_one(
+    space: StateSpace, view: ThrowRows, nxt: NextValues
+) -> tuple[FloatArray, FloatArray]:
+    """For one state: every box's candidate row stacked, one max (not a call per box)."""
+    rules = space.ruleset
+    rows: list[FloatArray] = [
+        q[view.counts[:, rules.boxes[b].face - 1], 0] for b, q in nxt.upper.items()
+    ]
+    first_rows = list(rows)
+    lower = list(nxt.lower)
+    if lower:
+        w = np.array([nxt.lower[b][0] for b in lower])[:, None]
+        rows.append(view.natural[0][lower] + w)
+        if view.multiplied:
+            first_rows.append(view.natural[1][lower] + w)
+    five = rules.five_box_index
+    if five is not None:
+        assert nxt.five_top is not None and nxt.five_other is not None
+        top = view.natural[0][five] == rules.five_box_top
+        cand = np.where(top, nxt.five_top[0], nxt.five_other[0])
+        rows.append(view.natural[0][five] + cand)
+        first_rows.append(view.natural[1][five] + cand)
+    later = np.vstack(rows).max(axis=0)[:, None]
+    if not view.multiplied:
+        return later, later
+    return later, np.vstack(first_rows).max(axis=0)[:, None]
+
+
+def _stand_values(
+    space: StateSpace, view: ThrowRows, nxt: NextValues, n_rows: int, n: int
+) -> tuple[FloatArray, FloatArray]:
+    rules = space.ruleset
     later = np.full((n_rows, n), NEG)
     first = np.full((n_rows, n), NEG) if view.multiplied else later
     outs = (later, first) if view.multiplied else (later,)
@@ -153,9 +237,7 @@ def placement_values(
         cand = np.where(top[:, None], nxt.five_top[None, :], nxt.five_other[None, :])
         for variant, out in enumerate(outs):
             np.maximum(out, view.natural[variant][five][:, None] + cand, out=out)
-        for out in outs:
-            _five_of_a_kind_rows(space, view, mask, flag, out, nxt.upper, nxt.lower)
-    return Placements(later=later, first=first)
+    return later, first
 
 
 def _max_plus(

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from diceref.rules.dice import DICE_PER_THROW, FACES, THROWS, multiset_probability, multisets
 
 FloatArray = npt.NDArray[np.float64]
+SMALL_BATCH = 64  # below this many states, fewer and larger numpy calls win
 IntArray = npt.NDArray[np.intp]
 
 
@@ -69,8 +70,13 @@ def keep_expectations(after_throw: FloatArray) -> list[FloatArray]:
     graph = keep_graph()
     levels: list[FloatArray] = [after_throw]
     current = after_throw
+    few = after_throw.shape[1] < SMALL_BATCH
     for k in range(DICE_PER_THROW - 1, -1, -1):
         child = graph.child[k]
+        if few:  # one gather and one sum per level: numpy's call overhead dominates here
+            current = current[child].sum(axis=1) * (1.0 / 6.0)
+            levels.append(current)
+            continue
         acc = current[child[:, 0]]
         for f in range(1, 6):
             acc += current[child[:, f]]
@@ -85,8 +91,12 @@ def best_keep(expectations: list[FloatArray]) -> FloatArray:
     """(252, N): for each throw, the value of its best keep (keeping all five included)."""
     graph = keep_graph()
     best = expectations[0]
+    few = best.shape[1] < SMALL_BATCH
     for k in range(1, DICE_PER_THROW + 1):
         parent = graph.parent[k]
+        if few:
+            best = np.maximum(expectations[k], best[parent].max(axis=1))
+            continue
         level = np.maximum(expectations[k], best[parent[:, 0]])
         for j in range(1, k):
             np.maximum(level, best[parent[:, j]], out=level)

@@ -112,6 +112,9 @@ class StateSpace:
             return np.array([self.ruleset.upper_bonus.reached(worst)])
         return self._reached(sub + self._open_min[self._upper_key(mask)])
 
+    def secured_one(self, mask: int, sub: int) -> bool:
+        return self.ruleset.upper_bonus.reached(sub + int(self._open_min[mask & self._upper_all]))
+
     @cached_property
     def _upper_all(self) -> int:
         return (1 << len(self.ruleset.upper_indices)) - 1
