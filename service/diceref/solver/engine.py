@@ -20,6 +20,7 @@ import numpy.typing as npt
 from diceref.rules.dice import FACES, N_THROWS, face_counts
 from diceref.rules.points import points_table
 from diceref.rules.ruleset import Joker, Ruleset
+from diceref.solver.allocator import reuse_freed_memory
 from diceref.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.solver.statespace import StateSpace, popcount, state_space
 
@@ -366,6 +367,7 @@ def _backward(
     step: Callable[[StateSpace, FloatArray, IntArray, IntArray, IntArray], FloatArray],
     chunk: int = CHUNK,
 ) -> FloatArray:
+    reuse_freed_memory()
     space = state_space(ruleset)
     values = np.full(space.size, np.nan)
     full = (1 << space.n_boxes) - 1
