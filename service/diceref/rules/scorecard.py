@@ -70,7 +70,7 @@ def card_total(ruleset: Ruleset, card: Scorecard) -> int:
 
 
 def is_complete(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
-    return all(b.id in boxes for b in ruleset.boxes)
+    return all(box_id in boxes for box_id in ruleset.box_ids)
 
 
 def five_box_holds_top(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
@@ -80,13 +80,15 @@ def five_box_holds_top(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
 
 def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> None:
     """Reject a card no sequence of legal turns can produce (box by box, then bonuses)."""
-    table = points_table(ruleset)
+    achievable = points_table(ruleset).achievable
     for box_id, points in card.boxes.items():
-        path = f"{where}.boxes.{box_id}"
-        if box_id not in ruleset.box_index:
-            raise RuleViolation(path, f"{ruleset.id} has no box '{box_id}'")
-        if points not in table.achievable[box_id]:
-            raise RuleViolation(path, f"no throw can score {points} in '{box_id}'")
+        allowed = achievable.get(box_id)
+        if allowed is None:
+            raise RuleViolation(f"{where}.boxes.{box_id}", f"{ruleset.id} has no box '{box_id}'")
+        if points not in allowed:
+            raise RuleViolation(
+                f"{where}.boxes.{box_id}", f"no throw can score {points} in '{box_id}'"
+            )
     if ruleset.series_order:
         upper_open = [
             ruleset.boxes[i].id
