@@ -34,11 +34,9 @@ L = Section.LOWER
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 
-def _yahtzee_boxes(five_box_name: str) -> tuple[Box, ...]:
+def _full_house_and_straights() -> tuple[Box, Box, Box]:
+    """The fixed-value boxes Yahtzee and the Italian Dice Poker share: 25, 30 and 40."""
     return (
-        *(upper(f, UPPER_NAMES[f - 1], UPPER_NAMES[f - 1].title()) for f in range(1, 7)),
-        Box("three_of_a_kind", "Three of a kind", L, Pattern.N_OF_A_KIND, Points.SUM_ALL, n=3),
-        Box("four_of_a_kind", "Four of a kind", L, Pattern.N_OF_A_KIND, Points.SUM_ALL, n=4),
         Box("full_house", "Full house", L, Pattern.FULL_HOUSE, Points.FIXED, fixed=25),
         Box(
             "small_straight",
@@ -58,6 +56,15 @@ def _yahtzee_boxes(five_box_name: str) -> tuple[Box, ...]:
             runs=LARGE_STRAIGHT_RUNS,
             fixed=40,
         ),
+    )
+
+
+def _yahtzee_boxes(five_box_name: str) -> tuple[Box, ...]:
+    return (
+        *(upper(f, UPPER_NAMES[f - 1], UPPER_NAMES[f - 1].title()) for f in range(1, 7)),
+        Box("three_of_a_kind", "Three of a kind", L, Pattern.N_OF_A_KIND, Points.SUM_ALL, n=3),
+        Box("four_of_a_kind", "Four of a kind", L, Pattern.N_OF_A_KIND, Points.SUM_ALL, n=4),
+        *_full_house_and_straights(),
         Box("yahtzee", five_box_name, L, Pattern.N_OF_A_KIND, Points.FIXED, n=5, fixed=50),
         Box("chance", "Chance", L, Pattern.CHANCE, Points.SUM_ALL),
     )
@@ -155,25 +162,7 @@ def dice_poker(
         sum_box("two_pairs", "Doppia coppia", Pattern.TWO_PAIRS),
         sum_box("three_of_a_kind", "Tris", Pattern.N_OF_A_KIND, 3),
         sum_box("four_of_a_kind", "Four of a kind", Pattern.N_OF_A_KIND, 4),
-        Box("full_house", "Full house", L, Pattern.FULL_HOUSE, Points.FIXED, fixed=25),
-        Box(
-            "small_straight",
-            "Small straight",
-            L,
-            Pattern.STRAIGHT,
-            Points.FIXED,
-            runs=SMALL_STRAIGHT_RUNS,
-            fixed=30,
-        ),
-        Box(
-            "large_straight",
-            "Large straight",
-            L,
-            Pattern.STRAIGHT,
-            Points.FIXED,
-            runs=LARGE_STRAIGHT_RUNS,
-            fixed=40,
-        ),
+        *_full_house_and_straights(),
         Box("poker", "Poker", L, Pattern.N_OF_A_KIND, Points.FIXED, n=5, fixed=50),
         sum_box("chance", "Chance", Pattern.CHANCE),
     )
