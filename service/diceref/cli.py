@@ -1,4 +1,4 @@
-"""`diceref` command line: serve the API, score a throw, precompute tables."""
+"""`diceref` command line: serve the API, score a throw, print the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _openapi(args: argparse.Namespace) -> int:
+    from diceref.api.app import create_app
+    from diceref.api.openapi import render_document
+    from diceref.settings import Settings
+
+    app = create_app(Settings(preload=(), retry_after_seconds=5))
+    sys.stdout.buffer.write(render_document(app).encode())
+    sys.stdout.flush()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -62,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("dice", type=int, nargs=5, metavar="D")
     score.add_argument("--throw", type=int, choices=(1, 2, 3), default=3)
     score.set_defaults(func=_score)
+    openapi = sub.add_parser(
+        "openapi",
+        help="print the OpenAPI document (as committed: uv run diceref openapi > "
+        "openapi/openapi.json)",
+    )
+    openapi.set_defaults(func=_openapi)
     return parser
 
 
