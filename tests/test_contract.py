@@ -21,11 +21,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from conftest import make_test_store
-from diceref.api.app import create_app
+from conftest import make_test_app
 from diceref.api.examples import EXAMPLES, Example
 from diceref.api.openapi import render_document
-from diceref.settings import Settings
 
 ROOT = Path(__file__).parent.parent
 COMMITTED = ROOT / "openapi" / "openapi.json"
@@ -201,7 +199,7 @@ def test_example_is_what_the_app_answers(
 ) -> None:
     if example.status == 503:
         # a fresh app that holds no table, with the default Retry-After
-        fresh = create_app(Settings(preload=(), retry_after_seconds=5), store=make_test_store())
+        fresh = make_test_app()
         with TestClient(fresh) as client:
             status, body, headers = exchange(client, method, path, example)
         assert headers["retry-after"] == "5"

@@ -33,11 +33,9 @@ from litestar.testing import TestClient
 
 import diceref_client
 import diceref_client.client as client_module
-from conftest import make_test_store
-from diceref.api.app import create_app
+from conftest import make_test_app
 from diceref.api.examples import EXAMPLES, Example
 from diceref.rules.games import SCORECARD_GAMES
-from diceref.settings import Settings
 from diceref.solver.engine import FloatArray
 from diceref_client import (
     METHODS,
@@ -252,7 +250,7 @@ def test_sync_client_against_the_app(
 @pytest.fixture(scope="module")
 def loaded_app(solved: Callable[[str], FloatArray]) -> Litestar:
     """A fresh app of its own for the event loops of the async tests, every table loaded."""
-    fresh = create_app(Settings(preload=(), retry_after_seconds=5), store=make_test_store())
+    fresh = make_test_app()
     for game in SCORECARD_GAMES:
         fresh.state.tables.put(game, solved(game), "memory")
     return fresh
@@ -295,7 +293,7 @@ def table_loading_example() -> Example:
 def bare_app() -> TestClient[Litestar]:
     """A fresh app that holds no table, with the default Retry-After.  Its lifespan is not
     run, so it never starts loading one: it answers 503 until a test puts the table."""
-    fresh = create_app(Settings(preload=(), retry_after_seconds=5), store=make_test_store())
+    fresh = make_test_app()
     return TestClient(fresh)  # not entered: no lifespan, and nothing to close
 
 
@@ -348,7 +346,7 @@ def test_retries_give_up_after_max_retries(
 
 
 def test_async_client_retries_503(loaded_app: Litestar, monkeypatch: pytest.MonkeyPatch) -> None:
-    fresh = create_app(Settings(preload=(), retry_after_seconds=5), store=make_test_store())
+    fresh = make_test_app()
     waits: list[float] = []
 
     async def sleep(seconds: float) -> None:

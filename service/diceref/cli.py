@@ -1,4 +1,4 @@
-"""`diceref` command line: serve the API, score a throw, print the OpenAPI document."""
+"""`diceref` command line: serve the API, score a throw, precompute tables."""
 
 from __future__ import annotations
 

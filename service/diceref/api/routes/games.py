@@ -112,9 +112,6 @@ def _parameters(game: GameInfo) -> list[ParameterOut]:
     ]
 
 
-GameId = Annotated[str, Parameter(description="A game's id, as listed by `GET /games`")]
-
-
 @cache
 def game_rules(game_id: str) -> GameRules:
     game = ALL_GAMES[game_id]
@@ -168,6 +165,9 @@ def game_rules(game_id: str) -> GameRules:
 def list_games() -> list[GameSummary]:
     """Every game the service referees, with its boxes in scorecard order."""
     return [_summary(g) for g in ALL_GAMES.values()]
+
+
+GameId = Annotated[str, Parameter(description="A game's id, as listed by `GET /games`")]
 
 
 @get(
