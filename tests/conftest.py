@@ -98,3 +98,10 @@ def coach(app: Litestar, solved: Callable[[str], FloatArray]) -> Iterator[TestCl
         app.state.tables.put(game, solved(game), "memory")
     with TestClient(app) as c:
         yield c
+
+
+def make_test_app(retry_after_seconds: int = 5) -> Litestar:
+    """A fresh app of a test's own on the test store, loading no table by itself; by
+    default with the service's default Retry-After, as published in the examples."""
+    settings = Settings(preload=(), retry_after_seconds=retry_after_seconds)
+    return create_app(settings, store=make_test_store())

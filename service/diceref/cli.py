@@ -102,6 +102,17 @@ class _ProgressBar:
             print(file=sys.stderr)
 
 
+def _openapi(args: argparse.Namespace) -> int:
+    from diceref.api.app import create_app
+    from diceref.api.openapi import render_document
+    from diceref.settings import Settings
+
+    app = create_app(Settings(preload=(), retry_after_seconds=5))
+    sys.stdout.buffer.write(render_document(app).encode())
+    sys.stdout.flush()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -121,6 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pre.add_argument("games", nargs="*", choices=sorted(SCORECARD_GAMES), metavar="GAME")
     pre.set_defaults(func=_precompute)
+    openapi = sub.add_parser(
+        "openapi",
+        help="print the OpenAPI document (as committed: uv run diceref openapi > "
+        "openapi/openapi.json)",
+    )
+    openapi.set_defaults(func=_openapi)
     return parser
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from litestar import Litestar
 from litestar.datastructures import State
-from litestar.openapi import OpenAPIConfig
 
-from diceref import __version__
+from diceref.api.openapi import openapi_config
 from diceref.api.problems import EXCEPTION_HANDLERS
 from diceref.api.routes import chicago, games, health, holds, score, sheets, yardkle
 from diceref.api.tables import TableRegistry
@@ -48,7 +47,7 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
     return Litestar(
         route_handlers=ROUTES,
         exception_handlers=EXCEPTION_HANDLERS,
-        openapi_config=OpenAPIConfig(title="diceref", version=__version__),
+        openapi_config=openapi_config(),
         on_startup=[start_tables],
         on_shutdown=[stop_tables],
         state=State({"settings": settings, "tables": registry}),

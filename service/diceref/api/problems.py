@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 
@@ -168,3 +169,27 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: http_exception_handler,
     Exception: internal_error_handler,
 }
+
+
+PROBLEM_DESCRIPTIONS = {
+    400: "The request does not match this document (not JSON, a missing or unknown field, "
+    "a value out of range); `errors` names each offending field.",
+    404: "No such game; `errors` names the field.",
+    422: "The request matches this document but breaks a rule of the game; `errors` names "
+    "the field and the rule.",
+    503: "The game's solved table is still loading: retry after `Retry-After` seconds "
+    "(also in `retry_after`).",
+}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """The problem+json error responses a handler declares in its decorator, for OpenAPI."""
+    return {
+        status: ResponseSpec(
+            data_container=ProblemDetails,
+            generate_examples=False,
+            description=PROBLEM_DESCRIPTIONS[status],
+            media_type=PROBLEM_MEDIA_TYPE,
+        )
+        for status in statuses
+    }

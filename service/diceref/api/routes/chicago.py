@@ -14,6 +14,7 @@ from litestar.params import JSONBody
 from msgspec import Meta
 
 from diceref.api.models import Die, ThrowNumber
+from diceref.api.problems import problem_responses
 from diceref.rules.chicago import EventKind, RoundRuling, ThrowRecord, Turn
 from diceref.rules.chicago_coach import advise
 from diceref.rules.chicago_games import referee_game, referee_round
@@ -71,6 +72,7 @@ class ThrowResponse(msgspec.Struct):
 @post(
     "/chicago/throws",
     operation_id="chicagoThrow",
+    responses=problem_responses(400, 422),
     summary="Value a Chicago throw",
     tags=["chicago"],
     status_code=200,
@@ -218,6 +220,7 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
 @post(
     "/chicago/rounds",
     operation_id="chicagoRound",
+    responses=problem_responses(400, 422),
     summary="Rule on a Chicago round",
     tags=["chicago"],
     status_code=200,
@@ -274,6 +277,7 @@ class GameResponse(msgspec.Struct):
 @post(
     "/chicago/games",
     operation_id="chicagoGame",
+    responses=problem_responses(400, 422),
     summary="Rule on a Chicago game",
     tags=["chicago"],
     status_code=200,
@@ -337,6 +341,7 @@ class HoldsResponse(msgspec.Struct):
 @post(
     "/chicago/holds",
     operation_id="chicagoHolds",
+    responses=problem_responses(400, 422),
     summary="Coach a Chicago throw",
     tags=["chicago"],
     status_code=200,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Annotated
 
 import msgspec
 from litestar import Request, get
-from litestar.params import FromPath
+from litestar.params import Parameter
 
-from diceref.api.problems import not_found
+from diceref.api.problems import not_found, problem_responses
 from diceref.rules.boxes import describe
 from diceref.rules.games import ALL_GAMES, SCORECARD_GAMES
 from diceref.rules.ruleset import GameInfo, Ruleset
@@ -166,13 +167,17 @@ def list_games() -> list[GameSummary]:
     return [_summary(g) for g in ALL_GAMES.values()]
 
 
+GameId = Annotated[str, Parameter(description="A game's id, as listed by `GET /games`")]
+
+
 @get(
     "/games/{game:str}",
     operation_id="getGame",
+    responses=problem_responses(404),
     summary="A game's full ruleset",
     tags=["games"],
 )
-async def get_game(game: FromPath[str], request: Request) -> GameRules:  # type: ignore[type-arg]
+async def get_game(game: GameId, request: Request) -> GameRules:  # type: ignore[type-arg]
     """Boxes with how each scores, bonuses, every reading with its value, the maximum score
     and, once its table is loaded, the optimal expected score from an empty card."""
     if game not in ALL_GAMES:

@@ -10,7 +10,7 @@ from litestar.params import JSONBody
 from msgspec import Meta
 
 from diceref.api.models import FiveDice, ScorecardGame, ScorecardIn, ThrowNumber
-from diceref.api.problems import Problem, unprocessable
+from diceref.api.problems import Problem, problem_responses, unprocessable
 from diceref.api.routes.score import open_card
 from diceref.api.tables import TableRegistry
 from diceref.rules.scorecard import card_total
@@ -54,6 +54,7 @@ class HoldsResponse(msgspec.Struct):
 @post(
     "/holds",
     operation_id="holds",
+    responses=problem_responses(400, 422, 503),
     summary="Rank every keep and every box",
     tags=["scorecard"],
     status_code=200,

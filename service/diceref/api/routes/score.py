@@ -7,7 +7,7 @@ from litestar import post
 from litestar.params import JSONBody
 
 from diceref.api.models import FiveDice, OptionOut, ScorecardGame, ScorecardIn, ThrowNumber
-from diceref.api.problems import unprocessable
+from diceref.api.problems import problem_responses, unprocessable
 from diceref.rules.games import SCORECARD_GAMES
 from diceref.rules.ruleset import Ruleset
 from diceref.rules.scorecard import (
@@ -46,6 +46,7 @@ def open_card(game_id: str, card_in: ScorecardIn | None) -> tuple[Ruleset, Score
 @post(
     "/score",
     operation_id="score",
+    responses=problem_responses(400, 422),
     summary="Score a throw",
     tags=["scorecard"],
     status_code=200,

@@ -10,6 +10,7 @@ from litestar.params import JSONBody
 from msgspec import Meta
 
 from diceref.api.models import FiveDice, ScorecardGame, ThrowNumber
+from diceref.api.problems import problem_responses
 from diceref.rules.games import SCORECARD_GAMES
 from diceref.rules.sheets import Entry, Sheet, check_sheet, rank
 
@@ -69,6 +70,7 @@ class CheckResponse(msgspec.Struct):
 @post(
     "/scorecards/check",
     operation_id="checkScorecards",
+    responses=problem_responses(400),
     summary="Check score sheets",
     tags=["scorecard"],
     status_code=200,

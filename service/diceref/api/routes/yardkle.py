@@ -9,6 +9,7 @@ from __future__ import annotations
 from litestar import post
 from litestar.params import JSONBody
 
+from diceref.api.problems import problem_responses
 from diceref.api.yardkle_models import (
     BestOut,
     GameRequest,
@@ -41,6 +42,7 @@ def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
 @post(
     "/yardkle/throws",
     operation_id="yardkleThrows",
+    responses=problem_responses(400),
     summary="Every set-aside a Yardkle throw allows",
     tags=["yardkle"],
     status_code=200,
@@ -63,6 +65,7 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
 @post(
     "/yardkle/turns",
     operation_id="yardkleTurn",
+    responses=problem_responses(400, 422),
     summary="Referee a Yardkle turn",
     tags=["yardkle"],
     status_code=200,
@@ -80,6 +83,7 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
 @post(
     "/yardkle/games",
     operation_id="yardkleGame",
+    responses=problem_responses(400, 422),
     summary="Referee a Yardkle game",
     tags=["yardkle"],
     status_code=200,
@@ -95,6 +99,7 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
 @post(
     "/yardkle/holds",
     operation_id="yardkleHolds",
+    responses=problem_responses(400, 422),
     summary="Coach a Yardkle set-aside",
     tags=["yardkle"],
     status_code=200,

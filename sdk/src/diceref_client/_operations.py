@@ -1,0 +1,167 @@
+"""One function per API operation, building its `Operation`; both clients call these.
+
+The keyword arguments mirror the request body's fields, with the same names and defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from diceref_client._base import Operation
+from diceref_client.models import (
+    Call,
+    CheckRequest,
+    CheckResponse,
+    ChicagoGameRequest,
+    ChicagoGameResponse,
+    ChicagoHoldsRequest,
+    ChicagoHoldsResponse,
+    GameRoundIn,
+    GameRules,
+    GameSummary,
+    GameTurnIn,
+    Health,
+    PlayerIn,
+    RoundRequest,
+    RoundResponse,
+    ScorecardHoldsRequest,
+    ScorecardHoldsResponse,
+    ScorecardIn,
+    ScoreRequest,
+    ScoreResponse,
+    SheetIn,
+    ThrowRequest,
+    ThrowResponse,
+    ThrowsRequest,
+    ThrowsResponse,
+    TurnEnd,
+    TurnRequest,
+    TurnResponse,
+    YardkleGameRequest,
+    YardkleGameResponse,
+    YardkleHoldsRequest,
+    YardkleHoldsResponse,
+    YardkleThrowIn,
+)
+
+# operation id in the OpenAPI document -> client method name
+METHODS = {
+    "healthz": "healthz",
+    "listGames": "list_games",
+    "getGame": "get_game",
+    "score": "score",
+    "holds": "holds",
+    "checkScorecards": "check_scorecards",
+    "chicagoThrow": "chicago_throw",
+    "chicagoRound": "chicago_round",
+    "chicagoGame": "chicago_game",
+    "chicagoHolds": "chicago_holds",
+    "yardkleThrows": "yardkle_throws",
+    "yardkleTurn": "yardkle_turn",
+    "yardkleGame": "yardkle_game",
+    "yardkleHolds": "yardkle_holds",
+}
+
+
+def healthz() -> Operation[Health]:
+    return Operation("healthz", "GET", "/healthz", None, Health)
+
+
+def list_games() -> Operation[list[GameSummary]]:
+    return Operation("listGames", "GET", "/games", None, list[GameSummary])
+
+
+def get_game(game: str) -> Operation[GameRules]:
+    return Operation("getGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
+
+
+def score(
+    game: str, dice: Sequence[int], *, throw: int = 3, scorecard: ScorecardIn | None = None
+) -> Operation[ScoreResponse]:
+    body = ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard)
+    return Operation("score", "POST", "/score", body, ScoreResponse)
+
+
+def holds(
+    game: str,
+    dice: Sequence[int],
+    throws_left: int,
+    *,
+    throw: int | None = None,
+    scorecard: ScorecardIn | None = None,
+) -> Operation[ScorecardHoldsResponse]:
+    body = ScorecardHoldsRequest(
+        game=game, dice=list(dice), throws_left=throws_left, throw=throw, scorecard=scorecard
+    )
+    return Operation("holds", "POST", "/holds", body, ScorecardHoldsResponse)
+
+
+def check_scorecards(game: str, sheets: Sequence[SheetIn]) -> Operation[CheckResponse]:
+    body = CheckRequest(game=game, sheets=list(sheets))
+    return Operation("checkScorecards", "POST", "/scorecards/check", body, CheckResponse)
+
+
+def chicago_throw(
+    dice: Sequence[int],
+    *,
+    call: Call | None = None,
+    throw: int | None = None,
+    throws_allowed: int = 3,
+) -> Operation[ThrowResponse]:
+    body = ThrowRequest(dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed)
+    return Operation("chicagoThrow", "POST", "/chicago/throws", body, ThrowResponse)
+
+
+def chicago_round(
+    players: Sequence[PlayerIn], *, players_at_start: int | None = None
+) -> Operation[RoundResponse]:
+    body = RoundRequest(players=list(players), players_at_start=players_at_start)
+    return Operation("chicagoRound", "POST", "/chicago/rounds", body, RoundResponse)
+
+
+def chicago_game(
+    players: Sequence[str], rounds: Sequence[GameRoundIn]
+) -> Operation[ChicagoGameResponse]:
+    body = ChicagoGameRequest(players=list(players), rounds=list(rounds))
+    return Operation("chicagoGame", "POST", "/chicago/games", body, ChicagoGameResponse)
+
+
+def chicago_holds(
+    dice: Sequence[int],
+    throws_left: int,
+    *,
+    call: Call | None = None,
+    target: int | None = None,
+    set_aside: int = 0,
+) -> Operation[ChicagoHoldsResponse]:
+    body = ChicagoHoldsRequest(
+        dice=list(dice), throws_left=throws_left, call=call, target=target, set_aside=set_aside
+    )
+    return Operation("chicagoHolds", "POST", "/chicago/holds", body, ChicagoHoldsResponse)
+
+
+def yardkle_throws(dice: Sequence[int]) -> Operation[ThrowsResponse]:
+    body = ThrowsRequest(dice=list(dice))
+    return Operation("yardkleThrows", "POST", "/yardkle/throws", body, ThrowsResponse)
+
+
+def yardkle_turn(
+    throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
+) -> Operation[TurnResponse]:
+    body = TurnRequest(throws=list(throws), end=end, banked_total=banked_total)
+    return Operation("yardkleTurn", "POST", "/yardkle/turns", body, TurnResponse)
+
+
+def yardkle_game(
+    players: Sequence[str], turns: Sequence[GameTurnIn] = ()
+) -> Operation[YardkleGameResponse]:
+    body = YardkleGameRequest(players=list(players), turns=list(turns))
+    return Operation("yardkleGame", "POST", "/yardkle/games", body, YardkleGameResponse)
+
+
+def yardkle_holds(
+    dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+) -> Operation[YardkleHoldsResponse]:
+    body = YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points)
+    return Operation("yardkleHolds", "POST", "/yardkle/holds", body, YardkleHoldsResponse)

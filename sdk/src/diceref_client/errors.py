@@ -1,0 +1,114 @@
+"""Exceptions: one per kind of problem+json answer, and two for answers that never came.
+
+    DicerefError
+    ├── APIError                 the API answered with an error (a problem+json body)
+    │   ├── BadRequestError        400: the request does not match the API's document
+    │   ├── NotFoundError          404: no such game (or path)
+    │   ├── RuleViolationError     422: well-formed, but breaks a rule of the game
+    │   ├── RateLimitedError       429: too many requests; `retry_after` seconds
+    │   ├── UnavailableError       503: a table is still loading; `retry_after` seconds
+    │   └── ServerError            any other 5xx
+    ├── InvalidResponseError     a success status with a body that is not the documented one
+    └── APIConnectionError       no answer: cannot connect, connection lost
+        └── APITimeoutError        no answer in time
+
+An `APIError` keeps every field of the problem (`type`, `title`, `status`, `detail`,
+`instance`, `errors`, `retry_after`), the whole `problem` and the `response`.
+"""
+
+from __future__ import annotations
+
+import httpx
+import msgspec
+
+from diceref_client.models import FieldError, ProblemDetails
+
+
+class DicerefError(Exception):
+    """Base of every exception the client raises."""
+
+
+class APIError(DicerefError):
+    """The API answered with an error status."""
+
+    def __init__(
+        self, problem: ProblemDetails, response: httpx.Response, retry_after: float | None = None
+    ) -> None:
+        super().__init__(f"{problem.status} {problem.title}: {problem.detail}")
+        self.problem = problem
+        self.response = response
+        self.status: int = response.status_code
+        self.type: str = problem.type
+        self.title: str = problem.title
+        self.detail: str = problem.detail
+        self.instance: str = problem.instance
+        self.errors: list[FieldError] = problem.errors
+        # The Retry-After header when the API sent one, else the problem's own field.
+        self.retry_after: float | None = (
+            retry_after if retry_after is not None else problem.retry_after
+        )
+
+
+class BadRequestError(APIError):
+    """400: the request does not match the API's document; `errors` names each field."""
+
+
+class NotFoundError(APIError):
+    """404: no such game."""
+
+
+class RuleViolationError(APIError):
+    """422: the request is well-formed but breaks a rule of the game."""
+
+
+class RateLimitedError(APIError):
+    """429: too many requests; retry after `retry_after` seconds."""
+
+
+class UnavailableError(APIError):
+    """503: the API cannot answer yet (a solved table is loading); retry after `retry_after`."""
+
+
+class ServerError(APIError):
+    """A 5xx other than 503: the API failed to answer."""
+
+
+class InvalidResponseError(DicerefError):
+    """A success status whose body is not the documented shape (a proxy, a wrong base URL)."""
+
+    def __init__(self, message: str, response: httpx.Response) -> None:
+        super().__init__(message)
+        self.response = response
+
+
+class APIConnectionError(DicerefError):
+    """No answer: the connection could not be made or was lost."""
+
+
+class APITimeoutError(APIConnectionError):
+    """No answer within the timeout."""
+
+
+_BY_STATUS: dict[int, type[APIError]] = {
+    400: BadRequestError,
+    404: NotFoundError,
+    422: RuleViolationError,
+    429: RateLimitedError,
+    503: UnavailableError,
+}
+
+
+def error_for(response: httpx.Response, retry_after: float | None) -> APIError:
+    """The exception for an error response, keeping its problem+json body."""
+    try:
+        problem = msgspec.json.decode(response.content, type=ProblemDetails)
+    except msgspec.DecodeError:  # not problem+json (a proxy's page, say): keep what there is
+        problem = ProblemDetails(
+            type="about:blank",
+            title=response.reason_phrase or f"HTTP {response.status_code}",
+            status=response.status_code,
+            detail=response.text[:500],
+        )
+    status = response.status_code
+    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else APIError)
+    return cls(problem, response, retry_after)

@@ -1,0 +1,533 @@
+"""The API's request and response bodies as msgspec Structs.
+
+Each class mirrors the component of the same name in the diceref OpenAPI document
+(`openapi/openapi.json`); a test in the diceref repository checks every one against it.
+Requests leave out the fields left at their defaults, as the API's own defaults apply.
+Responses decode leniently: a field the API adds later is ignored, not an error.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Call = Literal["high", "low"]
+Conversion = Literal["two_sixes", "three_sixes"]
+Special = Literal["chicago", "one_six_five"]
+Decision = Literal["bank", "throw_on"]
+TurnEnd = Literal["bank", "yardkle"]
+ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5"]
+
+
+class _In(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A request body or a part of one."""
+
+
+class _Out(msgspec.Struct, kw_only=True):
+    """A response body or a part of one."""
+
+
+# --- problems --------------------------------------------------------------------------------
+
+
+class FieldError(_Out):
+    field: str
+    reason: str
+
+
+class ProblemDetails(_Out):
+    """RFC 9457 problem details, the body of every error response."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str = ""
+    errors: list[FieldError] = []
+    retry_after: int | None = None
+
+
+# --- operations and games --------------------------------------------------------------------
+
+
+class Health(_Out):
+    status: str
+
+
+class BoxSummary(_Out):
+    id: str
+    name: str
+    section: str
+
+
+class GameSummary(_Out):
+    id: str
+    name: str
+    family: str
+    dice: int
+    throws_per_turn: int
+    min_players: int
+    max_players: int | None
+    boxes: list[BoxSummary] | None = None
+
+
+class ParameterOut(_Out):
+    name: str
+    value: int | bool | str | list[int]
+    description: str
+    reading: bool
+
+
+class BoxRules(_Out):
+    id: str
+    name: str
+    section: str
+    pattern: str
+    scoring: str
+    how: str
+    max_points: int
+
+
+class UpperBonusOut(_Out):
+    threshold: int
+    strictly_greater: bool
+    points: int
+
+
+class FiveOfAKindOut(_Out):
+    box: str
+    extra_bonus: int
+    joker: str
+    joker_when_scratched: bool
+
+
+class GameRules(_Out):
+    id: str
+    name: str
+    family: str
+    dice: int
+    throws_per_turn: int
+    min_players: int
+    max_players: int | None
+    source: str
+    summary: str
+    face_labels: list[str]
+    parameters: list[ParameterOut]
+    boxes: list[BoxRules] | None = None
+    upper_bonus: UpperBonusOut | None = None
+    five_of_a_kind: FiveOfAKindOut | None = None
+    series_order: bool | None = None
+    max_score: int | None = None
+    optimal_expected_score: float | None = None
+
+
+# --- scorecard games ---------------------------------------------------------------------------
+
+
+class ScorecardIn(_In):
+    """The boxes filled so far (box id -> points) and the extra five-of-a-kind bonus."""
+
+    boxes: dict[str, int] = {}
+    extra_bonus: int = 0
+
+
+class ScoreRequest(_In):
+    game: str
+    dice: list[int]
+    throw: int = 3
+    scorecard: ScorecardIn | None = None
+
+
+class OptionOut(_Out):
+    box: str
+    points: int
+    bonus: int
+
+
+class ScoreResponse(_Out):
+    game: str
+    dice: list[int]
+    options: list[OptionOut]
+    total: int
+
+
+class ScorecardHoldsRequest(_In):
+    game: str
+    dice: list[int]
+    throws_left: int
+    throw: int | None = None
+    scorecard: ScorecardIn | None = None
+
+
+class KeepOption(_Out, tag_field="kind", tag="keep"):
+    """Keep these dice (ascending) and throw the others."""
+
+    keep: list[int]
+    expected_total: float
+
+
+class BoxOption(_Out, tag_field="kind", tag="box"):
+    """End the turn now in this box."""
+
+    box: str
+    points: int
+    bonus: int
+    expected_total: float
+
+
+class ScorecardHoldsResponse(_Out):
+    game: str
+    dice: list[int]
+    throws_left: int
+    total: int
+    options: list[KeepOption | BoxOption]
+
+
+class EntryIn(_In):
+    """One box as written on a sheet, optionally with the dice and throw behind it."""
+
+    box: str
+    points: int
+    dice: list[int] | None = None
+    throw: int = 3
+
+
+class SheetIn(_In):
+    player: str
+    entries: list[EntryIn]
+    extra_bonus: int = 0
+    claimed_upper_bonus: int | None = None
+    claimed_total: int | None = None
+
+
+class CheckRequest(_In):
+    game: str
+    sheets: list[SheetIn]
+
+
+class ProblemOut(_Out):
+    field: str
+    box: str | None
+    reason: str
+
+
+class SheetOut(_Out):
+    player: str
+    valid: bool
+    problems: list[ProblemOut]
+    upper_subtotal: int
+    upper_bonus: int
+    extra_bonus: int
+    total: int
+    complete: bool
+    rank: int
+
+
+class Standing(_Out):
+    rank: int
+    player: str
+    total: int
+
+
+class CheckResponse(_Out):
+    game: str
+    sheets: list[SheetOut]
+    ranking: list[Standing]
+
+
+# --- Chicago -----------------------------------------------------------------------------------
+
+
+class ThrowRequest(_In):
+    dice: list[int]
+    call: Call | None = None
+    throw: int | None = None
+    throws_allowed: int = 3
+
+
+class ConversionOut(_Out):
+    kind: Conversion
+    required: bool
+    ones_set_aside: int
+    must_rethrow: list[int]
+    may_keep: list[int]
+
+
+class ThrowResponse(_Out):
+    dice: list[int]
+    scores: dict[str, int]
+    special: Special | None
+    throws_left: int | None
+    conversions: list[ConversionOut]
+
+
+class ChicagoThrowIn(_In):
+    """One throw: the three dice as they lie after it, then what the player did with them."""
+
+    dice: list[int]
+    kept: list[int] = []
+    conversion: Conversion | None = None
+    call: Call | None = None
+    victim: str | None = None
+
+
+class PlayerIn(_In):
+    name: str
+    lives: int
+    throws: list[ChicagoThrowIn] = []
+
+
+class RoundRequest(_In):
+    players: list[PlayerIn]
+    players_at_start: int | None = None
+
+
+class PlayerOut(_Out):
+    name: str
+    lives: int
+    throws: int
+    dice: list[int] | None
+    score: int | None
+    special: Special | None
+    lives_lost: int
+    lives_after: int
+    out: bool
+
+
+class EventOut(_Out):
+    kind: str
+    player: str
+    victim: str | None
+    losers: list[str]
+    knocked_out: list[str]
+    throw: int | None
+    score: int | None
+
+
+class RoundResponse(_Out):
+    call: Call | None
+    throw_limit: int
+    players: list[PlayerOut]
+    events: list[EventOut]
+    knocked_out: list[str]
+    ended_by: str
+    next_starter: str | None
+    game_over: bool
+    winner: str | None
+
+
+class TurnIn(_In):
+    name: str
+    throws: list[ChicagoThrowIn] = []
+
+
+class GameRoundIn(_In):
+    """A round's players in turn order, the starter first."""
+
+    players: list[TurnIn]
+
+
+class ChicagoGameRequest(_In):
+    players: list[str]
+    rounds: list[GameRoundIn]
+
+
+class ChicagoStandingOut(_Out):
+    place: int
+    name: str
+    lives: int
+    out_in_round: int | None
+
+
+class ChicagoGameResponse(_Out):
+    players: list[str]
+    starting_lives: int
+    rounds: list[RoundResponse]
+    standings: list[ChicagoStandingOut]
+    next_starter: str | None
+    game_over: bool
+    winner: str | None
+
+
+class ChicagoHoldsRequest(_In):
+    dice: list[int]
+    throws_left: int
+    call: Call | None = None
+    target: int | None = None
+    set_aside: int = 0
+
+
+class ChicagoHoldOut(_Out):
+    keep: list[int]
+    conversion: Conversion | None
+    set_aside: int
+    rethrow: int
+    probability: float | None
+    probability_exact: str | None
+    expected_score: float
+    expected_score_exact: str
+
+
+class RankingOut(_Out):
+    call: Call
+    options: list[ChicagoHoldOut]
+
+
+class ChicagoHoldsResponse(_Out):
+    dice: list[int]
+    throws_left: int
+    set_aside: int
+    call: Call | None
+    target: int | None
+    rankings: list[RankingOut]
+
+
+# --- Yardkle -----------------------------------------------------------------------------------
+
+
+class ThrowsRequest(_In):
+    dice: list[int]
+
+
+class PartOut(_Out):
+    combination: str
+    name: str
+    dice: list[int]
+    points: int
+
+
+class SetAsideOut(_Out):
+    dice: list[int]
+    points: int
+    split: list[PartOut]
+    dice_left: int
+    hot_dice: bool
+
+
+class ThrowsResponse(_Out):
+    dice: list[int]
+    yardkle: bool
+    max_points: int
+    set_asides: list[SetAsideOut]
+
+
+class YardkleThrowIn(_In):
+    dice: list[int]
+    set_aside: list[int] = []
+
+
+class TurnRequest(_In):
+    throws: list[YardkleThrowIn]
+    end: TurnEnd
+    banked_total: int = 0
+
+
+class ThrowOut(_Out):
+    dice: list[int]
+    set_aside: list[int]
+    points: int
+    split: list[PartOut]
+    running_total: int
+    dice_left: int
+    hot_dice: bool
+    yardkle: bool
+
+
+class EntryRuleOut(_Out):
+    applied: bool
+    threshold: int
+    met: bool
+
+
+class TurnResponse(_Out):
+    end: str
+    turn_points: int
+    points: int
+    banked_total: int
+    new_total: int
+    on_pad: bool
+    entry_rule: EntryRuleOut
+    throws: list[ThrowOut]
+
+
+class GameTurnIn(_In):
+    player: str
+    throws: list[YardkleThrowIn]
+    end: TurnEnd
+
+
+class YardkleGameRequest(_In):
+    players: list[str]
+    turns: list[GameTurnIn] = []
+
+
+class GameTurnOut(_Out):
+    turn_index: int
+    player: str
+    end: str
+    turn_points: int
+    points: int
+    total: int
+    last_turn: bool
+
+
+class ReachedOut(_Out):
+    turn_index: int
+    player: str
+    total: int
+
+
+class YardkleStandingOut(_Out):
+    rank: int
+    player: str
+    total: int
+    on_pad: bool
+    turns: int
+
+
+class YardkleGameResponse(_Out):
+    finished: bool
+    winners: list[str]
+    next_player: str | None
+    reached: ReachedOut | None
+    last_turns: list[int]
+    last_turns_due: list[str]
+    standings: list[YardkleStandingOut]
+    turns: list[GameTurnOut]
+
+
+class YardkleHoldsRequest(_In):
+    dice: list[int]
+    on_pad: bool
+    turn_points: int = 0
+
+
+class YardkleHoldOut(_Out):
+    rank: int
+    set_aside: list[int]
+    points: int
+    split: list[PartOut]
+    turn_points: int
+    dice_left: int
+    hot_dice: bool
+    bank_allowed: bool
+    bank: float
+    throw_on: float
+    decision: Decision
+    expected_points: float
+
+
+class BestOut(_Out):
+    set_aside: list[int]
+    decision: Decision
+    expected_points: float
+
+
+class YardkleHoldsResponse(_Out):
+    dice: list[int]
+    turn_points: int
+    on_pad: bool
+    yardkle: bool
+    options: list[YardkleHoldOut]
+    best: BestOut | None
