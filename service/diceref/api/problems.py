@@ -14,10 +14,14 @@ from typing import Any
 import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import (
+    HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
 from litestar.types import ExceptionHandlersMap
 
 from diceref.rules.errors import RuleViolation
+from diceref.tables.yardkle import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://diceref.dev/problems/"
@@ -102,6 +106,26 @@ def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[b
     return _response(request, body, exc.headers)
 
 
+def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
+    """503 + Retry-After for a table that is still loading (and asks for it to be loaded)."""
+    request.app.state.tables.request(game)
+    retry: int = request.app.state.settings.retry_after_seconds
+    return Problem(
+        503,
+        "table-loading",
+        "Table not loaded yet",
+        f"the {game} table is loading; retry in {retry} s",
+        headers={"Retry-After": str(retry)},
+        retry_after=retry,
+    )
+
+
+def table_not_loaded_handler(
+    request: Request[Any, Any, Any], exc: TableNotLoaded
+) -> Response[bytes]:
+    return problem_handler(request, table_loading(request, exc.game))
+
+
 def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
     return problem_handler(request, unprocessable(exc.field, exc.reason))
 
@@ -142,6 +166,15 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
             errors=errors,
         )
         return _response(request, body, exc.headers)
+    if status == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
+        limit = request.app.state.settings.max_body_bytes
+        body = ProblemDetails(
+            type=PROBLEM_BASE + "body-too-large",
+            title="Request body too large",
+            status=status,
+            detail=f"request bodies are limited to {limit} bytes (DICEREF_MAX_BODY_BYTES)",
+        )
+        return _response(request, body, exc.headers)
     body = ProblemDetails(
         type=PROBLEM_BASE + f"http-{status}",
         title=str(exc.detail) if status < 500 else "Server error",
@@ -165,6 +198,7 @@ def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> R
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     Problem: problem_handler,
     RuleViolation: rule_violation_handler,
+    TableNotLoaded: table_not_loaded_handler,
     HTTPException: http_exception_handler,
     Exception: internal_error_handler,
 }
