@@ -17,7 +17,8 @@ percentile latency over all requests under LOADTEST_P95_MS milliseconds (default
 
 Environment: LOADTEST_P95_MS; LOADTEST_GAMES, a comma list of the scorecard games to use
 (default all: the server must have their tables loaded, or /holds answers 503 and fails);
-LOADTEST_SEED, the seed of the position pool (default 7).
+LOADTEST_SEED, the seed of the position pool (default 7); LOADTEST_WAIT_MAX, each user's
+think time between requests is uniform in 0..this many seconds (default 0.05; 0 saturates).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ POSITIONS = positions(int(os.environ.get("LOADTEST_SEED", "7")))
 class Player(FastHttpUser):
     """One client of the service: mostly scoring and coaching a scorecard game."""
 
-    wait_time = between(0.0, 0.05)
+    wait_time = between(0.0, float(os.environ.get("LOADTEST_WAIT_MAX", "0.05")))
 
     def on_start(self) -> None:
         self.rng = random.Random()

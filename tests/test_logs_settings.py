@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import logging.config
+import re
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +121,17 @@ def test_settings_from_the_environment() -> None:
 def test_bad_settings_fail_at_startup(env: dict[str, str]) -> None:
     with pytest.raises(ValueError, match=next(iter(env))):
         Settings.from_env(env)
+
+
+def test_every_environment_variable_is_documented_with_its_default() -> None:
+    """Each variable the service reads has a row (name, default, meaning) in the README."""
+    root = Path(__file__).parent.parent
+    read = set()
+    for source in (root / "service").rglob("*.py"):
+        read |= set(re.findall(r'"((?:DICEREF|REDIS|PROMETHEUS)_[A-Z_]+)"', source.read_text()))
+    assert {"DICEREF_PRELOAD", "REDIS_URL", "DICEREF_MAX_BODY_BYTES"} <= read
+    readme = (root / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|", readme, re.M))
+    missing = sorted(read - set(rows))
+    assert not missing, f"not in the README's table: {missing}"
+    assert all(default.strip() for default in rows.values())
