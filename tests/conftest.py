@@ -18,16 +18,21 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from diceref.api.app import create_app
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.settings import Settings
-from diceref.solver.engine import FloatArray
-from diceref.tables.catalog import value_table_sync
-from diceref.tables.config import TableSettings
-from diceref.tables.store import TableStore
-
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 TEST_CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.parent / ".cache"))
+# The module-level `diceref.api.app:app` reads the environment when first imported: in tests
+# it preloads nothing and shares the test disk cache (tests that start servers pass their own).
+os.environ.setdefault("DICEREF_PRELOAD", "none")
+os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
+
+from diceref.api.app import create_app  # noqa: E402
+from diceref.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.settings import Settings  # noqa: E402
+from diceref.solver.engine import FloatArray  # noqa: E402
+from diceref.tables.catalog import value_table_sync  # noqa: E402
+from diceref.tables.config import TableSettings  # noqa: E402
+from diceref.tables.store import TableStore  # noqa: E402
+from redis_server import PrivateRedis, private_redis_server  # noqa: E402
 
 
 def _in_ci() -> bool:
@@ -105,3 +110,9 @@ def make_test_app(retry_after_seconds: int = 5) -> Litestar:
     default with the service's default Retry-After, as published in the examples."""
     settings = Settings(preload=(), retry_after_seconds=retry_after_seconds)
     return create_app(settings, store=make_test_store())
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of the test's own, which it may stop and start again."""
+    yield from private_redis_server(tmp_path)

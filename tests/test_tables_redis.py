@@ -238,3 +238,48 @@ def test_unreachable_redis_falls_back_and_logs_once(
     assert len(unreachable) == 1
     assert unreachable[0].levelno == logging.WARNING
     assert store.stats().redis_errors == 3
+
+
+def test_publish_writes_back_what_redis_lost(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """After Redis lost a table (a restart without persistence), a replica that holds it
+    publishes it again, once; a table Redis still has is left alone."""
+    compute = CountingCompute()
+    a = replica(tmp_path / "a", redis_url, redis_prefix)
+    other = TableKey("value", "dice-poker", "5eed", "2")
+
+    async def main() -> tuple[bool | None, int, int]:
+        await a.get(KEY, compute)
+        await a.get(other, compute)
+        with redis.Redis.from_url(redis_url) as client:
+            client.delete(f"{redis_prefix}table:{KEY.id}")
+        up = await a.redis_ping()
+        first = await a.publish()
+        second = await a.publish()
+        await a.aclose()
+        return up, first, second
+
+    assert asyncio.run(main()) == (True, 1, 0)
+    assert a.stats().published == 1
+    b = replica(tmp_path / "b", redis_url, redis_prefix)
+    got = b.get_sync(KEY, compute)
+    assert got.source == "redis" and compute.calls == 2
+    np.testing.assert_array_equal(got.array, expected())
+
+
+def test_ping_without_redis_or_with_redis_down(tmp_path: Path) -> None:
+    alone = TableStore(TableSettings(cache_dir=tmp_path))
+    down = TableStore(
+        TableSettings(
+            cache_dir=tmp_path, redis_url="redis://127.0.0.1:1/0", redis_connect_timeout=0.2
+        )
+    )
+
+    async def main() -> tuple[bool | None, bool | None, int]:
+        result = (await alone.redis_ping(), await down.redis_ping(), await down.publish())
+        await down.aclose()
+        return result
+
+    assert asyncio.run(main()) == (None, False, 0)
+    assert down.stats().redis_errors == 1

@@ -19,13 +19,13 @@ from diceref.solver.yardkle import (
     solve,
     throw_value,
 )
-from diceref.tables.yardkle import policy_table
+from diceref.tables.yardkle import solve_policy_table
 from yardkle_reference import brute_force_values
 
 
 @pytest.fixture(scope="module")
 def table() -> FloatArray:
-    return policy_table(DEFAULT_RULES)
+    return solve_policy_table(DEFAULT_RULES)
 
 
 @pytest.mark.parametrize(

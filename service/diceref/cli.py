@@ -3,30 +3,86 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 from diceref.rules.games import SCORECARD_GAMES
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if args.workers > 1 or args.server == "granian":
-        from granian import Granian
-        from granian.constants import Interfaces
+    from diceref.logs import configure_logging, granian_log_config
+    from diceref.settings import Settings
 
-        Granian(
-            "diceref.api.app:app",
-            address=args.host,
-            port=args.port,
-            interface=Interfaces.ASGI,
-            workers=args.workers,
-        ).serve()
+    settings = Settings.from_env()  # a bad setting fails here, once, before any worker starts
+    level, fmt = settings.log_level, settings.log_format or "json"
+    configure_logging(level, fmt)
+    metrics_dir = _metrics_directory(args.workers)
+    try:
+        if args.workers > 1 or args.server == "granian":
+            from granian import Granian
+            from granian.constants import Interfaces
+            from granian.log import LogLevels
+
+            if multiprocessing.get_start_method() == "fork":
+                # Import the app once here: forked workers share its pages copy-on-write
+                # instead of each importing (and holding) their own copy.
+                import diceref.api.app  # noqa: F401
+
+            Granian(
+                "diceref.api.app:app",
+                address=args.host,
+                port=args.port,
+                interface=Interfaces.ASGI,
+                workers=args.workers,
+                log_level=LogLevels(level.lower()),
+                log_dictconfig=granian_log_config(level, fmt),
+                log_access=_flag(os.environ.get("DICEREF_ACCESS_LOG", "")),
+                respawn_failed_workers=True,
+            ).serve()
+            return 0
+        import uvicorn
+
+        uvicorn.run(
+            "diceref.api.app:app", host=args.host, port=args.port, log_config=None, access_log=False
+        )
         return 0
-    import uvicorn
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
 
-    uvicorn.run("diceref.api.app:app", host=args.host, port=args.port, log_level="warning")
-    return 0
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # diceref.api.metrics.MULTIPROC_ENV
+
+
+def _flag(raw: str) -> bool:
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _metrics_directory(workers: int) -> str | None:
+    """Prometheus multiprocess mode for several workers: a directory for their samples.
+
+    Set before any worker imports prometheus_client (which picks its mode on import, so this
+    module must not import it first).  An operator's PROMETHEUS_MULTIPROC_DIR is used (and
+    emptied of a previous run's files); otherwise a temporary directory is made, and returned
+    so that it is removed on exit.
+    """
+    given = os.environ.get(MULTIPROC_ENV)
+    if given:
+        directory = Path(given)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink(missing_ok=True)
+        return None
+    if workers <= 1:
+        return None
+    made = tempfile.mkdtemp(prefix="diceref-metrics-")
+    os.environ[MULTIPROC_ENV] = made
+    return made
 
 
 def _score(args: argparse.Namespace) -> int:

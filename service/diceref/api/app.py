@@ -7,17 +7,22 @@ response Struct.  Each game family brings its own route module; this file only l
 from __future__ import annotations
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 
+from diceref.api.metrics import metrics_middleware
 from diceref.api.openapi import openapi_config
 from diceref.api.problems import EXCEPTION_HANDLERS
-from diceref.api.routes import chicago, games, health, holds, score, sheets, yardkle
+from diceref.api.routes import chicago, games, health, holds, ops, score, sheets, yardkle
 from diceref.api.tables import TableRegistry
+from diceref.logs import configure_logging
 from diceref.settings import Settings
 from diceref.tables.store import TableStore
 
 ROUTES = [
     health.healthz,
+    ops.readyz,
+    ops.prometheus_metrics,
     games.list_games,
     games.get_game,
     score.score,
@@ -34,12 +39,27 @@ ROUTES = [
 ]
 
 
+def cors_config(settings: Settings) -> CORSConfig | None:
+    """CORS for the browser origins in DICEREF_CORS_ORIGINS; none configured, no CORS."""
+    if not settings.cors_origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(settings.cors_origins),
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["Content-Type", "Accept"],
+        expose_headers=["Retry-After"],
+        max_age=600,
+    )
+
+
 def create_app(settings: Settings | None = None, store: TableStore | None = None) -> Litestar:
     settings = settings or Settings.from_env()
+    if settings.log_format is not None:
+        configure_logging(settings.log_level, settings.log_format)
     registry = TableRegistry(store or TableStore.from_env(), owns_store=store is None)
 
     async def start_tables(app: Litestar) -> None:
-        await registry.start(settings.preload)
+        await registry.start(settings.preload, settings.redis_check_interval)
 
     async def stop_tables(app: Litestar) -> None:
         await registry.stop()
@@ -50,6 +70,10 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
         openapi_config=openapi_config(),
         on_startup=[start_tables],
         on_shutdown=[stop_tables],
+        middleware=[metrics_middleware],
+        cors_config=cors_config(settings),
+        request_max_body_size=settings.max_body_bytes,
+        logging_config=None,  # diceref.logs configures logging, not Litestar
         state=State({"settings": settings, "tables": registry}),
         debug=False,
     )

@@ -38,7 +38,7 @@ from litestar.routes import HTTPRoute
 
 from diceref import __version__
 from diceref.api.examples import EXAMPLES, Example
-from diceref.api.problems import PROBLEM_MEDIA_TYPE
+from diceref.api.problems import PROBLEM_DESCRIPTIONS, PROBLEM_MEDIA_TYPE, body_too_large
 
 JSON = dict[str, Any]
 REF = "#/components/schemas/"
@@ -135,7 +135,25 @@ def contract_document(app: Litestar) -> JSON:
         operation = _operation(doc, handler)
         _error_responses(operation)
         _add_examples(operation, handler, EXAMPLES.get(operation["operationId"], []))
+        if "requestBody" in operation:
+            limit = app.state.settings.max_body_bytes
+            _body_too_large(operation, next(iter(handler.paths)), limit)
     return doc
+
+
+def _body_too_large(operation: JSON, path: str, limit: int) -> None:
+    """Every operation with a body may answer 413 (the service's body limit, which a
+    schema-valid body can exceed: lists of turns and throws are long)."""
+    example = msgspec.to_builtins(body_too_large(limit, instance=path))
+    operation["responses"]["413"] = {
+        "description": PROBLEM_DESCRIPTIONS[413],
+        "content": {
+            PROBLEM_MEDIA_TYPE: {
+                "schema": {"$ref": "#/components/schemas/ProblemDetails"},
+                "examples": {"too-large": {"summary": "A body over the limit", "value": example}},
+            }
+        },
+    }
 
 
 def _handlers(app: Litestar) -> Iterator[HTTPRouteHandler]:

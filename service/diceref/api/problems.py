@@ -15,10 +15,14 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.status_codes import (
+    HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
 from litestar.types import ExceptionHandlersMap
 
 from diceref.rules.errors import RuleViolation
+from diceref.tables.yardkle import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://diceref.dev/problems/"
@@ -103,6 +107,26 @@ def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[b
     return _response(request, body, exc.headers)
 
 
+def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
+    """503 + Retry-After for a table that is still loading (and asks for it to be loaded)."""
+    request.app.state.tables.request(game)
+    retry: int = request.app.state.settings.retry_after_seconds
+    return Problem(
+        503,
+        "table-loading",
+        "Table not loaded yet",
+        f"the {game} table is loading; retry in {retry} s",
+        headers={"Retry-After": str(retry)},
+        retry_after=retry,
+    )
+
+
+def table_not_loaded_handler(
+    request: Request[Any, Any, Any], exc: TableNotLoaded
+) -> Response[bytes]:
+    return problem_handler(request, table_loading(request, exc.game))
+
+
 def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
     return problem_handler(request, unprocessable(exc.field, exc.reason))
 
@@ -143,6 +167,9 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
             errors=errors,
         )
         return _response(request, body, exc.headers)
+    if status == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
+        body = body_too_large(request.app.state.settings.max_body_bytes)
+        return _response(request, body, exc.headers)
     body = ProblemDetails(
         type=PROBLEM_BASE + f"http-{status}",
         title=str(exc.detail) if status < 500 else "Server error",
@@ -150,6 +177,17 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         detail=str(exc.detail),
     )
     return _response(request, body, exc.headers)
+
+
+def body_too_large(limit: int, instance: str = "") -> ProblemDetails:
+    """The 413 answer (also the OpenAPI document's example of it)."""
+    return ProblemDetails(
+        type=PROBLEM_BASE + "body-too-large",
+        title="Request body too large",
+        status=HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        detail=f"request bodies are limited to {limit} bytes (DICEREF_MAX_BODY_BYTES)",
+        instance=instance,
+    )
 
 
 def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
@@ -166,6 +204,7 @@ def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> R
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     Problem: problem_handler,
     RuleViolation: rule_violation_handler,
+    TableNotLoaded: table_not_loaded_handler,
     HTTPException: http_exception_handler,
     Exception: internal_error_handler,
 }
@@ -177,6 +216,8 @@ PROBLEM_DESCRIPTIONS = {
     404: "No such game; `errors` names the field.",
     422: "The request matches this document but breaks a rule of the game; `errors` names "
     "the field and the rule.",
+    413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "
+    "64 KiB by default).",
     503: "The game's solved table is still loading: retry after `Retry-After` seconds "
     "(also in `retry_after`).",
 }

@@ -6,13 +6,21 @@ API, the CLI and the tests ask for a game's table in one way and share one cache
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+
 import numpy as np
 
 from diceref.rules.ruleset import Ruleset
+from diceref.rules.yardkle import YardkleRules
+from diceref.solver import yardkle as yardkle_solver
 from diceref.solver.engine import SOLVER_VERSION, FloatArray, solve, solve_max
 from diceref.solver.statespace import state_space
 from diceref.tables.key import TableKey
 from diceref.tables.store import LoadedTable, TableStore
+from diceref.tables.yardkle import GAME as YARDKLE
+from diceref.tables.yardkle import solve_policy_table
 
 
 def value_key(ruleset: Ruleset) -> TableKey:
@@ -38,8 +46,12 @@ async def load_value_table(store: TableStore, ruleset: Ruleset) -> LoadedTable:
     )
 
 
+async def load_max_table(store: TableStore, ruleset: Ruleset) -> LoadedTable:
+    return await store.get(max_key(ruleset), lambda: _max_from_start(ruleset), shape=(1,))
+
+
 async def load_max_score(store: TableStore, ruleset: Ruleset) -> int:
-    loaded = await store.get(max_key(ruleset), lambda: _max_from_start(ruleset), shape=(1,))
+    loaded = await load_max_table(store, ruleset)
     return round(float(loaded.array[0]))
 
 
@@ -52,3 +64,24 @@ def value_table_sync(store: TableStore, ruleset: Ruleset) -> LoadedTable:
 def max_score_sync(store: TableStore, ruleset: Ruleset) -> int:
     loaded = store.get_sync(max_key(ruleset), lambda: _max_from_start(ruleset), shape=(1,))
     return round(float(loaded.array[0]))
+
+
+def yardkle_rules_hash(rules: YardkleRules) -> str:
+    """Identity of a Yardkle ruleset: every field, so any changed reading gets a new table."""
+    blob = json.dumps(dataclasses.asdict(rules), sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def policy_key(rules: YardkleRules) -> TableKey:
+    """Expected turn points of every Yardkle state under the optimal turn policy."""
+    return TableKey("policy", YARDKLE, yardkle_rules_hash(rules), yardkle_solver.SOLVER_VERSION)
+
+
+def policy_shape(rules: YardkleRules) -> tuple[int, ...]:
+    return (2, yardkle_solver.layout(rules).levels, rules.dice)
+
+
+async def load_policy_table(store: TableStore, ruleset: YardkleRules) -> LoadedTable:
+    return await store.get(
+        policy_key(ruleset), lambda: solve_policy_table(ruleset), shape=policy_shape(ruleset)
+    )

@@ -121,6 +121,28 @@ class RedisTables:
         name = self.table_key(key)
         await self._call("set", lambda r: cast(Awaitable[object], r.set(name, blob)))
 
+    async def put_if_absent(self, key: TableKey, blob: bytes) -> bool:
+        """SET NX: True if `blob` was stored, False if Redis already had this table."""
+        name = self.table_key(key)
+        done = await self._call(
+            "set nx", lambda r: cast(Awaitable[bool | None], r.set(name, blob, nx=True))
+        )
+        return bool(done)
+
+    async def exists(self, key: TableKey) -> bool:
+        name = self.table_key(key)
+        found = await self._call("exists", lambda r: r.exists(name))
+        return bool(found)
+
+    async def ping(self) -> bool:
+        """True if Redis answers; raises RedisDown (counted and logged) if it does not."""
+        return bool(await self._call("ping", lambda r: r.ping()))
+
+    @property
+    def healthy(self) -> bool:
+        """Whether the last operation succeeded (True before the first one)."""
+        return self._healthy
+
     async def delete(self, key: TableKey) -> None:
         name = self.table_key(key)
         await self._call("delete", lambda r: cast(Awaitable[object], r.delete(name)))

@@ -24,6 +24,7 @@ class StoreStats:
     waits: int  # gets that waited for another replica's computation
     redis_errors: int  # failed Redis operations (each one treated as a miss)
     disk_errors: int  # failed disk reads or writes other than corruption
+    published: int = 0  # tables written back to Redis by `publish` (Redis had lost them)
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Counters:
     corrupt: dict[Layer, int] = field(default_factory=lambda: {"disk": 0, "redis": 0})
     waits: int = 0
     disk_errors: int = 0
+    published: int = 0
 
     def loaded(self, source: Source, seconds: float) -> None:
         self.loads[source] += 1
@@ -46,4 +48,5 @@ class Counters:
             waits=self.waits,
             redis_errors=redis_errors,
             disk_errors=self.disk_errors,
+            published=self.published,
         )

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 
@@ -122,6 +122,44 @@ class TableStore:
                 await self.aclose()  # disk writes finish; the Redis client dies with the loop
 
         return asyncio.run(run())
+
+    async def redis_ping(self) -> bool | None:
+        """None without a Redis layer; else whether Redis answers now.
+
+        A failure is counted in `stats().redis_errors` and logged once per outage; a success
+        after an outage logs `Redis back at ...` (redis-py reconnects by itself).
+        """
+        if self.redis is None:
+            return None
+        try:
+            return await self.redis.ping()
+        except RedisDown:
+            return False
+
+    async def publish(self, keys: Collection[TableKey] | None = None) -> int:
+        """Write the tables this process holds (all, or those in `keys`) to Redis where Redis
+        lacks them, e.g. after a Redis restart without persistence; returns how many.
+
+        `SET NX`, so a table another replica published meanwhile is left alone; stops at the
+        first Redis failure (counted and logged like any other).
+        """
+        if self.redis is None:
+            return 0
+        written = 0
+        for key, array in list(self._memory.items()):
+            if keys is not None and key not in keys:
+                continue
+            try:
+                if await self.redis.exists(key):
+                    continue
+                blob = await asyncio.to_thread(encode, key, array)
+                if await self.redis.put_if_absent(key, blob):
+                    written += 1
+                    self._counters.published += 1
+                    log.info("published table %s to Redis", key)
+            except RedisDown:
+                break
+        return written
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(0 if self.redis is None else self.redis.errors)

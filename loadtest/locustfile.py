@@ -1,0 +1,147 @@
+"""Load test: a realistic mix of diceref requests, every answer checked for content.
+
+Mix (task weights out of 20): POST /score 60%, POST /holds 30%, Chicago and Yardkle 5%
+(/chicago/throws, /chicago/holds, /yardkle/throws, /yardkle/holds), game descriptions 5%
+(GET /games, GET /games/{id}).  Scorecard requests come from positions reached by playing
+random legal games, and every answer is compared with what diceref's rules say locally
+(checks.py): /score exactly the legal boxes with their points and bonuses; /holds the same
+boxes, every distinct keep once, options sorted best first; Chicago and Yardkle the values
+and set-asides of the rules, rankings in order; /games/{id} the known maximum scores.  A
+wrong answer counts as a failure, like an error status.
+
+Thresholds, which set the exit code (1 if one is missed): no failed request, and the 95th
+percentile latency over all requests under LOADTEST_P95_MS milliseconds (default 50).
+
+    uv run locust -f loadtest/locustfile.py --headless -u 20 -r 10 -t 60s \\
+        --host http://127.0.0.1:8000 --only-summary
+
+Environment: LOADTEST_P95_MS; LOADTEST_GAMES, a comma list of the scorecard games to use
+(default all: the server must have their tables loaded, or /holds answers 503 and fails);
+LOADTEST_SEED, the seed of the position pool (default 7); LOADTEST_WAIT_MAX, each user's
+think time between requests is uniform in 0..this many seconds (default 0.05; 0 saturates).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from typing import Any
+
+from checks import (
+    ALL_GAME_IDS,
+    WrongAnswer,
+    check_chicago_holds,
+    check_chicago_throw,
+    check_game,
+    check_games,
+    check_holds,
+    check_score,
+    check_yardkle_holds,
+    check_yardkle_throw,
+    positions,
+)
+from locust import FastHttpUser, between, events, task
+from locust.env import Environment
+
+from diceref.rules.yardkle import DEFAULT_RULES as YARDKLE
+
+P95_MS = float(os.environ.get("LOADTEST_P95_MS", "50"))
+POSITIONS = positions(int(os.environ.get("LOADTEST_SEED", "7")))
+
+
+class Player(FastHttpUser):
+    """One client of the service: mostly scoring and coaching a scorecard game."""
+
+    wait_time = between(0.0, float(os.environ.get("LOADTEST_WAIT_MAX", "0.05")))
+
+    def on_start(self) -> None:
+        self.rng = random.Random()
+
+    def _post(self, path: str, payload: dict[str, Any]) -> Any:
+        return self.client.post(
+            path,
+            data=json.dumps(payload),
+            headers={"content-type": "application/json"},
+            catch_response=True,
+        )
+
+    def _judge(self, response: Any, check: Callable[[Any], None]) -> None:
+        with response:
+            if response.status_code != 200:
+                response.failure(f"status {response.status_code}: {response.text[:200]}")
+                return
+            try:
+                check(response.json())
+            except (WrongAnswer, KeyError, TypeError, ValueError) as exc:
+                response.failure(f"wrong answer: {exc}")
+
+    @task(12)
+    def score(self) -> None:
+        position = self.rng.choice(POSITIONS)
+        throw = self.rng.randint(1, 3)
+        payload = {"game": position.game, "dice": list(position.dice), "throw": throw,
+                   "scorecard": position.card_json()}  # fmt: skip
+        self._judge(self._post("/score", payload), lambda b: check_score(position, throw, b))
+
+    @task(6)
+    def holds(self) -> None:
+        position = self.rng.choice(POSITIONS)
+        left = self.rng.randint(0, 2)
+        payload = {"game": position.game, "dice": list(position.dice), "throws_left": left,
+                   "scorecard": position.card_json()}  # fmt: skip
+        self._judge(self._post("/holds", payload), lambda b: check_holds(position, left, b))
+
+    @task(1)
+    def chicago_or_yardkle(self) -> None:
+        kind = self.rng.randrange(4)
+        if kind < 2:
+            dice = [self.rng.randint(1, 6) for _ in range(3)]
+            if kind == 0:
+                response = self._post("/chicago/throws", {"dice": dice})
+                self._judge(response, lambda b: check_chicago_throw(dice, b))
+            else:
+                response = self._post("/chicago/holds", {"dice": dice, "throws_left": 1})
+                self._judge(response, check_chicago_holds)
+            return
+        n = self.rng.randint(1, 6)
+        dice = [self.rng.randint(1, 6) for _ in range(n)]
+        if kind == 2:
+            response = self._post("/yardkle/throws", {"dice": dice})
+            self._judge(response, lambda b: check_yardkle_throw(dice, b))
+            return
+        # fewer than six dice: some were set aside already, so the turn has points
+        points = 0 if n == 6 else YARDKLE.unit * self.rng.randint(1, 40)
+        payload = {"dice": dice, "turn_points": points, "on_pad": self.rng.random() < 0.5}
+        self._judge(self._post("/yardkle/holds", payload), lambda b: check_yardkle_holds(dice, b))
+
+    @task(1)
+    def games(self) -> None:
+        if self.rng.random() < 0.3:
+            self._judge(self.client.get("/games", catch_response=True), check_games)
+            return
+        game = self.rng.choice(ALL_GAME_IDS)
+        response = self.client.get(f"/games/{game}", name="/games/{game}", catch_response=True)
+        self._judge(response, lambda b: check_game(game, b))
+
+
+@events.quitting.add_listener
+def enforce_thresholds(environment: Environment, **_: Any) -> None:
+    """Exit code 1 unless every request succeeded and p95 stayed under LOADTEST_P95_MS."""
+    total = environment.stats.total
+    p95 = total.get_response_time_percentile(0.95) or 0.0
+    problems = []
+    if total.num_requests == 0:
+        problems.append("no request was made")
+    if total.num_failures:
+        problems.append(f"{total.num_failures} of {total.num_requests} requests failed")
+    if p95 > P95_MS:
+        problems.append(f"p95 {p95:.0f} ms is over {P95_MS:.0f} ms")
+    print(
+        f"loadtest: {total.num_requests} requests, {total.total_rps:.1f} req/s, "
+        f"p50 {total.median_response_time:.0f} ms, p95 {p95:.0f} ms, "
+        f"failures {total.num_failures}: {'; '.join(problems) or 'thresholds met'}",
+        flush=True,
+    )
+    environment.process_exit_code = 1 if problems else 0
