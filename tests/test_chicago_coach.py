@@ -18,9 +18,12 @@ import pytest
 from litestar.testing import TestClient
 
 from chicago_records import post
-from diceref.api.app import app
+from conftest import make_test_app
 from diceref.rules.chicago_coach import Advice, advise
 from diceref.rules.chicago_rules import CHICAGO, Call, chicago
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 HIGH = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}
 LOW = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}

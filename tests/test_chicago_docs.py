@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from diceref.api.app import app
+from conftest import make_test_app
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules" / "chicago.md"
 EXAMPLE = re.compile(

@@ -14,9 +14,12 @@ import pytest
 from litestar.testing import TestClient
 
 from chicago_records import Json, one, post, rejected, throw, turn
-from diceref.api.app import app
+from conftest import make_test_app
 from diceref.rules.chicago_moves import legal_moves
 from diceref.rules.chicago_rules import CHICAGO
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,13 @@ import pytest
 from litestar.testing import TestClient
 
 from chicago_records import Json, one, post, rejected, throw, turn
-from diceref.api.app import app
+from conftest import make_test_app
 from diceref.rules.chicago import ThrowRecord, Turn
 from diceref.rules.chicago_games import referee_round
 from diceref.rules.chicago_rules import Call, TieLoser, chicago
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement
 import pytest
 from litestar.testing import TestClient
 
-from diceref.api.app import app
+from conftest import make_test_app
 from diceref.rules.chicago_moves import Move, legal_moves, move_error
 from diceref.rules.chicago_rules import (
     CHICAGO,
@@ -22,6 +22,9 @@ from diceref.rules.chicago_rules import (
     special,
 )
 from diceref.rules.dice import sub_multisets
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 ALL_THROWS = list(combinations_with_replacement(range(1, 7), 3))
 

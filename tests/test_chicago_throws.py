@@ -8,7 +8,10 @@ import pytest
 from litestar.testing import TestClient
 
 from chicago_records import post
-from diceref.api.app import app
+from conftest import make_test_app
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 
 @pytest.fixture(scope="module")

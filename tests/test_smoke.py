@@ -2,7 +2,10 @@
 
 from litestar.testing import TestClient
 
-from diceref.api.app import app
+from conftest import make_test_app
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 
 def test_healthz() -> None:

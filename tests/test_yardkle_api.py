@@ -12,10 +12,13 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from diceref.api.app import app
+from conftest import make_test_app
 from diceref.rules.yardkle import DEFAULT_RULES
 from diceref.solver.yardkle_advice import advise
 from diceref.tables.yardkle import policy_table
+
+# The app of the tests: test disk cache, no Redis, no preloading (never the env's).
+app = make_test_app()
 
 PROBLEM = "application/problem+json"
 
