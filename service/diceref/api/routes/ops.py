@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import msgspec
 from litestar import Request, Response, get
-from litestar.openapi.datastructures import ResponseSpec
 
 from diceref.api import metrics
 from diceref.api.tables import TableRegistry
@@ -38,12 +37,6 @@ class Readiness(msgspec.Struct):
     summary="Readiness",
     tags=["operations"],
     sync_to_thread=False,
-    responses={
-        503: ResponseSpec(
-            data_container=Readiness,
-            description="Not ready yet: a configured table is still loading (same body)",
-        )
-    },
 )
 def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
     """200 once the configured tables are loaded (503 before), with every table's status and
