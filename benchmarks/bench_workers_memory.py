@@ -95,7 +95,13 @@ def measure(workers: int) -> dict[str, float]:
         pids = sorted(set(main) | {c for m in main for c in children(m)})
         totals = {"rss": 0, "pss": 0, "uss": 0, "table_rss": 0, "table_private": 0}
         for pid in pids:
-            for k, v in rollup(pid).items():
+            own = rollup(pid)
+            role = "main" if pid in main and pid == min(pids) else "worker"
+            print(
+                f"  {workers} worker(s): {role:6} pid {pid}: RSS {own['rss'] / MB:.1f} MB, "
+                f"PSS {own['pss'] / MB:.1f} MB, USS {own['uss'] / MB:.1f} MB"
+            )
+            for k, v in own.items():
                 totals[k] += v
             t_rss, t_private = table_mappings(pid)
             totals["table_rss"] += t_rss

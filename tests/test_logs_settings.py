@@ -135,3 +135,8 @@ def test_every_environment_variable_is_documented_with_its_default() -> None:
     missing = sorted(read - set(rows))
     assert not missing, f"not in the README's table: {missing}"
     assert all(default.strip() for default in rows.values())
+
+
+def test_terminal_colour_copies_are_left_out() -> None:
+    entry = json.loads(JsonFormatter().format(record("started", color_message="\x1b[36mstarted")))
+    assert "color_message" not in entry

@@ -367,3 +367,34 @@ def test_a_computed_table_is_served_from_the_shared_file_mapping(tmp_path: Path)
         assert registry.states["chute-5"].source == "computed"
         wait_for(lambda: _mapped(registry._values["chute-5"]))
         assert not registry._values["chute-5"].flags.writeable
+
+
+class SwallowingStore(TableStore):
+    """A store whose Redis ping swallows a cancellation, as redis-py can."""
+
+    async def redis_ping(self) -> bool | None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            return False  # the bug being guarded against: the cancel is lost
+        return True
+
+
+def test_shutdown_is_bounded_when_redis_swallows_a_cancellation(tmp_path: Path) -> None:
+    store = SwallowingStore(TableSettings(cache_dir=TEST_CACHE, redis_url="redis://127.0.0.1:1/0"))
+    registry = TableRegistry(store, owns_store=False)
+
+    async def run() -> float:
+        await registry.start((), redis_check_interval=0.05)
+        await asyncio.sleep(0.1)  # the watchdog is inside its (endless) ping now
+        started = time.perf_counter()
+        await registry.stop()
+        return time.perf_counter() - started
+
+    took: list[float] = []
+    # In a thread of its own, so that a regression fails the test instead of hanging it.
+    thread = threading.Thread(target=lambda: took.append(asyncio.run(run())), daemon=True)
+    thread.start()
+    thread.join(15)
+    assert not thread.is_alive(), "shutdown hangs"
+    assert took[0] < 2

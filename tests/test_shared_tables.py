@@ -68,6 +68,12 @@ def test_two_services_compute_each_table_once(
         first, second = (s.client.post("/holds", json=HOLDS) for s in (a, b))
         assert first.status_code == second.status_code == 200
         assert first.json() == second.json()
+        # through granian too, a body over the limit is a 413 problem
+        big = a.client.post(
+            "/score", content=b" " * 70_000, headers={"content-type": "application/json"}
+        )
+        assert big.status_code == 413
+        assert big.headers["content-type"].startswith("application/problem+json")
         logs = a.log_records() + b.log_records()  # every line is JSON
     computing = [r for r in logs if r["message"].startswith("computing table")]
     assert sorted(r["message"].split()[-1].split("-")[0] for r in computing) == [

@@ -14,10 +14,11 @@ import sys
 import time
 from typing import Any
 
-# Attributes every LogRecord has; anything else on a record came from `extra=` and is logged.
+# Attributes every LogRecord has; anything else on a record came from `extra=` and is logged
+# (but for uvicorn's `color_message`, the message again with terminal colour codes).
 _STANDARD = frozenset(
     logging.LogRecord("", 0, "", 0, "", None, None).__dict__.keys()
-    | {"message", "asctime", "taskName"}
+    | {"message", "asctime", "taskName", "color_message"}
 )
 
 

@@ -64,6 +64,7 @@ class TableRegistry:
         self.exporter = metrics.StoreStatsExporter()
         self._queue: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = asyncio.Event()
 
     # --- the request path: reads only ---------------------------------------------------
 
@@ -121,6 +122,7 @@ class TableRegistry:
 
     async def start(self, games: tuple[str, ...], redis_check_interval: float = 5.0) -> None:
         self.preload = tuple(games)
+        self._stopping = asyncio.Event()
         self._queue = asyncio.Queue()
         # Yardkle's table is tiny (a solve takes 0.1 s): loaded before requests come in, so
         # /yardkle/holds answers from the first request on.
@@ -132,11 +134,25 @@ class TableRegistry:
             self.request(game)
 
     async def stop(self) -> None:
+        """Stop the background tasks, within seconds even if a cancellation gets lost.
+
+        redis-py can swallow a cancellation that lands inside a Redis call (the call just
+        returns), so one `cancel()` is not enough: the loops also watch a stop flag, and
+        the tasks are cancelled again until they are done.
+        """
+        self._stopping.set()
+        for _ in range(50):
+            pending = [t for t in self._tasks if not t.done()]
+            if not pending:
+                break
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=0.1)
+        else:
+            log.warning("background table tasks did not stop; leaving them")
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                log.error("a background table task failed", exc_info=task.exception())
         self._tasks.clear()
         if self._owns_store:
             await self.store.aclose()
@@ -153,7 +169,7 @@ class TableRegistry:
     async def _work(self) -> None:
         """One game at a time: two solves at once would only share the same two cores."""
         assert self._queue is not None
-        while True:
+        while not self._stopping.is_set():
             game = await self._queue.get()
             if game == yardkle.GAME:
                 await self._load_policy()
@@ -225,7 +241,7 @@ class TableRegistry:
 
     async def _watch_redis(self, interval: float) -> None:
         """Ping Redis every `interval` s; after an outage, publish what Redis lost."""
-        while True:
+        while not self._stopping.is_set():
             up = await self.store.redis_ping()
             if up is not None:
                 if up and self.redis_up is False:
@@ -238,4 +254,5 @@ class TableRegistry:
                 if self.states[game].status == "failed":
                     self.request(game)
             self.exporter.sync(self.store.stats())
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), interval)
