@@ -19,8 +19,6 @@ from diceref.solver.engine import FloatArray, TurnValues, turn_values
 from diceref.solver.keeps import keep_graph
 from diceref.solver.statespace import StateSpace, state_space
 
-THROWS_PER_TURN = 3
-
 
 @dataclass(frozen=True)
 class KeepAdvice:
@@ -46,8 +44,8 @@ class CardState:
     flag: int
 
 
-def card_state(ruleset: Ruleset, boxes: dict[str, int] | Scorecard) -> CardState:
-    filled = boxes.boxes if isinstance(boxes, Scorecard) else boxes
+def card_state(ruleset: Ruleset, card: Scorecard) -> CardState:
+    filled = card.boxes
     mask = sum(1 << i for i, b in enumerate(ruleset.boxes) if b.id in filled)
     sub = sum(filled.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
     flag = 1 if five_box_holds_top(ruleset, filled) else 0
@@ -95,7 +93,7 @@ def advise(
 ) -> list[Advice]:
     """Every distinct keep (when a throw is left) and every legal box, best first."""
     space = state_space(ruleset)
-    throw = THROWS_PER_TURN - throws_left if throw is None else throw
+    throw = ruleset.throws_per_turn - throws_left if throw is None else throw
     state = card_state(ruleset, card)
     total = card_total(ruleset, card)
     options: list[Advice] = []

@@ -19,8 +19,6 @@ from diceref.rules.scorecard import Scorecard, card_total, extra_bonus_for, is_c
 from diceref.solver.advice import BoxAdvice, KeepAdvice, advise
 from diceref.solver.engine import FloatArray
 
-THROWS_PER_TURN = 3
-
 
 @dataclass(frozen=True)
 class SimulationSummary:
@@ -41,8 +39,9 @@ def play_one(ruleset: Ruleset, values: FloatArray, rng: np.random.Generator) -> 
         dice = sorted(rng.integers(1, 7, size=DICE_PER_THROW).tolist())
         throw = 1
         while True:
-            best = advise(ruleset, values, card, dice, THROWS_PER_TURN - throw, throw)[0]
-            if isinstance(best, KeepAdvice) and throw < THROWS_PER_TURN and len(best.keep) < 5:
+            left = ruleset.throws_per_turn - throw
+            best = advise(ruleset, values, card, dice, left, throw)[0]
+            if isinstance(best, KeepAdvice) and left > 0 and len(best.keep) < 5:
                 rolled = rng.integers(1, 7, size=DICE_PER_THROW - len(best.keep)).tolist()
                 dice = sorted([*best.keep, *rolled])
                 throw += 1

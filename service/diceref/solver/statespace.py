@@ -102,9 +102,7 @@ class StateSpace:
 
     def _upper_key(self, mask: IntArray) -> IntArray:
         """Compress the upper boxes' bits of `mask` to a 6-bit key (upper boxes come first)."""
-        upper = self.ruleset.upper_indices
-        assert upper == tuple(range(len(upper))), "upper boxes must lead the scorecard"
-        return mask & ((1 << len(upper)) - 1)
+        return mask & self._upper_all
 
     def secured(self, mask: IntArray, sub: IntArray) -> npt.NDArray[np.bool_]:
         if len(mask) == 1:
@@ -117,7 +115,10 @@ class StateSpace:
 
     @cached_property
     def _upper_all(self) -> int:
-        return (1 << len(self.ruleset.upper_indices)) - 1
+        """Mask of the upper boxes, which every scorecard lists first (checked here)."""
+        upper = self.ruleset.upper_indices
+        assert upper == tuple(range(len(upper))), "upper boxes must lead the scorecard"
+        return (1 << len(upper)) - 1
 
     def hopeless(self, mask: IntArray, sub: IntArray) -> npt.NDArray[np.bool_]:
         return ~self._reached(sub + self._open_max[self._upper_key(mask)])

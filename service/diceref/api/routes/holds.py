@@ -65,12 +65,13 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     exact expected final score under optimal play (`expected_total`, bonuses included)."""
     game_id = data.game.value
     ruleset, card = open_card(game_id, data.scorecard)
-    throw = 3 - data.throws_left if data.throw is None else data.throw
-    if data.throws_left > 0 and throw != 3 - data.throws_left:
+    natural = ruleset.throws_per_turn - data.throws_left  # the throw that produced the dice
+    throw = natural if data.throw is None else data.throw
+    if data.throws_left > 0 and throw != natural:
         raise unprocessable(
             "throw",
             f"with {data.throws_left} throw(s) left the dice come from throw "
-            f"{3 - data.throws_left}, not {throw}",
+            f"{natural}, not {throw}",
         )
     registry: TableRegistry = request.app.state.tables
     values = registry.values_or_none(game_id)
