@@ -64,6 +64,8 @@ Errors are RFC 9457 problem details (`application/problem+json`): `type`, `title
 400 is a request that does not match this document, 404 an unknown game, 422 a request
 that matches the document but breaks a rule of the game, 503 a solved table that is still
 loading (retry after the `Retry-After` header's seconds, also given as `retry_after`).
+Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A body
+that is empty, not JSON or not an object is a 400 whose field is `body`.
 """
 
 # Module -> prefix for components whose class names collide across modules.

@@ -32,7 +32,9 @@ class PointsTable:
     # The same numbers as Python lists, per throw: scoring one request reads a dozen of
     # them, where numpy's scalar indexing would cost more than the arithmetic.
     by_throw: tuple[list[list[int]], list[list[int]]]  # [first][throw][box]
+    joker_by_throw: list[list[int]]  # [throw][box]
     five_face_of: list[int]  # [throw] face of a five of a kind, else 0
+    upper_floor: tuple[tuple[str, int], ...]  # (upper box id, least points it can record)
 
 
 _CACHE: dict[str, PointsTable] = {}
@@ -75,5 +77,7 @@ def _build(ruleset: Ruleset) -> PointsTable:
         upper_min=upper_min,
         upper_max=upper_max,
         by_throw=(natural[0].T.tolist(), natural[1].T.tolist()),
+        joker_by_throw=joker.T.tolist(),
         five_face_of=five_face.tolist(),
+        upper_floor=tuple((ruleset.boxes[b].id, least) for b, least in upper_min.items()),
     )

@@ -154,6 +154,19 @@ class Ruleset(GameInfo):
         return tuple(i for i, b in enumerate(self.boxes) if b.section is Section.LOWER)
 
     @cached_property
+    def upper_set(self) -> frozenset[int]:
+        return frozenset(self.upper_indices)
+
+    @cached_property
+    def lower_set(self) -> frozenset[int]:
+        return frozenset(self.lower_indices)
+
+    @cached_property
+    def upper_box_of_face(self) -> dict[int, int]:
+        """Face -> index of the upper box that counts it (where a Joker's dice may belong)."""
+        return {self.boxes[i].face: i for i in self.upper_indices}
+
+    @cached_property
     def five_box_index(self) -> int | None:
         return None if self.five_of_a_kind is None else self.box_index[self.five_of_a_kind.box]
 

@@ -56,11 +56,9 @@ def upper_bonus_secured(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
 
 def _worst_upper_total(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
     """Upper subtotal if every open upper box took its lowest possible value."""
-    table = points_table(ruleset)
     total = 0
-    for i in ruleset.upper_indices:
-        box_id = ruleset.boxes[i].id
-        total += boxes[box_id] if box_id in boxes else table.upper_min[i]
+    for box_id, least in points_table(ruleset).upper_floor:
+        total += boxes.get(box_id, least)
     return total
 
 
@@ -70,7 +68,7 @@ def card_total(ruleset: Ruleset, card: Scorecard) -> int:
 
 
 def is_complete(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
-    return all(box_id in boxes for box_id in ruleset.box_ids)
+    return len(boxes) >= len(ruleset.box_ids) and all(b in boxes for b in ruleset.box_ids)
 
 
 def five_box_holds_top(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
@@ -136,31 +134,40 @@ def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
 def legal_options(
     ruleset: Ruleset, card: Scorecard, dice: list[int] | tuple[int, ...], throw: int = 3
 ) -> list[Option]:
-    """Every box these dice may fill now, with points and the bonus the placement earns."""
+    """Every box these dice may fill now, with points and the bonus the placement earns.
+
+    Runs on every `POST /score`, so it reads the ruleset's precomputed Python lists rather
+    than numpy arrays (a numpy scalar lookup costs more than the arithmetic here).
+    """
     table = points_table(ruleset)
     t = throw_index(dice)
-    first = 1 if throw == 1 else 0
     boxes = card.boxes
-    open_ids = [i for i, box_id in enumerate(ruleset.box_ids) if box_id not in boxes]
+    ids = ruleset.box_ids
+    open_ids = [i for i, box_id in enumerate(ids) if box_id not in boxes]
     if ruleset.series_order:
-        upper_open = [i for i in open_ids if i in ruleset.upper_indices]
-        open_ids = upper_open or open_ids
-    column = table.by_throw[first][t]
-    placements: list[tuple[int, int]] = [(i, column[i]) for i in open_ids]
+        upper = ruleset.upper_set
+        open_ids = [i for i in open_ids if i in upper] or open_ids
     rule = ruleset.five_of_a_kind
-    if rule is not None and table.five_face_of[t] and rule.box in boxes:
-        holds_top = five_box_holds_top(ruleset, boxes)
-        if rule.joker is not Joker.NONE and (holds_top or rule.joker_when_scratched):
-            placements = _joker_placements(ruleset, boxes, open_ids, t)
-    extra = extra_bonus_for(ruleset, boxes, dice)
+    face = table.five_face_of[t]  # 0 unless the dice are a five of a kind
+    holds_top = rule is not None and boxes.get(rule.box) == ruleset.five_box_top
+    if (
+        face
+        and rule is not None
+        and rule.box in boxes
+        and rule.joker is not Joker.NONE
+        and (holds_top or rule.joker_when_scratched)
+    ):
+        placements = _joker_placements(ruleset, open_ids, t, face)
+    else:
+        column = table.by_throw[1 if throw == 1 else 0][t]
+        placements = [(i, column[i]) for i in open_ids]
+    extra = rule.extra_bonus if face and holds_top and rule is not None else 0
     worst = _worst_upper_total(ruleset, boxes)
     reached = ruleset.upper_bonus.reached
-    secured = reached(worst)
-    upper_min = table.upper_min
-    ids = ruleset.box_ids
-    if secured:
+    if reached(worst):  # bonus already secured: no placement earns it
         return [Option(ids[i], points, extra) for i, points in placements]
     bonus = ruleset.upper_bonus.points
+    upper_min = table.upper_min
     return [
         Option(
             ids[i],
@@ -182,19 +189,21 @@ def extra_bonus_for(
 
 
 def _joker_placements(
-    ruleset: Ruleset, boxes: Mapping[str, int], open_ids: list[int], t: int
+    ruleset: Ruleset, open_ids: list[int], t: int, face: int
 ) -> list[tuple[int, int]]:
     table = points_table(ruleset)
-    face = int(table.five_face[t])
     rule = ruleset.five_of_a_kind
     assert rule is not None
-    matching = next(i for i in ruleset.upper_indices if ruleset.boxes[i].face == face)
+    natural = table.by_throw[0][t]
+    matching = ruleset.upper_box_of_face[face]
     if matching in open_ids:
         if rule.matching_upper_forced:
-            return [(matching, int(table.natural[0][matching, t]))]
-        return [(i, int(table.natural[0][i, t])) for i in open_ids]  # natural values only
-    lower = [(i, int(table.joker[i, t])) for i in open_ids if i in ruleset.lower_indices]
-    upper = [(i, 0) for i in open_ids if i in ruleset.upper_indices]
+            return [(matching, natural[matching])]
+        return [(i, natural[i]) for i in open_ids]  # natural values only
+    joker = table.joker_by_throw[t]
+    lower_set, upper_set = ruleset.lower_set, ruleset.upper_set
+    lower = [(i, joker[i]) for i in open_ids if i in lower_set]
+    upper = [(i, 0) for i in open_ids if i in upper_set]
     if rule.joker is Joker.FORCED:
         return lower or upper
     return sorted(upper + lower)

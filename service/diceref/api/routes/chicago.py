@@ -13,6 +13,7 @@ from litestar import post
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.api.lean import lean_json
 from diceref.api.models import Die, ThrowNumber
 from diceref.api.problems import problem_responses
 from diceref.rules.chicago import EventKind, RoundRuling, ThrowRecord, Turn
@@ -77,6 +78,7 @@ class ThrowResponse(msgspec.Struct):
     tags=["chicago"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def chicago_throw(data: JSONBody[ThrowRequest]) -> ThrowResponse:
     """The throw's score under high and low (or the call given), whether it is a Chicago or
@@ -225,6 +227,7 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
     tags=["chicago"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     """Each player's final dice and score, the Chicago, 1-6-5 and worst-score events, lives
@@ -282,6 +285,7 @@ class GameResponse(msgspec.Struct):
     tags=["chicago"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Every round's ruling with the lives carried from round to round, and the standings.
@@ -346,6 +350,7 @@ class HoldsResponse(msgspec.Struct):
     tags=["chicago"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     """Every legal keep and conversion, ranked by the exact chance of ending strictly better

@@ -9,6 +9,7 @@ from litestar import Request, post
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.api.lean import lean_json
 from diceref.api.models import FiveDice, ScorecardGame, ScorecardIn, ThrowNumber
 from diceref.api.problems import Problem, problem_responses, unprocessable
 from diceref.api.routes.score import open_card
@@ -59,6 +60,7 @@ class HoldsResponse(msgspec.Struct):
     tags=["scorecard"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by

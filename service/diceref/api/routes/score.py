@@ -6,6 +6,7 @@ import msgspec
 from litestar import post
 from litestar.params import JSONBody
 
+from diceref.api.lean import lean_json
 from diceref.api.models import FiveDice, OptionOut, ScorecardGame, ScorecardIn, ThrowNumber
 from diceref.api.problems import problem_responses, unprocessable
 from diceref.rules.games import SCORECARD_GAMES
@@ -51,6 +52,7 @@ def open_card(game_id: str, card_in: ScorecardIn | None) -> tuple[Ruleset, Score
     tags=["scorecard"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     """Every box the throw may legally fill now (Joker and series order applied), a scratch

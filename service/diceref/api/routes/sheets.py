@@ -9,6 +9,7 @@ from litestar import post
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.api.lean import lean_json
 from diceref.api.models import FiveDice, ScorecardGame, ThrowNumber
 from diceref.api.problems import problem_responses
 from diceref.rules.games import SCORECARD_GAMES
@@ -75,6 +76,7 @@ class CheckResponse(msgspec.Struct):
     tags=["scorecard"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from litestar import post
 from litestar.params import JSONBody
 
+from diceref.api.lean import lean_json
 from diceref.api.problems import problem_responses
 from diceref.api.yardkle_models import (
     BestOut,
@@ -47,6 +48,7 @@ def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
     tags=["yardkle"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """Every multiset of the thrown dice that scores completely, with its points and its best
@@ -70,6 +72,7 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     tags=["yardkle"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     """Replays the turn against the player's banked total: the points earned, the new total
@@ -88,6 +91,7 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     tags=["yardkle"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Standings after the turns given, the turn that reached the target, the last turns
@@ -104,6 +108,7 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     tags=["yardkle"],
     status_code=200,
     sync_to_thread=False,
+    middleware=[lean_json],
 )
 def yardkle_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     """Every legal set-aside with the expected turn points of banking and of throwing on under
