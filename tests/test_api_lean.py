@@ -163,3 +163,23 @@ def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> No
     ]
     r = coach.post("/scorecards/check", content=b"[" + b" " * 70_000 + b"]")
     assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
+
+
+@pytest.mark.parametrize("path", ["/score", "/holds"])
+@pytest.mark.parametrize(
+    ("points", "reason"),
+    [
+        ("6", "Expected `int`, got `str`"),
+        (True, "Expected `int`, got `bool`"),
+        (2.5, "Expected `int`, got `float`"),
+        (None, "Expected `int`, got `null`"),
+    ],
+)
+def test_a_bad_box_value_is_named_by_its_box(
+    coach: Client, path: str, points: Any, reason: str
+) -> None:
+    """msgspec says `scorecard.boxes[...]`; the problem names the box."""
+    card = {"boxes": {"ones": 3, "twos": points, "threes": 9}}
+    r = coach.post(path, json={"game": "yahtzee", "dice": [2, 2, 3, 4, 6], "scorecard": card})
+    assert r.status_code == 400, r.text
+    assert r.json()["errors"] == [{"field": "scorecard.boxes.twos", "reason": reason}]

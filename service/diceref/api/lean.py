@@ -21,6 +21,7 @@ returns a msgspec Struct with the handler's declared status code.
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -83,13 +84,14 @@ def decode(plan: _Plan, body: bytes) -> Any:
         return plan.decoder.decode(body)
     except msgspec.ValidationError as exc:
         if "got `float`" not in str(exc):
-            raise invalid_body(exc, body) from None
+            raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
     except msgspec.DecodeError as exc:  # not JSON at all
         raise invalid_body(exc, body) from None
+    value = _integral_floats_as_int(msgspec.json.decode(body))
     try:
-        return msgspec.convert(_integral_floats_as_int(msgspec.json.decode(body)), plan.data_type)
+        return msgspec.convert(value, plan.data_type)
     except msgspec.ValidationError as exc:
-        raise invalid_body(exc, body) from None
+        raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
 
 
 def _integral_floats_as_int(value: Any) -> Any:
@@ -102,7 +104,46 @@ def _integral_floats_as_int(value: Any) -> Any:
     return value
 
 
-def invalid_body(exc: msgspec.DecodeError, body: bytes) -> ValidationException:
+_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+_STEP = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[\.\.\.\]")
+
+
+def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exception:
+    """msgspec names a bad dict value `boxes[...]`; the client wants `boxes.ones`.  Each key
+    of that dict is tried alone, and the first one that still fails the same way is named.
+    (Error path only: the body is decoded once more per key of that one dict.)"""
+    message = str(exc)
+    match = _PATH.search(message)
+    if match is None or "[...]" not in match.group("path"):
+        return exc
+    path = match.group("path")
+    document = _integral_floats_as_int(msgspec.json.decode(body))
+    parent: Any = document
+    named = ""
+    for step in _STEP.finditer(path):
+        if step.group(0) != "[...]":
+            key: Any = step.group("name") or int(step.group("index"))
+            named += step.group(0)
+            parent = parent[key]
+            continue
+        if not isinstance(parent, dict):
+            return exc
+        everything = dict(parent)
+        for key, item in everything.items():
+            parent.clear()
+            parent[key] = item
+            try:
+                msgspec.convert(document, data_type)
+            except msgspec.ValidationError as alone:
+                if str(alone) == message:
+                    rest = path[step.end() :]
+                    reason = message[: match.start()]
+                    return msgspec.ValidationError(f"{reason} - at `${named}.{key}{rest}`")
+        return exc  # no key fails alone: keep msgspec's own wording
+    return exc
+
+
+def invalid_body(exc: Exception, body: bytes) -> ValidationException:
     """A body that is not the documented JSON, named by field (`body` when it is not JSON
     at all) in the shape of Litestar's own validation errors, so one handler renders both."""
     empty = not body.strip()
