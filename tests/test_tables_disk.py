@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import mmap
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from diceref.tables import CorruptTable, TableKey, TableSettings, encode
-from diceref.tables.disk import DiskCache
+from diceref.tables.disk import DiskCache, HostLock
 
 KEY = TableKey("value", "yahtzee", "feedbeef", "1")
 
@@ -133,3 +135,37 @@ def test_cache_dir_comes_from_the_environment(tmp_path: Path) -> None:
     assert settings.redis_url is None
     default = TableSettings.from_env({})
     assert default.cache_dir.name == "diceref"
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from diceref.tables.disk import HostLock
+lock = HostLock(Path(sys.argv[1]))
+assert lock.try_acquire()
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+def test_host_lock_is_exclusive_and_dies_with_its_holder(tmp_path: Path) -> None:
+    path = DiskCache(tmp_path).lock(KEY).path
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        mine = HostLock(path)
+        assert not mine.try_acquire() and not mine.held
+        holder.kill()  # no clean-up of any kind: the kernel drops the flock
+        holder.wait(10)
+        assert mine.try_acquire() and mine.held
+        other = HostLock(path)
+        assert not other.try_acquire()  # exclusive within one process too
+        mine.release()
+        assert other.try_acquire()
+        other.release()
+    finally:
+        holder.kill()
+        holder.wait(10)
+    assert path.parent.name == "locks" and not list(DiskCache(tmp_path).directory.glob("*"))

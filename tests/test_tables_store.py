@@ -180,6 +180,72 @@ def test_unwritable_cache_dir_still_serves_from_memory(
     assert "serving it from memory only" in caplog.text
 
 
+def test_workers_of_a_host_compute_a_table_once(tmp_path: Path) -> None:
+    """No Redis: two stores on one cache directory (two workers) ask for a missing table at
+    once; one computes and writes the file, the other waits on the lock file and maps it."""
+    compute = CountingCompute(seconds=0.5)
+    first, second = store(tmp_path), store(tmp_path)
+
+    async def both() -> tuple[str, str]:
+        a = asyncio.create_task(first.get(KEY, compute))
+        await asyncio.sleep(0.1)  # the first holds the lock before the second asks
+        b = await second.get(KEY, compute)
+        return (await a).source, b.source
+
+    assert asyncio.run(both()) == ("computed", "disk")
+    assert compute.calls == 1
+    assert (first.stats().waits, second.stats().waits) == (0, 1)
+    for tables in (first, second):  # both serve the one file's mapping
+        held = tables.peek(KEY)
+        assert held is not None and isinstance(backing_buffer(held), mmap.mmap)
+
+
+WORKER = """
+import sys, time
+from pathlib import Path
+import numpy as np
+from diceref.tables import TableKey, TableSettings, TableStore
+
+def compute():
+    with open(sys.argv[2], "a") as runs:
+        runs.write("computed\\n")
+    time.sleep(1.0)
+    return np.arange(1000, dtype=np.float64)
+
+got = TableStore(TableSettings(cache_dir=Path(sys.argv[1]), poll_interval=0.05)).get_sync(
+    TableKey("value", "yahtzee", "c0ffee", "1"), compute
+)
+assert got.array[999] == 999
+print(got.source)
+"""
+
+
+def test_worker_processes_compute_a_table_once(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.txt"
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(tmp_path / "cache"), str(runs)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    sources = sorted(w.communicate(timeout=60)[0].strip() for w in workers)
+    assert [w.returncode for w in workers] == [0, 0, 0]
+    assert runs.read_text().splitlines() == ["computed"]
+    assert sources == ["computed", "disk", "disk"]
+
+
+def test_a_lock_that_cannot_be_taken_still_computes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "locks").write_text("a file where the lock directory should be")
+    compute = CountingCompute()
+    assert store(tmp_path).get_sync(KEY, compute).source == "computed"
+    assert compute.calls == 1
+    assert "without the host lock" in caplog.text
+
+
 @pytest.mark.slow
 def test_a_35_mb_table_loads_from_disk_in_under_half_a_second(tmp_path: Path) -> None:
     n = 35_000_000 // 8

@@ -78,7 +78,7 @@ TABLE_DISK_ERRORS = Counter(
     "diceref_table_disk_errors", "Failed table reads or writes on disk other than corruption"
 )
 TABLE_WAITS = Counter(
-    "diceref_table_waits", "Table loads that waited for another replica's computation"
+    "diceref_table_waits", "Table loads that waited for another replica's or worker's computation"
 )
 TABLES_PUBLISHED = Counter(
     "diceref_tables_published", "Tables written back to Redis after Redis had lost them"

@@ -5,6 +5,9 @@ cache instead of each holding a private one.  That is only safe because a table 
 never modified in place: it is written to a temporary file, fsynced and renamed over the
 final name, so a reader sees either the old complete file or the new complete file, and a
 mapping of a replaced file keeps the old inode alive.
+
+`HostLock` lets the workers of one host (which share this directory) compute a missing
+table once between them when there is no Redis to coordinate them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,51 @@ log = logging.getLogger(__name__)
 
 SUFFIX = ".dtbl"
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no host lock, each worker computes
+    fcntl = None  # type: ignore[assignment]
+
+
+class HostLock:
+    """One table's compute lock among the processes of this host: `flock` on a lock file.
+
+    The kernel drops the lock when its holder exits, however it exits, so a crashed worker
+    never blocks the others.  The lock files live apart from the tables and are left in
+    place (a few empty files); deleting a lock file that another process holds or is about
+    to open would split the lock in two.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def try_acquire(self) -> bool:
+        """Take the lock if nobody holds it; never blocks.  OSError: cannot lock here."""
+        if fcntl is None:
+            return True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the only descriptor releases the flock
+
 
 class DiskCache:
     def __init__(self, cache_dir: Path) -> None:
@@ -30,6 +78,9 @@ class DiskCache:
 
     def path(self, key: TableKey) -> Path:
         return self.directory / f"{key.id}{SUFFIX}"
+
+    def lock(self, key: TableKey) -> HostLock:
+        return HostLock(self.directory.parent / "locks" / f"{key.id}.lock")
 
     def load(self, key: TableKey, shape: tuple[int, ...] | None = None) -> FloatArray | None:
         """The verified table, or None if absent.

@@ -21,7 +21,7 @@ class StoreStats:
     loads: dict[Source, int]  # TableStore.get results per source
     load_seconds: dict[Source, float]  # summed wall time of those gets
     corrupt: dict[Layer, int]  # stored tables found damaged and discarded
-    waits: int  # gets that waited for another replica's computation
+    waits: int  # gets that waited for another replica's (or worker's) computation
     redis_errors: int  # failed Redis operations (each one treated as a miss)
     disk_errors: int  # failed disk reads or writes other than corruption
     published: int = 0  # tables written back to Redis by `publish` (Redis had lost them)

@@ -6,7 +6,8 @@ a computed table to Redis and disk), and whatever comes from disk is served memo
 so the workers of one host share its pages.
 
 Within a process, concurrent gets of one key share a single load.  Across replicas, a Redis
-lock makes one replica compute while the others poll Redis for the result.  Redis is an
+lock makes one replica compute while the others poll Redis for the result; without Redis, a
+lock file does the same for the workers of one host (which share the disk cache).  Redis is an
 optimisation, never a dependency: any Redis failure falls back to computing locally.
 """
 
@@ -65,7 +66,7 @@ class TableStore:
             )
         self._memory: dict[TableKey, FloatArray] = {}
         self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
-        self._saving: set[asyncio.Task[None]] = set()
+        self._saving: set[asyncio.Task[FloatArray | None]] = set()
         self._counters = Counters()
 
     @classmethod
@@ -199,8 +200,7 @@ class TableStore:
                 return await self._through_redis(self.redis, key, compute, shape)
             except RedisDown:
                 pass  # logged by RedisTables; compute here and leave Redis alone this time
-        array = await self._compute(key, compute, shape)
-        return _Found(array, "computed", await asyncio.to_thread(encode, key, array))
+        return await self._compute_on_host(key, compute, shape)
 
     async def _through_redis(
         self, redis: RedisTables, key: TableKey, compute: Compute, shape: Shape | None
@@ -235,6 +235,45 @@ class TableStore:
                 self._counters.waits += 1
                 log.info("another replica is computing table %s; waiting for it", key)
             await asyncio.sleep(self.settings.poll_interval)
+
+    async def _compute_on_host(
+        self, key: TableKey, compute: Compute, shape: Shape | None
+    ) -> _Found:
+        """Compute with no Redis to coordinate (none configured, or down): the workers of
+        this host take turns through a lock file, and the one that computes writes the disk
+        cache before letting go, so the others load its file instead of solving again."""
+        lock = self.disk.lock(key)
+        deadline = time.monotonic() + self.settings.wait_timeout
+        waiting = False
+        try:
+            while not lock.try_acquire():
+                if time.monotonic() >= deadline:
+                    log.warning(
+                        "waited %.0f s for another worker to compute table %s; computing it here",
+                        self.settings.wait_timeout,
+                        key,
+                    )
+                    break
+                if not waiting:
+                    waiting = True
+                    self._counters.waits += 1
+                    log.info("another worker of this host is computing table %s; waiting", key)
+                await asyncio.sleep(self.settings.poll_interval)
+        except OSError as exc:
+            log.warning("cannot lock table %s (%s); computing it without the host lock", key, exc)
+        try:
+            if lock.held:
+                array = await self._from_disk(key, shape)  # the previous holder's work
+                if array is not None:
+                    return _Found(array, "disk", None)
+            array = await self._compute(key, compute, shape)
+            blob = await asyncio.to_thread(encode, key, array)
+            if not lock.held:
+                return _Found(array, "computed", blob)
+            mapped = await self._save(key, blob)
+            return _Found(array if mapped is None else mapped, "computed", None)
+        finally:
+            lock.release()
 
     async def _compute_shared(
         self,
@@ -318,7 +357,8 @@ class TableStore:
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
 
-    async def _save(self, key: TableKey, blob: bytes) -> None:
+    async def _save(self, key: TableKey, blob: bytes) -> FloatArray | None:
+        """Write the table to disk; the table mapped from its file, None if it failed."""
         try:
             mapped = await asyncio.to_thread(self.disk.save, key, blob)
         except (OSError, CorruptTable) as exc:
@@ -329,8 +369,9 @@ class TableStore:
                 self.disk.directory,
                 exc,
             )
-            return
+            return None
         if key in self._memory:
             # From now on serve the file's mapping, which all workers of the host share;
             # the private copy goes away once the callers holding it let go.
             self._memory[key] = mapped
+        return mapped
