@@ -33,6 +33,8 @@ from litestar.exceptions import ValidationException
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from diceref.api.problems import MSGSPEC_MESSAGE
+
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -104,7 +106,6 @@ def _integral_floats_as_int(value: Any) -> Any:
     return value
 
 
-_PATH = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _STEP = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[\.\.\.\]")
 
 
@@ -113,10 +114,10 @@ def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exc
     of that dict is tried alone, and the first one that still fails the same way is named.
     (Error path only: the body is decoded once more per key of that one dict.)"""
     message = str(exc)
-    match = _PATH.search(message)
-    if match is None or "[...]" not in match.group("path"):
+    match = MSGSPEC_MESSAGE.match(message)
+    path = match.group("path") if match else None
+    if match is None or path is None or "[...]" not in path:
         return exc
-    path = match.group("path")
     document = _integral_floats_as_int(msgspec.json.decode(body))
     parent: Any = document
     named = ""
@@ -137,7 +138,7 @@ def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exc
             except msgspec.ValidationError as alone:
                 if str(alone) == message:
                     rest = path[step.end() :]
-                    reason = message[: match.start()]
+                    reason = match.group("reason")
                     return msgspec.ValidationError(f"{reason} - at `${named}.{key}{rest}`")
         return exc  # no key fails alone: keep msgspec's own wording
     return exc

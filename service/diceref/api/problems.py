@@ -132,7 +132,8 @@ def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) 
 
 
 _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
-_AT = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+# msgspec's error message: the reason, then where (`- at `$.dice[4]``) when it knows.
+MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
 
 
 def _validation_errors(exc: ValidationException) -> list[FieldError]:
@@ -142,7 +143,7 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
         if not isinstance(item, dict):
             continue
         message = str(item.get("message", exc.detail))
-        match = _AT.match(message)
+        match = MSGSPEC_MESSAGE.match(message)
         reason = match.group("reason") if match else message
         path = match.group("path") if match and match.group("path") else ""
         field = path.lstrip(".")

@@ -11,7 +11,7 @@ from msgspec import Meta
 
 from diceref.api.lean import lean_json
 from diceref.api.models import FiveDice, ScorecardGame, ScorecardIn, ThrowNumber
-from diceref.api.problems import Problem, problem_responses, unprocessable
+from diceref.api.problems import problem_responses, table_loading, unprocessable
 from diceref.api.routes.score import open_card
 from diceref.api.tables import TableRegistry
 from diceref.rules.scorecard import card_total
@@ -78,15 +78,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     registry: TableRegistry = request.app.state.tables
     values = registry.values_or_none(game_id)
     if values is None:
-        retry = request.app.state.settings.retry_after_seconds
-        raise Problem(
-            503,
-            "table-loading",
-            "Table not loaded yet",
-            f"the {game_id} table is loading; retry in {retry} s",
-            headers={"Retry-After": str(retry)},
-            retry_after=retry,
-        )
+        raise table_loading(request, game_id)
     total = card_total(ruleset, card)
     options: list[KeepOption | BoxOption] = [
         BoxOption(o.box, o.points, o.bonus, o.expected_total)
