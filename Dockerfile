@@ -27,8 +27,8 @@ RUN diceref precompute
 RUN python - <<'PY'
 import asyncio
 
-from diceref.rules.yardkle_rules import DEFAULT_RULES
-from diceref.tables.catalog import load_policy_table
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES
+from diceref.games.scorecard.tables import load_policy_table
 from diceref.tables.store import TableStore
 
 

@@ -21,11 +21,11 @@ import msgspec
 import numpy as np
 
 from _server import load, serve
-from diceref.api.routes.holds import BoxOption, HoldsResponse, KeepOption
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.rules.scorecard import Scorecard, card_total
-from diceref.solver.advice import BoxAdvice, advise
-from diceref.tables.catalog import value_table_sync
+from diceref.games.scorecard.api.holds import BoxOption, HoldsResponse, KeepOption
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
+from diceref.games.scorecard.solver.advice import BoxAdvice, advise
+from diceref.games.scorecard.tables import value_table_sync
 from diceref.tables.config import TableSettings
 from diceref.tables.store import TableStore
 

@@ -6,10 +6,10 @@ Alternates the two builds in one process (ours, theirs, ours, theirs, ...), `--r
 each, and prints every run, the medians, the ratio and both start values (expected final
 score from an empty card; both are 254.5877287 under the forced Joker).
 
-- Ours: `diceref.solver.engine.solve(SCORECARD_GAMES["yahtzee"])`, no table store or disk
-  cache; before each run the in-process memos the solve builds on (state space, points
-  table, keep graph, throw rows) are dropped, so every run starts from scratch.  It uses
-  `engine.THREADS` numpy threads (at most 2).
+- Ours: `engine.solve(SCORECARD_GAMES["yahtzee"])` (`diceref.games.scorecard.solver`), no
+  table store or disk cache; before each run the in-process memos the solve builds on (state
+  space, points table, keep graph, throw rows) are dropped, so every run starts from scratch.
+  It uses `engine.THREADS` numpy threads (at most 2).
 - Theirs: `yatzy_solver.Solver.build(Variant("american+forced-joker"))`, an in-memory f64
   solve on rayon's pool (every core unless RAYON_NUM_THREADS says otherwise).
 
@@ -34,11 +34,11 @@ from collections.abc import Callable
 import numpy as np
 import yatzy_solver as ys
 
-from diceref.rules import points
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.solver import engine, keeps, statespace
-from diceref.solver.engine import solve
-from diceref.solver.statespace import state_space
+from diceref.games.scorecard.rules import points
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.solver import engine, keeps, statespace
+from diceref.games.scorecard.solver.engine import solve
+from diceref.games.scorecard.solver.statespace import state_space
 
 GAME = "yahtzee"
 VARIANT = "american+forced-joker"

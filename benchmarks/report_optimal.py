@@ -11,11 +11,11 @@ import sys
 import time
 from pathlib import Path
 
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.rules.scorecard import Scorecard
-from diceref.solver.advice import expected_final_score
-from diceref.solver.simulate import simulate
-from diceref.tables.catalog import max_score_sync, value_table_sync
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import Scorecard
+from diceref.games.scorecard.solver.advice import expected_final_score
+from diceref.games.scorecard.solver.simulate import simulate
+from diceref.games.scorecard.tables import max_score_sync, value_table_sync
 from diceref.tables.config import TableSettings
 from diceref.tables.store import TableStore
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from diceref.rules.chicago_rules import CHICAGO, Call
-from diceref.rules.dice import canonical
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.rules.scorecard import (
+from diceref.core.dice import canonical
+from diceref.games.chicago.rules.ruleset import CHICAGO, Call
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
     card_total,
     extra_bonus_for,
@@ -25,7 +25,7 @@ from diceref.rules.scorecard import (
     legal_options,
     validate_scorecard,
 )
-from diceref.rules.yardkle import set_asides
+from diceref.games.yardkle.rules.scoring import set_asides
 
 GAMES = tuple(
     g.strip()

@@ -45,7 +45,7 @@ from checks import (
 from locust import FastHttpUser, between, events, task
 from locust.env import Environment
 
-from diceref.rules.yardkle import DEFAULT_RULES as YARDKLE
+from diceref.games.yardkle.rules.scoring import DEFAULT_RULES as YARDKLE
 
 P95_MS = float(os.environ.get("LOADTEST_P95_MS", "50"))
 POSITIONS = positions(int(os.environ.get("LOADTEST_SEED", "7")))

@@ -20,16 +20,16 @@ from litestar.testing import TestClient
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 TEST_CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.parent / ".cache"))
-# The module-level `diceref.api.app:app` reads the environment when first imported: in tests
+# The module-level `diceref.http.app:app` reads the environment when first imported: in tests
 # it preloads nothing and shares the test disk cache (tests that start servers pass their own).
 os.environ.setdefault("DICEREF_PRELOAD", "none")
 os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
-from diceref.api.app import create_app  # noqa: E402
-from diceref.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.games.scorecard.solver.engine import FloatArray  # noqa: E402
+from diceref.games.scorecard.tables import value_table_sync  # noqa: E402
+from diceref.http.app import create_app  # noqa: E402
 from diceref.settings import Settings  # noqa: E402
-from diceref.solver.engine import FloatArray  # noqa: E402
-from diceref.tables.catalog import value_table_sync  # noqa: E402
 from diceref.tables.config import TableSettings  # noqa: E402
 from diceref.tables.store import TableStore  # noqa: E402
 from redis_server import PrivateRedis, private_redis_server  # noqa: E402

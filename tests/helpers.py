@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from diceref.rules.games import SCORECARD_GAMES
-from diceref.rules.scorecard import Option, Scorecard, legal_options
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import Option, Scorecard, legal_options
 
 
 def options(

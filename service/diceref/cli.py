@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from diceref.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -31,10 +31,10 @@ def _serve(args: argparse.Namespace) -> int:
             if multiprocessing.get_start_method() == "fork":
                 # Import the app once here: forked workers share its pages copy-on-write
                 # instead of each importing (and holding) their own copy.
-                import diceref.api.app  # noqa: F401
+                import diceref.http.app  # noqa: F401
 
             Granian(
-                "diceref.api.app:app",
+                "diceref.http.app:app",
                 address=args.host,
                 port=args.port,
                 interface=Interfaces.ASGI,
@@ -49,7 +49,11 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         uvicorn.run(
-            "diceref.api.app:app", host=args.host, port=args.port, log_config=None, access_log=False
+            "diceref.http.app:app",
+            host=args.host,
+            port=args.port,
+            log_config=None,
+            access_log=False,
         )
         return 0
     finally:
@@ -68,7 +72,7 @@ def _has_uvloop() -> bool:
     return importlib.util.find_spec("uvloop") is not None
 
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # diceref.api.metrics.MULTIPROC_ENV
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # diceref.http.metrics.MULTIPROC_ENV
 
 
 def _flag(raw: str) -> bool:
@@ -98,7 +102,12 @@ def _metrics_directory(workers: int) -> str | None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from diceref.rules.scorecard import RuleViolation, Scorecard, legal_options, validate_dice
+    from diceref.games.scorecard.rules.scorecard import (
+        RuleViolation,
+        Scorecard,
+        legal_options,
+        validate_dice,
+    )
 
     ruleset = SCORECARD_GAMES[args.game]
     try:
@@ -119,11 +128,11 @@ def _score(args: argparse.Namespace) -> int:
 def _precompute(args: argparse.Namespace) -> int:
     import time
 
-    from diceref.rules.scorecard import Scorecard
-    from diceref.solver.advice import expected_final_score
-    from diceref.solver.engine import solve
-    from diceref.solver.statespace import state_space
-    from diceref.tables.catalog import max_score_sync, value_key
+    from diceref.games.scorecard.rules.scorecard import Scorecard
+    from diceref.games.scorecard.solver.advice import expected_final_score
+    from diceref.games.scorecard.solver.engine import solve
+    from diceref.games.scorecard.solver.statespace import state_space
+    from diceref.games.scorecard.tables import max_score_sync, value_key
     from diceref.tables.store import TableStore
 
     store = TableStore.from_env()
@@ -171,8 +180,8 @@ class _ProgressBar:
 
 
 def _openapi(args: argparse.Namespace) -> int:
-    from diceref.api.app import create_app
-    from diceref.api.openapi import render_document
+    from diceref.http.app import create_app
+    from diceref.http.openapi import render_document
     from diceref.settings import Settings
 
     app = create_app(Settings(preload=(), retry_after_seconds=5))

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from diceref.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

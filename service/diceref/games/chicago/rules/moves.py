@@ -1,0 +1,167 @@
+"""What a Chicago player may do between throws: stand, keep some dice, or convert sixes.
+
+The referee checks one recorded move and the coach enumerates them all; both go through
+this module, so the coach never advises a move the referee would reject.  A move is named by
+the dice that stay on the table (set-aside 1s included), which is what the next throw must
+still show.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from diceref.core.dice import Dice, canonical, sub_multisets
+from diceref.games.chicago.rules.ruleset import (
+    CHICAGO_DICE,
+    CONVERSION_ONES,
+    CONVERSION_SIXES,
+    ChicagoRules,
+    Conversion,
+    Obligation,
+    Special,
+    special,
+)
+
+
+@dataclass(frozen=True)
+class Move:
+    kept: Dice  # dice that stay on the table, set-aside 1s included; all three: stand
+    aside: int  # 1s set aside (never thrown again this turn) after the move
+    conversion: Conversion | None = None
+
+    @property
+    def rethrow(self) -> int:
+        return CHICAGO_DICE - len(self.kept)
+
+
+def stand(dice: Dice, aside: int) -> Move:
+    return Move(canonical(dice), aside)
+
+
+def converted(dice: Dice, conversion: Conversion) -> Dice:
+    """The dice with the conversion's sixes turned into 1s."""
+    ones = CONVERSION_ONES[conversion]
+    out = list(canonical(dice))
+    for i in range(len(out) - 1, len(out) - 1 - ones, -1):  # sixes sort last
+        out[i] = 1
+    return canonical(out)
+
+
+def contains(dice: Dice, part: Dice) -> bool:
+    """`part` is a sub-multiset of `dice`."""
+    return not Counter(part) - Counter(dice)
+
+
+def move_error(
+    rules: ChicagoRules,
+    dice: Dice,
+    aside: int,
+    throw_left: bool,
+    conversion: Conversion | None,
+    kept: Dice | None,
+) -> tuple[str, str] | None:
+    """Why a move is illegal, as (field, rule broken), or None.
+
+    The field is `conversion`, `kept`, or `next` (the next throw should not exist).  `kept`
+    is None when the player stands (the record ends here).  Checked in the order a
+    table would: the conversion first (it changes the dice), then what stays on the table.
+    """
+    dice = canonical(dice)
+    allowed = rules.conversion(dice)
+    if conversion is not None:
+        if not throw_left:
+            return "conversion", "a conversion needs a throw left, and this is the last throw"
+        sixes = Counter(dice)[6]
+        if sixes != CONVERSION_SIXES[conversion]:
+            return (
+                "conversion",
+                f"'{conversion.value}' needs {CONVERSION_SIXES[conversion]} sixes, "
+                f"the dice show {sixes}",
+            )
+        if kept is None:
+            return (
+                "conversion",
+                "a conversion sends a 6 back into the shaker, but no next throw is recorded",
+            )
+    elif allowed is not None and allowed[1] is Obligation.MUST and throw_left:
+        n = CONVERSION_SIXES[allowed[0]]
+        return (
+            "conversion",
+            f"{n} sixes with a throw left must be converted ('{allowed[0].value}'): "
+            "the forced conversion was skipped",
+        )
+    if kept is None:
+        return None
+    if not throw_left:
+        return "next", "no throw is left"
+    if special(dice) is Special.CHICAGO:
+        return "next", "1-1-1 (Chicago) ends the turn and the round: no further throw"
+    table = dice if conversion is None else converted(dice, conversion)
+    ones_aside = aside + (0 if conversion is None else CONVERSION_ONES[conversion])
+    kept = canonical(kept)
+    if not contains(table, kept):
+        return "kept", f"kept {list(kept)} is not on the table {list(table)}"
+    if Counter(kept)[1] < ones_aside:
+        return "kept", f"{ones_aside} set-aside 1(s) must stay out of the shaker"
+    if conversion is not None and 6 in kept:
+        return "kept", "after a conversion the remaining 6 goes back into the shaker"
+    if len(kept) >= CHICAGO_DICE:
+        return "kept", "a throw throws at least one die; to stand, end the record here"
+    return None
+
+
+def legal_moves(rules: ChicagoRules, dice: Dice, aside: int, throw_left: bool) -> list[Move]:
+    """Every move allowed from these dice, standing first, then keeps by size and face."""
+    dice = canonical(dice)
+    if not throw_left or special(dice) is Special.CHICAGO:
+        return [stand(dice, aside)]
+    moves: list[Move] = []
+    allowed = rules.conversion(dice)
+    if allowed is None or allowed[1] is Obligation.MAY:
+        moves.append(stand(dice, aside))
+        moves.extend(
+            Move(k, aside)
+            for k in sub_multisets(dice)
+            if len(k) < CHICAGO_DICE and Counter(k)[1] >= aside
+        )
+    if allowed is not None:
+        conversion = allowed[0]
+        table = converted(dice, conversion)
+        ones_aside = aside + CONVERSION_ONES[conversion]
+        free = list(table)
+        free.remove(6)  # the 6 that goes back into the shaker
+        moves.extend(
+            Move(k, ones_aside, conversion)
+            for k in sub_multisets(tuple(free))
+            if Counter(k)[1] >= ones_aside
+        )
+    return moves
+
+
+@dataclass(frozen=True)
+class ConversionOffer:
+    """A conversion the dice allow with a throw left, spelled out for a player."""
+
+    conversion: Conversion
+    required: bool
+    ones_set_aside: int
+    must_rethrow: Dice  # the 6 that goes back into the shaker
+    may_keep: Dice  # the other dice, kept or thrown again at the player's choice
+
+
+def conversion_offer(rules: ChicagoRules, dice: Dice) -> ConversionOffer | None:
+    allowed = rules.conversion(canonical(dice))
+    if allowed is None:
+        return None
+    conversion, obligation = allowed
+    rest = list(canonical(dice))
+    for _ in range(CONVERSION_SIXES[conversion]):
+        rest.remove(6)
+    return ConversionOffer(
+        conversion,
+        obligation is Obligation.MUST,
+        CONVERSION_ONES[conversion],
+        (6,),
+        tuple(rest),
+    )

@@ -1,0 +1,335 @@
+"""Chicago's referee for one round: replays every player's throws and rules on the lives.
+
+A round record is replayed throw by throw in turn order, because every rule depends on what
+came before: the starter's throws set the limit for everyone, kept dice must reappear, a
+Chicago ends the round at once and a 1-6-5 can knock out a player who has not thrown yet.
+The first illegal step raises `RuleViolation` naming the player, the throw and the rule.
+Which players sit in the round, with how many lives, is checked by `chicago_games`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from diceref.core.dice import FACES, Dice, canonical
+from diceref.core.errors import RuleViolation
+from diceref.games.chicago.rules.moves import contains, move_error
+from diceref.games.chicago.rules.ruleset import (
+    CHICAGO_DICE,
+    CONVERSION_ONES,
+    Call,
+    ChicagoRules,
+    Conversion,
+    Special,
+    TieLoser,
+    special,
+)
+
+
+@dataclass(frozen=True)
+class ThrowRecord:
+    """One throw as recorded: the dice as they lie after it, then what the player did."""
+
+    dice: Dice
+    kept: Dice = ()  # dice left on the table for the next throw (set-aside 1s included)
+    conversion: Conversion | None = None
+    call: Call | None = None  # the starter's call, on the starter's last throw
+    victim: str | None = None  # the opponent of a 1-6-5, on the throw the player stands on
+
+
+@dataclass(frozen=True)
+class Turn:
+    name: str
+    throws: tuple[ThrowRecord, ...] = ()
+
+
+class EventKind(StrEnum):
+    CHICAGO = "chicago"
+    ONE_SIX_FIVE = "one_six_five"
+    WORST_SCORE = "worst_score"
+
+
+LABELS = {
+    EventKind.CHICAGO: "Chicago",
+    EventKind.ONE_SIX_FIVE: "1-6-5",
+    EventKind.WORST_SCORE: "worst score",
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: EventKind
+    player: str  # the thrower (Chicago, 1-6-5) or the worst score
+    losers: tuple[str, ...]  # who lost a life through it
+    knocked_out: tuple[str, ...]  # who of them lost their last life
+    throw: int | None = None  # the throw (1-based) of a Chicago or 1-6-5
+    score: int | None = None  # the worst score
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    lives: int
+    throws: int
+    dice: Dice | None
+    score: int | None  # None without dice or without a call (the starter's Chicago)
+    special: Special | None
+    lives_lost: int
+    lives_after: int
+
+
+@dataclass(frozen=True)
+class RoundRuling:
+    call: Call | None
+    throw_limit: int  # the starter's throws
+    players: tuple[PlayerResult, ...]
+    events: tuple[Event, ...]
+    ended_by: EventKind
+    next_starter: str | None  # None: drawn by lot, or the game is over
+    winner: str | None
+
+    @property
+    def knocked_out(self) -> tuple[str, ...]:
+        return tuple(n for e in self.events for n in e.knocked_out)
+
+
+@dataclass(frozen=True)
+class _TurnResult:
+    dice: Dice  # the dice the player stands on
+    throws: int
+    call: Call | None
+    victim: str | None
+
+
+def _check_dice(dice: Dice, path: str, who: str) -> None:
+    """The API types already guarantee this; the rules layer does not rely on them."""
+    if len(dice) != CHICAGO_DICE or any(d not in FACES for d in dice):
+        raise RuleViolation(path, f"{who}: a throw shows three dice, 1 to 6 each")
+
+
+def play_turn(
+    rules: ChicagoRules, turn: Turn, allowed: int, starter: bool, path: str
+) -> _TurnResult:
+    """Replay one player's throws; `allowed` is 3 for the starter, the starter's count after."""
+    name = turn.name
+    aside = 0  # 1s set aside by conversions: never thrown again this turn
+    on_table: Dice = ()  # what the next throw must still show
+    n = len(turn.throws)
+    if n > allowed:
+        why = (
+            f"a turn has at most {rules.throws_per_turn} throws"
+            if starter
+            else "no player may throw more times than the starter"
+        )
+        raise RuleViolation(
+            f"{path}.throws[{allowed}]", f"{name}: throw {allowed + 1} of {allowed} allowed: {why}"
+        )
+    for j, t in enumerate(turn.throws):
+        tp = f"{path}.throws[{j}]"
+        who = f"{name}: throw {j + 1}"
+        dice = canonical(t.dice)
+        _check_dice(dice, f"{tp}.dice", who)
+        if not contains(dice, on_table):
+            raise RuleViolation(
+                f"{tp}.dice",
+                f"{who} shows {list(dice)}, but {list(on_table)} stayed on the table after "
+                f"throw {j}: kept dice cannot change",
+            )
+        last = j == n - 1
+        error = move_error(
+            rules, dice, aside, j + 1 < allowed, t.conversion, None if last else t.kept
+        )
+        if error is not None:
+            field, reason = error
+            if field == "next":
+                raise RuleViolation(f"{path}.throws[{j + 1}]", f"{name}: throw {j + 2}: {reason}")
+            raise RuleViolation(f"{tp}.{field}", f"{who}: {reason}")
+        kind = special(dice)
+        _check_call(t, kind, starter, last, tp, who)
+        _check_victim(t, kind, last, tp, who)
+        if not last:
+            on_table = canonical(t.kept)
+            aside += 0 if t.conversion is None else CONVERSION_ONES[t.conversion]
+    final = turn.throws[-1]
+    return _TurnResult(canonical(final.dice), n, final.call, final.victim)
+
+
+def _check_call(
+    t: ThrowRecord, kind: Special | None, starter: bool, last: bool, tp: str, who: str
+) -> None:
+    if t.call is not None:
+        if not starter:
+            raise RuleViolation(
+                f"{tp}.call",
+                f"{who}: late call: only the starter calls, after their own last throw and "
+                "before the next player throws",
+            )
+        if not last:
+            raise RuleViolation(
+                f"{tp}.call",
+                f"{who}: the starter called and threw again: the call comes once, after the "
+                "starter's last throw",
+            )
+        if kind is Special.CHICAGO:
+            raise RuleViolation(
+                f"{tp}.call",
+                f"{who}: no call after a Chicago: 1-1-1 ends the round before a call is due",
+            )
+    elif starter and last and kind is not Special.CHICAGO:
+        raise RuleViolation(
+            f"{tp}.call",
+            f"{who}: missing call: the starter calls high or low after the last throw",
+        )
+
+
+def _check_victim(t: ThrowRecord, kind: Special | None, last: bool, tp: str, who: str) -> None:
+    if t.victim is not None:
+        if not last:
+            raise RuleViolation(
+                f"{tp}.victim",
+                f"{who}: a 1-6-5 counts only on the dice the player stands on, and this throw "
+                "was thrown on",
+            )
+        if kind is not Special.ONE_SIX_FIVE:
+            raise RuleViolation(
+                f"{tp}.victim", f"{who}: an opponent is named, but the dice are not 1-6-5"
+            )
+    elif last and kind is Special.ONE_SIX_FIVE:
+        raise RuleViolation(
+            f"{tp}.victim", f"{who}: stands on 1-6-5 but names no opponent to lose a life"
+        )
+
+
+def worst_player(
+    rules: ChicagoRules, contenders: Sequence[tuple[str, Dice]], call: Call
+) -> tuple[str, Dice]:
+    """The worst score among players in turn order; a tie goes by `worst_tie_loser`."""
+    later = rules.worst_tie_loser is TieLoser.LATER
+    worst = contenders[0]
+    for entry in contenders[1:]:
+        a, b = rules.strength(entry[1], call), rules.strength(worst[1], call)
+        if a < b or (a == b and later):
+            worst = entry
+    return worst
+
+
+def rule_round(
+    rules: ChicagoRules, turns: Sequence[Turn], lives: Mapping[str, int], path: str
+) -> RoundRuling:
+    """Rule on a round whose line-up is already checked: turn order, starter first, every
+    player in with at least one life, at least two players."""
+    names = [t.name for t in turns]
+    left = {n: lives[n] for n in names}
+    results: dict[str, _TurnResult] = {}
+    events: list[Event] = []
+    closed: str | None = None  # why nobody throws any more, once the round is over
+    gone: dict[str, str] = {}  # why a player knocked out this round throws no more
+    call: Call | None = None
+    limit = rules.throws_per_turn
+
+    def still_in() -> list[str]:
+        return [n for n in names if left[n] > 0]
+
+    def take(kind: EventKind, player: str, losers: Sequence[str], **extra: int) -> None:
+        for loser in losers:
+            left[loser] -= 1
+        out = tuple(n for n in losers if left[n] == 0)
+        events.append(Event(kind, player, tuple(losers), out, **extra))
+        for n in out:
+            gone[n] = f"{n} lost their last life to {player}'s {LABELS[kind]}"
+
+    for i, turn in enumerate(turns):
+        p = f"{path}[{i}]"
+        stopped = closed or gone.get(turn.name)
+        if stopped is not None:
+            if turn.throws:
+                raise RuleViolation(f"{p}.throws[0]", f"{turn.name}: throw 1: {stopped}")
+            continue
+        if not turn.throws:
+            raise RuleViolation(
+                f"{p}.throws",
+                f"{turn.name}: no throw recorded: every player still in throws at least once",
+            )
+        res = play_turn(rules, turn, limit, i == 0, p)
+        if i == 0:
+            limit, call = res.throws, res.call
+        results[turn.name] = res
+        kind = special(res.dice)
+        if kind is Special.CHICAGO:
+            opponents = [n for n in still_in() if n != turn.name]
+            take(EventKind.CHICAGO, turn.name, opponents, throw=res.throws)
+            closed = f"the round ended at {turn.name}'s Chicago (throw {res.throws})"
+        elif kind is Special.ONE_SIX_FIVE:
+            victim = _victim(turn.name, res, left, gone, f"{p}.throws[{res.throws - 1}]")
+            take(EventKind.ONE_SIX_FIVE, turn.name, [victim], throw=res.throws)
+        if closed is None and len(still_in()) == 1:
+            closed = f"the game is over: {still_in()[0]} is the last player with lives"
+
+    ended_by = events[-1].kind if closed is not None else EventKind.WORST_SCORE
+    worst: str | None = None
+    if closed is None:
+        assert call is not None  # only a starter's Chicago leaves the round without a call
+        worst, dice = worst_player(rules, [(n, results[n].dice) for n in still_in()], call)
+        take(EventKind.WORST_SCORE, worst, [worst], score=rules.value(dice, call))
+    return RoundRuling(
+        call=call,
+        throw_limit=limit,
+        players=tuple(_result(rules, n, lives[n], left[n], results.get(n), call) for n in names),
+        events=tuple(events),
+        ended_by=ended_by,
+        next_starter=_next_starter(names, left, worst),
+        winner=still_in()[0] if len(still_in()) == 1 else None,
+    )
+
+
+def _victim(
+    roller: str, res: _TurnResult, left: Mapping[str, int], gone: Mapping[str, str], path: str
+) -> str:
+    victim = res.victim
+    assert victim is not None  # play_turn insists on a victim for a 1-6-5 stood on
+    why = None
+    if victim == roller:
+        why = "the roller cannot pick themselves"
+    elif victim not in left:
+        why = f"'{victim}' does not play in this round"
+    elif victim in gone:
+        why = f"'{victim}' is already out ({gone[victim]})"
+    if why is not None:
+        raise RuleViolation(
+            f"{path}.victim",
+            f"{roller}: throw {res.throws}: the 1-6-5 victim must be an opponent still in the "
+            f"game: {why}",
+        )
+    return victim
+
+
+def _result(
+    rules: ChicagoRules,
+    name: str,
+    lives: int,
+    lives_after: int,
+    res: _TurnResult | None,
+    call: Call | None,
+) -> PlayerResult:
+    return PlayerResult(
+        name=name,
+        lives=lives,
+        throws=0 if res is None else res.throws,
+        dice=None if res is None else res.dice,
+        score=None if res is None or call is None else rules.value(res.dice, call),
+        special=None if res is None else special(res.dice),
+        lives_lost=lives - lives_after,
+        lives_after=lives_after,
+    )
+
+
+def _next_starter(names: Sequence[str], left: Mapping[str, int], worst: str | None) -> str | None:
+    """The worst score starts; if that was their last life, the next player still in after
+    them.  None after a Chicago (drawn by lot) and once the game is over."""
+    alive = [n for n in names if left[n] > 0]
+    if worst is None or len(alive) < 2:
+        return None
+    at = names.index(worst)
+    return next(n for n in (*names[at:], *names[:at]) if left[n] > 0)

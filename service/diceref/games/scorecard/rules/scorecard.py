@@ -1,0 +1,209 @@
+"""A player's scorecard under a ruleset: what it is worth and where the next throw may go.
+
+Pure functions over plain data.  Validation raises `RuleViolation`, which names the field
+and the reason; the API turns it into problem+json, the score-sheet checker into a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from diceref.core.dice import DICE_PER_THROW, FACES, throw_index
+from diceref.core.errors import RuleViolation
+from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
+
+__all__ = ["RuleViolation"]
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    boxes: Mapping[str, int] = field(default_factory=dict)
+    extra_bonus: int = 0
+
+
+class Option(NamedTuple):
+    """A legal placement (a named tuple: scoring builds a dozen per request)."""
+
+    box: str
+    points: int
+    bonus: int
+
+
+def validate_dice(dice: list[int] | tuple[int, ...], where: str = "dice") -> None:
+    if len(dice) != DICE_PER_THROW:
+        raise RuleViolation(where, f"expected {DICE_PER_THROW} dice, got {len(dice)}")
+    for i, d in enumerate(dice):
+        if d not in FACES:
+            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}")
+
+
+def upper_subtotal(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
+    return sum(boxes.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
+
+
+def upper_bonus_secured(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    """The bonus counts as soon as no remaining upper box can take it away.
+
+    For games whose upper boxes never score below 0 this is 'threshold reached'; for
+    russian-poker, where boxes go negative, it settles when the series is complete (or the
+    margin already covers every remaining box's worst case).
+    """
+    return ruleset.upper_bonus.reached(_worst_upper_total(ruleset, boxes))
+
+
+def _worst_upper_total(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
+    """Upper subtotal if every open upper box took its lowest possible value."""
+    total = 0
+    for box_id, least in points_table(ruleset).upper_floor:
+        total += boxes.get(box_id, least)
+    return total
+
+
+def card_total(ruleset: Ruleset, card: Scorecard) -> int:
+    bonus = ruleset.upper_bonus.points if upper_bonus_secured(ruleset, card.boxes) else 0
+    return sum(card.boxes.values()) + bonus + card.extra_bonus
+
+
+def is_complete(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    return len(boxes) >= len(ruleset.box_ids) and all(b in boxes for b in ruleset.box_ids)
+
+
+def five_box_holds_top(ruleset: Ruleset, boxes: Mapping[str, int]) -> bool:
+    rule = ruleset.five_of_a_kind
+    return rule is not None and boxes.get(rule.box) == ruleset.five_box_top
+
+
+def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> None:
+    """Reject a card no sequence of legal turns can produce (box by box, then bonuses)."""
+    achievable = points_table(ruleset).achievable
+    for box_id, points in card.boxes.items():
+        allowed = achievable.get(box_id)
+        if allowed is None:
+            raise RuleViolation(f"{where}.boxes.{box_id}", f"{ruleset.id} has no box '{box_id}'")
+        if points not in allowed:
+            raise RuleViolation(
+                f"{where}.boxes.{box_id}", f"no throw can score {points} in '{box_id}'"
+            )
+    if ruleset.series_order:
+        upper_open = [
+            ruleset.boxes[i].id
+            for i in ruleset.upper_indices
+            if ruleset.boxes[i].id not in card.boxes
+        ]
+        lower_filled = [
+            ruleset.boxes[i].id for i in ruleset.lower_indices if ruleset.boxes[i].id in card.boxes
+        ]
+        if upper_open and lower_filled:
+            raise RuleViolation(
+                f"{where}.boxes.{lower_filled[0]}",
+                f"the second series opens only when the first is complete "
+                f"('{upper_open[0]}' is still open)",
+            )
+    validate_extra_bonus(ruleset, card, where)
+
+
+def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
+    path = f"{where}.extra_bonus"
+    bonus = card.extra_bonus
+    if bonus == 0:
+        return
+    rule = ruleset.five_of_a_kind
+    if bonus < 0:
+        raise RuleViolation(path, "an extra bonus cannot be negative")
+    if rule is None or rule.extra_bonus == 0:
+        raise RuleViolation(path, f"{ruleset.id} has no extra five-of-a-kind bonus")
+    if bonus % rule.extra_bonus:
+        raise RuleViolation(path, f"must be a multiple of {rule.extra_bonus}")
+    if not five_box_holds_top(ruleset, card.boxes):
+        raise RuleViolation(
+            path, f"claimed without a basis: '{rule.box}' does not hold {ruleset.five_box_top}"
+        )
+    extras = bonus // rule.extra_bonus
+    other_filled = sum(1 for b in card.boxes if b != rule.box)
+    if extras > other_filled:
+        raise RuleViolation(
+            path,
+            f"{extras} extra five-of-a-kind bonuses need {extras} boxes filled besides "
+            f"'{rule.box}', the card has {other_filled}",
+        )
+
+
+def legal_options(
+    ruleset: Ruleset, card: Scorecard, dice: list[int] | tuple[int, ...], throw: int = 3
+) -> list[Option]:
+    """Every box these dice may fill now, with points and the bonus the placement earns.
+
+    Runs on every `POST /score`, so it reads the ruleset's precomputed Python lists rather
+    than numpy arrays (a numpy scalar lookup costs more than the arithmetic here).
+    """
+    table = points_table(ruleset)
+    t = throw_index(dice)
+    boxes = card.boxes
+    ids = ruleset.box_ids
+    open_ids = [i for i, box_id in enumerate(ids) if box_id not in boxes]
+    if ruleset.series_order:
+        upper = ruleset.upper_set
+        open_ids = [i for i in open_ids if i in upper] or open_ids
+    rule = ruleset.five_of_a_kind
+    face = table.five_face_of[t]  # 0 unless the dice are a five of a kind
+    holds_top = rule is not None and boxes.get(rule.box) == ruleset.five_box_top
+    if (
+        face
+        and rule is not None
+        and rule.box in boxes
+        and rule.joker is not Joker.NONE
+        and (holds_top or rule.joker_when_scratched)
+    ):
+        placements = _joker_placements(ruleset, open_ids, t, face)
+    else:
+        column = table.by_throw[1 if throw == 1 else 0][t]
+        placements = [(i, column[i]) for i in open_ids]
+    extra = rule.extra_bonus if face and holds_top and rule is not None else 0
+    worst = _worst_upper_total(ruleset, boxes)
+    reached = ruleset.upper_bonus.reached
+    if reached(worst):  # bonus already secured: no placement earns it
+        return [Option(ids[i], points, extra) for i, points in placements]
+    bonus = ruleset.upper_bonus.points
+    upper_min = table.upper_min
+    return [
+        Option(
+            ids[i],
+            points,
+            extra + bonus if i in upper_min and reached(worst - upper_min[i] + points) else extra,
+        )
+        for i, points in placements
+    ]
+
+
+def extra_bonus_for(
+    ruleset: Ruleset, boxes: Mapping[str, int], dice: list[int] | tuple[int, ...]
+) -> int:
+    """The extra bonus a further five of a kind earns: its box must already hold 50."""
+    rule = ruleset.five_of_a_kind
+    if rule is None or len(set(dice)) != 1 or not five_box_holds_top(ruleset, boxes):
+        return 0
+    return rule.extra_bonus
+
+
+def _joker_placements(
+    ruleset: Ruleset, open_ids: list[int], t: int, face: int
+) -> list[tuple[int, int]]:
+    table = points_table(ruleset)
+    rule = ruleset.five_of_a_kind
+    assert rule is not None
+    natural = table.by_throw[0][t]
+    matching = ruleset.upper_box_of_face[face]
+    if matching in open_ids:
+        if rule.matching_upper_forced:
+            return [(matching, natural[matching])]
+        return [(i, natural[i]) for i in open_ids]  # natural values only
+    joker = table.joker_by_throw[t]
+    lower_set, upper_set = ruleset.lower_set, ruleset.upper_set
+    lower = [(i, joker[i]) for i in open_ids if i in lower_set]
+    upper = [(i, 0) for i in open_ids if i in upper_set]
+    if rule.joker is Joker.FORCED:
+        return lower or upper
+    return sorted(upper + lower)

@@ -1,0 +1,133 @@
+"""Per-request coaching from a solved value table: every keep and every box, ranked.
+
+Nothing here solves a game: it evaluates one turn of one state against the table, which
+costs a few thousand array operations (well under a millisecond), so the request path can
+never start a backward induction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from diceref.core.dice import canonical, sub_multisets
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import (
+    Scorecard,
+    card_total,
+    five_box_holds_top,
+    legal_options,
+)
+from diceref.games.scorecard.solver.engine import FloatArray, TurnValues, turn_values
+from diceref.games.scorecard.solver.keeps import keep_graph
+from diceref.games.scorecard.solver.statespace import StateSpace, state_space
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    keep: tuple[int, ...]
+    expected_total: float
+
+
+@dataclass(frozen=True)
+class BoxAdvice:
+    box: str
+    points: int
+    bonus: int
+    expected_total: float
+
+
+Advice = KeepAdvice | BoxAdvice
+
+
+@dataclass(frozen=True)
+class CardState:
+    mask: int
+    sub: int
+    flag: int
+
+
+def card_state(ruleset: Ruleset, card: Scorecard) -> CardState:
+    filled = card.boxes
+    mask = sum(1 << i for i, b in enumerate(ruleset.boxes) if b.id in filled)
+    sub = sum(filled.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
+    flag = 1 if five_box_holds_top(ruleset, filled) else 0
+    return CardState(mask, sub, flag)
+
+
+def state_value(space: StateSpace, values: FloatArray, state: CardState) -> float:
+    idx = space.index(np.array([state.mask]), np.array([state.sub]), np.array([state.flag]))
+    return float(values[idx[0]])
+
+
+def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) -> float:
+    """Card total now plus the expected points still to come under optimal play."""
+    space = state_space(ruleset)
+    return card_total(ruleset, card) + state_value(space, values, card_state(ruleset, card))
+
+
+_TURNS: OrderedDict[tuple[str, int, CardState], TurnValues] = OrderedDict()
+TURN_CACHE_SIZE = 512  # ~11 KB each: a turn's keep values, reused by its next decisions
+
+
+def _turn(space: StateSpace, values: FloatArray, state: CardState) -> TurnValues:
+    """A turn's keep values, cached: a frontend asks after each throw of the same turn."""
+    key = (space.ruleset.rules_hash, id(values), state)
+    turn = _TURNS.get(key)
+    if turn is None:
+        turn = turn_values(
+            space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
+        )
+        _TURNS[key] = turn
+        if len(_TURNS) > TURN_CACHE_SIZE:
+            _TURNS.popitem(last=False)
+    else:
+        _TURNS.move_to_end(key)
+    return turn
+
+
+def advise(
+    ruleset: Ruleset,
+    values: FloatArray,
+    card: Scorecard,
+    dice: list[int] | tuple[int, ...],
+    throws_left: int,
+    throw: int | None = None,
+) -> list[Advice]:
+    """Every distinct keep (when a throw is left) and every legal box, best first."""
+    space = state_space(ruleset)
+    throw = ruleset.throws_per_turn - throws_left if throw is None else throw
+    state = card_state(ruleset, card)
+    total = card_total(ruleset, card)
+    options: list[Advice] = []
+    five = ruleset.five_box_index
+    for option in legal_options(ruleset, card, dice, throw):
+        i = ruleset.box_index[option.box]
+        after = CardState(
+            state.mask | 1 << i,
+            state.sub + option.points if i in ruleset.upper_indices else state.sub,
+            1 if i == five and option.points == ruleset.five_box_top else state.flag,
+        )
+        future = float(values[space.index_one(after.mask, after.sub, after.flag)])
+        options.append(
+            BoxAdvice(
+                option.box,
+                option.points,
+                option.bonus,
+                total + option.points + option.bonus + future,
+            )
+        )
+    if throws_left > 0:
+        turn = _turn(space, values, state)
+        levels = turn.keep_after_first if throws_left == 2 else turn.keep_after_second
+        graph = keep_graph()
+        for keep in sub_multisets(canonical(dice)):
+            value = float(levels[len(keep)][graph.index[len(keep)][keep], 0])
+            options.append(KeepAdvice(keep, total + value))
+    options.sort(key=lambda o: -o.expected_total)
+    return options
+
+
+__all__ = ["Advice", "BoxAdvice", "KeepAdvice", "advise", "card_state"]

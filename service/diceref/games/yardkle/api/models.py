@@ -1,0 +1,276 @@
+"""Request and response Structs of the Yardkle routes, and their conversion from the rules.
+
+Shape limits live in the types (`Meta`) so they are enforced on decode and published in
+the OpenAPI document; everything that needs the rules (which set-aside scores, the entry
+rule, turn order) is judged by the rules layer and comes back as a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from diceref.games.scorecard.api.models import Die
+from diceref.games.yardkle.rules.games import GameResult, PlayedTurn
+from diceref.games.yardkle.rules.scoring import Part, SetAside
+from diceref.games.yardkle.rules.turns import ThrowResult, TurnEnd, TurnResult
+from diceref.games.yardkle.solver.advice import Decision, HoldAdvice
+
+YardkleDice = Annotated[
+    list[Die], Meta(min_length=1, max_length=6, description="One to six dice, 1 to 6 each")
+]
+SetAsideDice = Annotated[
+    list[Die],
+    Meta(max_length=6, description="Dice set aside from this throw; empty after a Yardkle"),
+]
+Total = Annotated[
+    int, Meta(ge=0, le=10_000_000, description="Points, a multiple of the scoring unit (50)")
+]
+PlayerName = Annotated[str, Meta(min_length=1, max_length=100)]
+
+
+# --- requests -----------------------------------------------------------------------------
+
+
+class ThrowsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    dice: YardkleDice
+
+
+class ThrowIn(msgspec.Struct, forbid_unknown_fields=True):
+    dice: YardkleDice
+    set_aside: SetAsideDice = []
+
+
+TurnThrows = Annotated[list[ThrowIn], Meta(min_length=1, max_length=500)]
+
+
+class TurnRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A turn as played: its throws, the dice set aside after each, and how it ended."""
+
+    throws: TurnThrows
+    end: TurnEnd
+    banked_total: Total = 0
+
+
+class GameTurnIn(msgspec.Struct, forbid_unknown_fields=True):
+    player: PlayerName
+    throws: TurnThrows
+    end: TurnEnd
+
+
+class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Players in turn order (the first listed starts) and the turns played so far."""
+
+    players: Annotated[list[PlayerName], Meta(min_length=1, max_length=20)]
+    turns: Annotated[list[GameTurnIn], Meta(max_length=5000)] = []
+
+
+class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A throw, the turn points set aside before it, and whether the player is on the pad."""
+
+    dice: YardkleDice
+    on_pad: bool
+    turn_points: Total = 0
+
+
+# --- responses ----------------------------------------------------------------------------
+
+
+class PartOut(msgspec.Struct):
+    combination: str
+    name: str
+    dice: list[int]
+    points: int
+
+
+class SetAsideOut(msgspec.Struct):
+    dice: list[int]
+    points: int
+    split: list[PartOut]
+    dice_left: int  # dice the next throw would use: all of them again after hot dice
+    hot_dice: bool
+
+
+class ThrowsResponse(msgspec.Struct):
+    dice: list[int]
+    yardkle: bool
+    max_points: int
+    set_asides: list[SetAsideOut]
+
+
+class ThrowOut(msgspec.Struct):
+    dice: list[int]
+    set_aside: list[int]
+    points: int
+    split: list[PartOut]
+    running_total: int
+    dice_left: int
+    hot_dice: bool
+    yardkle: bool
+
+
+class EntryRuleOut(msgspec.Struct):
+    applied: bool
+    threshold: int
+    met: bool
+
+
+class TurnResponse(msgspec.Struct):
+    end: str
+    turn_points: int
+    points: int
+    banked_total: int
+    new_total: int
+    on_pad: bool
+    entry_rule: EntryRuleOut
+    throws: list[ThrowOut]
+
+
+class GameTurnOut(msgspec.Struct):
+    turn_index: int
+    player: str
+    end: str
+    turn_points: int
+    points: int
+    total: int
+    last_turn: bool
+
+
+class ReachedOut(msgspec.Struct):
+    turn_index: int
+    player: str
+    total: int
+
+
+class StandingOut(msgspec.Struct):
+    rank: int
+    player: str
+    total: int
+    on_pad: bool
+    turns: int
+
+
+class GameResponse(msgspec.Struct):
+    finished: bool
+    winners: list[str]
+    next_player: str | None
+    reached: ReachedOut | None
+    last_turns: list[int]
+    last_turns_due: list[str]
+    standings: list[StandingOut]
+    turns: list[GameTurnOut]
+
+
+class HoldOut(msgspec.Struct):
+    rank: int
+    set_aside: list[int]
+    points: int
+    split: list[PartOut]
+    turn_points: int
+    dice_left: int
+    hot_dice: bool
+    bank_allowed: bool
+    bank: float
+    throw_on: float
+    decision: Decision
+    expected_points: float
+
+
+class BestOut(msgspec.Struct):
+    set_aside: list[int]
+    decision: Decision
+    expected_points: float
+
+
+class HoldsResponse(msgspec.Struct):
+    dice: list[int]
+    turn_points: int
+    on_pad: bool
+    yardkle: bool
+    options: list[HoldOut]
+    best: BestOut | None
+
+
+# --- conversion ---------------------------------------------------------------------------
+
+
+def parts_out(parts: tuple[Part, ...]) -> list[PartOut]:
+    return [PartOut(p.combination.id, p.combination.name, list(p.dice), p.points) for p in parts]
+
+
+def set_aside_out(option: SetAside, thrown: int, all_dice: int) -> SetAsideOut:
+    left = thrown - len(option.dice)
+    return SetAsideOut(
+        list(option.dice), option.points, parts_out(option.parts), left or all_dice, left == 0
+    )
+
+
+def turn_out(result: TurnResult) -> TurnResponse:
+    entry = result.entry_rule
+    return TurnResponse(
+        end=result.end.value,
+        turn_points=result.turn_points,
+        points=result.points,
+        banked_total=result.banked_total,
+        new_total=result.new_total,
+        on_pad=result.on_pad,
+        entry_rule=EntryRuleOut(entry.applied, entry.threshold, entry.met),
+        throws=[_throw_out(t) for t in result.throws],
+    )
+
+
+def _throw_out(t: ThrowResult) -> ThrowOut:
+    return ThrowOut(
+        dice=list(t.dice),
+        set_aside=list(t.set_aside),
+        points=t.points,
+        split=parts_out(t.parts),
+        running_total=t.running_total,
+        dice_left=t.dice_left,
+        hot_dice=t.hot_dice,
+        yardkle=t.yardkle,
+    )
+
+
+def _game_turn_out(t: PlayedTurn) -> GameTurnOut:
+    r = t.result
+    return GameTurnOut(
+        t.index, t.player, r.end.value, r.turn_points, r.points, r.new_total, t.last_turn
+    )
+
+
+def game_out(result: GameResult) -> GameResponse:
+    reached = result.reached
+    return GameResponse(
+        finished=result.finished,
+        winners=list(result.winners),
+        next_player=result.next_player,
+        reached=None
+        if reached is None
+        else ReachedOut(reached.index, reached.player, reached.result.new_total),
+        last_turns=list(result.last_turns),
+        last_turns_due=list(result.last_turns_due),
+        standings=[
+            StandingOut(s.rank, s.player, s.total, s.on_pad, s.turns) for s in result.standings
+        ],
+        turns=[_game_turn_out(t) for t in result.turns],
+    )
+
+
+def hold_out(h: HoldAdvice) -> HoldOut:
+    return HoldOut(
+        rank=h.rank,
+        set_aside=list(h.set_aside.dice),
+        points=h.set_aside.points,
+        split=parts_out(h.set_aside.parts),
+        turn_points=h.turn_points,
+        dice_left=h.dice_left,
+        hot_dice=h.hot_dice,
+        bank_allowed=h.bank_allowed,
+        bank=h.bank,
+        throw_on=h.throw_on,
+        decision=h.decision,
+        expected_points=h.value,
+    )

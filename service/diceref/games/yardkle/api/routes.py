@@ -1,0 +1,129 @@
+"""Yardkle routes: score a throw, referee a turn or a game, and coach a set-aside.
+
+The handlers decode, call the rules (or the solved table) and encode; every rule broken comes
+back from the rules layer as a `RuleViolation`, answered as a 422 problem naming the field.
+"""
+
+from __future__ import annotations
+
+from litestar import post
+from litestar.params import JSONBody
+
+from diceref.games.yardkle.api.models import (
+    BestOut,
+    GameRequest,
+    GameResponse,
+    HoldsRequest,
+    HoldsResponse,
+    ThrowIn,
+    ThrowsRequest,
+    ThrowsResponse,
+    TurnRequest,
+    TurnResponse,
+    game_out,
+    hold_out,
+    set_aside_out,
+    turn_out,
+)
+from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
+from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides, sorted_dice
+from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
+from diceref.games.yardkle.solver.advice import advise
+from diceref.games.yardkle.tables import policy_table
+from diceref.http.lean import lean_json
+from diceref.http.problems import problem_responses
+
+RULES = DEFAULT_RULES
+
+
+def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
+    return tuple(ThrowRecord(tuple(t.dice), tuple(t.set_aside)) for t in throws)
+
+
+@post(
+    "/yardkle/throws",
+    operation_id="yardkleThrows",
+    responses=problem_responses(400),
+    summary="Every set-aside a Yardkle throw allows",
+    tags=["yardkle"],
+    status_code=200,
+    sync_to_thread=False,
+    middleware=[lean_json],
+)
+def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
+    """Every multiset of the thrown dice that scores completely, with its points and its best
+    split into combinations (best first), the most the throw can score, and whether it is a
+    Yardkle (nothing to set aside)."""
+    options = set_asides(data.dice, RULES)
+    n = len(data.dice)
+    return ThrowsResponse(
+        dice=list(sorted_dice(data.dice)),
+        yardkle=not options,
+        max_points=options[0].points if options else 0,
+        set_asides=[set_aside_out(o, n, RULES.dice) for o in options],
+    )
+
+
+@post(
+    "/yardkle/turns",
+    operation_id="yardkleTurn",
+    responses=problem_responses(400, 422),
+    summary="Referee a Yardkle turn",
+    tags=["yardkle"],
+    status_code=200,
+    sync_to_thread=False,
+    middleware=[lean_json],
+)
+def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
+    """Replays the turn against the player's banked total: the points earned, the new total
+    and the entry rule; the first illegal step (dice not thrown, a set-aside that does not
+    score completely, nothing set aside, banking under the entry threshold off the pad,
+    throwing after a Yardkle) is refused naming the throw and the rule."""
+    result = adjudicate_turn(_records(data.throws), data.end, data.banked_total, RULES)
+    return turn_out(result)
+
+
+@post(
+    "/yardkle/games",
+    operation_id="yardkleGame",
+    responses=problem_responses(400, 422),
+    summary="Referee a Yardkle game",
+    tags=["yardkle"],
+    status_code=200,
+    sync_to_thread=False,
+    middleware=[lean_json],
+)
+def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
+    """Standings after the turns given, the turn that reached the target, the last turns
+    owed and played, and the winners once every other player has had a last turn."""
+    turns = tuple(GameTurn(t.player, _records(t.throws), t.end) for t in data.turns)
+    return game_out(adjudicate_game(data.players, turns, RULES))
+
+
+@post(
+    "/yardkle/holds",
+    operation_id="yardkleHolds",
+    responses=problem_responses(400, 422),
+    summary="Coach a Yardkle set-aside",
+    tags=["yardkle"],
+    status_code=200,
+    sync_to_thread=False,
+    middleware=[lean_json],
+)
+def yardkle_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
+    """Every legal set-aside with the expected turn points of banking and of throwing on under
+    the optimal policy (maximum expected points per turn, entry rule included when off the
+    pad), ranked, and the best decision."""
+    validate_turn_state(data.dice, data.turn_points, RULES)
+    options = advise(policy_table(RULES), RULES, data.dice, data.turn_points, data.on_pad)
+    best = options[0] if options else None
+    return HoldsResponse(
+        dice=list(sorted_dice(data.dice)),
+        turn_points=data.turn_points,
+        on_pad=data.on_pad,
+        yardkle=not options,
+        options=[hold_out(h) for h in options],
+        best=None
+        if best is None
+        else BestOut(list(best.set_aside.dice), best.decision, best.value),
+    )

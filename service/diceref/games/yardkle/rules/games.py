@@ -1,0 +1,129 @@
+"""Refereeing a Yardkle game: turn order, totals, the last turns and the winners.
+
+Each turn is judged by `adjudicate_turn` against the player's total at that moment, so the
+entry rule follows the game (a player is on the pad once a first turn banks).  The game ends
+when every other player has had one last turn after someone reached the target; a turn
+listed after that, or out of turn order, is refused with the turn it concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from diceref.core.errors import RuleViolation
+from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, YardkleRules
+from diceref.games.yardkle.rules.turns import ThrowRecord, TurnEnd, TurnResult, adjudicate_turn
+
+
+@dataclass(frozen=True)
+class GameTurn:
+    player: str
+    throws: tuple[ThrowRecord, ...]
+    end: TurnEnd
+
+
+@dataclass(frozen=True)
+class PlayedTurn:
+    index: int  # position in the game's list of turns (0-based, as in `turns[i]`)
+    player: str
+    result: TurnResult
+    last_turn: bool  # one of the turns owed after the target was reached
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: str
+    total: int
+    on_pad: bool
+    turns: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    turns: tuple[PlayedTurn, ...]
+    standings: tuple[Standing, ...]
+    reached: PlayedTurn | None  # the turn that first reached the target
+    last_turns: tuple[int, ...]  # indices of the last turns played so far
+    last_turns_due: tuple[str, ...]  # players still owed their last turn
+    finished: bool
+    winners: tuple[str, ...]  # empty until the game is finished
+    next_player: str | None  # None once the game is finished
+
+
+def _check_players(players: Sequence[str]) -> None:
+    if not players:
+        raise RuleViolation("players", "a game needs at least one player")
+    seen: set[str] = set()
+    for i, p in enumerate(players):
+        if p in seen:
+            raise RuleViolation(f"players[{i}]", f"'{p}' is listed twice; names must be unique")
+        seen.add(p)
+
+
+def adjudicate_game(
+    players: Sequence[str], turns: Sequence[GameTurn], rules: YardkleRules = DEFAULT_RULES
+) -> GameResult:
+    """Replay the turns in order; raise at the first one that breaks a rule."""
+    _check_players(players)
+    n = len(players)
+    totals = dict.fromkeys(players, 0)
+    played: list[PlayedTurn] = []
+    reached: PlayedTurn | None = None
+    due: list[str] = []
+    for k, turn in enumerate(turns):
+        expected = players[k % n]
+        if reached is not None and not due:
+            raise RuleViolation(
+                f"turns[{k}]",
+                f"the game is over: {reached.player} reached {rules.target} on turn "
+                f"{reached.index + 1} and every other player has had a last turn",
+            )
+        if turn.player not in totals:
+            raise RuleViolation(f"turns[{k}].player", f"'{turn.player}' is not a player")
+        if turn.player != expected:
+            raise RuleViolation(
+                f"turns[{k}].player",
+                f"out of turn: turn {k + 1} is {expected}'s (players throw in the order "
+                f"listed), not {turn.player}'s",
+            )
+        result = adjudicate_turn(
+            turn.throws, turn.end, totals[turn.player], rules, where=f"turns[{k}]"
+        )
+        totals[turn.player] = result.new_total
+        is_last = reached is not None
+        entry = PlayedTurn(k, turn.player, result, is_last)
+        played.append(entry)
+        if is_last:
+            due.remove(turn.player)
+        elif rules.reaches_target(result.new_total):
+            reached = entry
+            due = [players[(k + j) % n] for j in range(1, n)]
+    finished = reached is not None and not due
+    counted = {p: sum(1 for t in played if t.player == p) for p in players}
+    standings = _standings(players, totals, counted, rules)
+    top = standings[0].total
+    return GameResult(
+        turns=tuple(played),
+        standings=standings,
+        reached=reached,
+        last_turns=tuple(t.index for t in played if t.last_turn),
+        last_turns_due=tuple(due),
+        finished=finished,
+        winners=tuple(s.player for s in standings if s.total == top) if finished else (),
+        next_player=None if finished else players[len(turns) % n],
+    )
+
+
+def _standings(
+    players: Sequence[str], totals: dict[str, int], turns: dict[str, int], rules: YardkleRules
+) -> tuple[Standing, ...]:
+    """Highest total first; equal totals share a rank (1, 2, 2, 4), then listing order."""
+    order = sorted(players, key=lambda p: -totals[p])
+    out: list[Standing] = []
+    for i, p in enumerate(order):
+        rank = out[-1].rank if out and out[-1].total == totals[p] else i + 1
+        on_pad = totals[p] > 0 or rules.entry_threshold == 0
+        out.append(Standing(rank, p, totals[p], on_pad, turns[p]))
+    return tuple(out)

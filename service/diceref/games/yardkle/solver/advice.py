@@ -1,0 +1,72 @@
+"""Advice for one Yardkle throw: every legal set-aside, valued with the solved table.
+
+For each set-aside the two ways to go on are valued separately (bank now, or throw the dice
+left and play on optimally) so a player sees what the better choice gains, not only which it
+is.  The values are read from the same table the policy was solved into, so advice and
+policy cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from diceref.games.yardkle.rules.scoring import SetAside, YardkleRules, set_asides
+from diceref.games.yardkle.solver.policy import FloatArray, bank_value, throw_value
+
+
+class Decision(StrEnum):
+    BANK = "bank"
+    THROW_ON = "throw_on"
+
+
+@dataclass(frozen=True)
+class HoldAdvice:
+    set_aside: SetAside
+    turn_points: int  # turn points after setting these dice aside
+    dice_left: int  # dice the next throw would use (all again after hot dice)
+    hot_dice: bool
+    bank_allowed: bool  # false while off the pad under the entry threshold
+    bank: float  # expected turn points if the player banks now (0 when not allowed)
+    throw_on: float  # ... if the player throws the dice left and plays on optimally
+    decision: Decision
+    value: float  # the better of the two
+    rank: int
+
+
+def advise(
+    table: FloatArray,
+    rules: YardkleRules,
+    dice: Sequence[int],
+    turn_points: int,
+    on_pad: bool,
+) -> list[HoldAdvice]:
+    """Every legal set-aside of the throw, best first (empty: the throw is a Yardkle)."""
+    found: list[HoldAdvice] = []
+    for option in set_asides(dice, rules):
+        after = turn_points + option.points
+        left = len(dice) - len(option.dice)
+        hot = left == 0
+        next_dice = rules.dice if hot else left
+        allowed = on_pad or after >= rules.entry_threshold
+        bank = bank_value(rules, on_pad, after)
+        throw = throw_value(table, rules, on_pad, after, next_dice)
+        # Equal values go to banking: the same expectation without the risk.
+        decision = Decision.BANK if allowed and bank >= throw else Decision.THROW_ON
+        found.append(
+            HoldAdvice(
+                set_aside=option,
+                turn_points=after,
+                dice_left=next_dice,
+                hot_dice=hot,
+                bank_allowed=allowed,
+                bank=bank,
+                throw_on=throw,
+                decision=decision,
+                value=max(bank, throw) if allowed else throw,
+                rank=0,
+            )
+        )
+    found.sort(key=lambda h: (-h.value, -h.set_aside.points, len(h.set_aside.dice)))
+    return [replace(h, rank=i + 1) for i, h in enumerate(found)]

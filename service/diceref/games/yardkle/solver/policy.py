@@ -1,0 +1,254 @@
+"""The Yardkle turn policy that maximises expected points per turn, solved exactly.
+
+State: (points accumulated this turn t, dice left to throw n).  After a throw the player picks
+a set-aside, then banks (worth t, or 0 while off the pad and t is under the entry threshold)
+or throws the dice left (all of them again after hot dice).  A throw with nothing to set
+aside is a Yardkle and is worth 0.
+
+Two facts make the solve exact and small:
+
+* Every set-aside scores (at least `unit` points), so t strictly grows along a turn: the
+  states form an acyclic graph, and value iteration swept from high t down to 0 reaches its
+  fixed point in one sweep.  The solve still sweeps until the Bellman residual is under the
+  tolerance and reports it, so the claim is checked rather than assumed.
+* Above `bank_from` the policy provably banks.  Throwing n dice once more and banking is
+  worth (1 - q_n) t + a_n (q_n: chance of a Yardkle, a_n: expected best set-aside), which is
+  at most t once t >= a_n / q_n.  The set {t >= max_n a_n / q_n} is closed (t only grows), so
+  this is a monotone stopping problem and the one-step look-ahead rule, bank, is optimal
+  there (Chow, Robbins & Siegmund, "Great Expectations", ch. 3; integrable since a turn ends
+  in a Yardkle with chance at least q_6 per throw).  Values above the bound are closed-form.
+
+Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the table store.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.core.dice import multiset_probability, multisets
+from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+SOLVER_VERSION = "1"
+TOLERANCE = 1e-9
+LEVEL_CHUNK = 64  # levels per block when the Bellman operator is applied to the whole table
+
+
+@dataclass(frozen=True)
+class ThrowOptions:
+    """Every (throw, set-aside) pair for throws of 1..D dice, flattened for array work.
+
+    Throws are multisets with their chance; options are sorted by throw, so the best option
+    of each scoring throw is one `np.maximum.reduceat` away.
+    """
+
+    throw_dice: IntArray  # (n_throws,) how many dice the throw has
+    throw_probability: FloatArray  # (n_throws,)
+    starts: IntArray  # (n_scoring,) first option of each scoring throw
+    scoring_dice: IntArray  # (n_scoring,) dice in that throw
+    scoring_probability: FloatArray  # (n_scoring,)
+    option_steps: IntArray  # (n_options,) points of the set-aside, in units
+    option_next: IntArray  # (n_options,) dice left after it (all again after hot dice)
+    yardkle_chance: FloatArray  # (D,) q_n: nothing scores with n dice
+    best_gain: FloatArray  # (D,) a_n: expected points of the best set-aside (0 on a Yardkle)
+
+
+@cache
+def throw_options(rules: YardkleRules) -> ThrowOptions:
+    unit, n_dice = rules.unit, rules.dice
+    throw_dice: list[int] = []
+    throw_probability: list[float] = []
+    starts: list[int] = []
+    scoring_dice: list[int] = []
+    scoring_probability: list[float] = []
+    steps: list[int] = []
+    nexts: list[int] = []
+    q = np.zeros(n_dice)
+    a = np.zeros(n_dice)
+    for n in range(1, n_dice + 1):
+        for throw in multisets(n):
+            p = multiset_probability(throw)
+            throw_dice.append(n)
+            throw_probability.append(p)
+            options = set_asides(throw, rules)
+            if not options:
+                q[n - 1] += p
+                continue
+            a[n - 1] += p * options[0].points
+            starts.append(len(steps))
+            scoring_dice.append(n)
+            scoring_probability.append(p)
+            for o in options:
+                left = n - len(o.dice)
+                steps.append(o.points // unit)
+                nexts.append(left if left else n_dice)
+    return ThrowOptions(
+        throw_dice=np.array(throw_dice, dtype=np.intp),
+        throw_probability=np.array(throw_probability),
+        starts=np.array(starts, dtype=np.intp),
+        scoring_dice=np.array(scoring_dice, dtype=np.intp),
+        scoring_probability=np.array(scoring_probability),
+        option_steps=np.array(steps, dtype=np.intp),
+        option_next=np.array(nexts, dtype=np.intp),
+        yardkle_chance=q,
+        best_gain=a,
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a value lives in the table, and where the table stops (levels x unit is the
+    proven bound rounded up; `solve` may be asked for more levels)."""
+
+    unit: int  # points per level
+    levels: int  # table rows: turn points 0, unit, ..., (levels - 1) x unit
+    bank_from: int  # from this many turn points on the policy always banks
+    bound: float  # max_n a_n / q_n, the proven bound before rounding up to a level
+    max_step: int  # largest set-aside, in levels
+
+
+@cache
+def layout(rules: YardkleRules) -> Layout:
+    opts = throw_options(rules)
+    if np.any(opts.yardkle_chance <= 0):
+        raise ValueError("every throw size must risk a Yardkle, or a turn need never end")
+    bound = float(np.max(opts.best_gain / opts.yardkle_chance))
+    levels = math.ceil(max(bound, rules.entry_threshold) / rules.unit)
+    return Layout(
+        unit=rules.unit,
+        levels=levels,
+        bank_from=levels * rules.unit,
+        bound=bound,
+        max_step=int(opts.option_steps.max()),
+    )
+
+
+def bank_values(rules: YardkleRules, turn_points: FloatArray) -> FloatArray:
+    """(2, len) worth of banking: row 0 off the pad (entry rule), row 1 on the pad."""
+    off = np.where(turn_points >= rules.entry_threshold, turn_points, 0.0)
+    return np.stack([off, turn_points])
+
+
+def closed_form(rules: YardkleRules, turn_points: float, dice: int) -> float:
+    """Value of throwing `dice` with turn points at or above `bank_from` (then banking)."""
+    opts = throw_options(rules)
+    q = float(opts.yardkle_chance[dice - 1])
+    return (1.0 - q) * turn_points + float(opts.best_gain[dice - 1])
+
+
+@dataclass(frozen=True)
+class Solution:
+    """values[on_pad, t // unit, n - 1]: expected turn points when about to throw n dice with
+    t points in hand, playing optimally from there."""
+
+    values: FloatArray  # (2, levels, D)
+    sweeps: int
+    residual: float  # max |Bellman(values) - values| over the table
+
+
+def _extended_stop_values(rules: YardkleRules, lay: Layout, values: FloatArray) -> FloatArray:
+    """(2, levels + max_step + 1, D) worth of each state after a set-aside: max(bank, throw).
+
+    Rows at and above `levels` are in the banking region, where the worth is the bank value.
+    """
+    n_rows = lay.levels + lay.max_step + 1
+    t = np.arange(n_rows, dtype=np.float64) * lay.unit
+    bank = bank_values(rules, t)
+    stop = np.repeat(bank[:, :, None], rules.dice, axis=2)
+    np.maximum(stop[:, : lay.levels], values, out=stop[:, : lay.levels])
+    return stop
+
+
+def _scoring_matrix(rules: YardkleRules, opts: ThrowOptions) -> FloatArray:
+    """(n_scoring, D): chance of each scoring throw, in the column of its dice count."""
+    m = np.zeros((len(opts.starts), rules.dice))
+    m[np.arange(len(opts.starts)), opts.scoring_dice - 1] = opts.scoring_probability
+    return m
+
+
+def _sweep(rules: YardkleRules, lay: Layout, values: FloatArray) -> float:
+    """One Gauss-Seidel sweep from the top level down, in place; returns the largest change."""
+    opts = throw_options(rules)
+    chance = _scoring_matrix(rules, opts)
+    stop = _extended_stop_values(rules, lay, values)
+    bank = bank_values(rules, np.arange(lay.levels, dtype=np.float64) * lay.unit)
+    cols = opts.option_next - 1
+    change = 0.0
+    for i in range(lay.levels - 1, -1, -1):
+        reached = stop[:, i + opts.option_steps, cols]
+        best = np.maximum.reduceat(reached, opts.starts, axis=1)
+        new = best @ chance
+        change = max(change, float(np.max(np.abs(new - values[:, i]))))
+        values[:, i] = new
+        stop[:, i] = np.maximum(bank[:, i, None], new)
+    return change
+
+
+def bellman_residual(rules: YardkleRules, values: FloatArray) -> float:
+    """max |B(values) - values|, B applied to every level at once (no sweep order assumed)."""
+    lay = replace(layout(rules), levels=values.shape[1])
+    opts = throw_options(rules)
+    chance = _scoring_matrix(rules, opts)
+    stop = _extended_stop_values(rules, lay, values)
+    cols = opts.option_next - 1
+    worst = 0.0
+    for lo in range(0, lay.levels, LEVEL_CHUNK):
+        rows = np.arange(lo, min(lo + LEVEL_CHUNK, lay.levels))
+        reached = stop[:, rows[:, None] + opts.option_steps[None, :], cols[None, :]]
+        best = np.maximum.reduceat(reached, opts.starts, axis=2)
+        new = best @ chance
+        worst = max(worst, float(np.max(np.abs(new - values[:, rows]))))
+    return worst
+
+
+def solve(
+    rules: YardkleRules, tol: float = TOLERANCE, max_sweeps: int = 10, levels: int | None = None
+) -> Solution:
+    """Value iteration to a Bellman residual of at most `tol`.
+
+    `levels` may raise the table above the proven bound (never below it): the values must not
+    move, which is how the tests check the bound instead of trusting it.
+    """
+    lay = layout(rules)
+    if levels is not None:
+        if levels < lay.levels:
+            raise ValueError(f"the table needs at least {lay.levels} levels")
+        lay = replace(lay, levels=levels)
+    values = np.zeros((2, lay.levels, rules.dice))
+    for sweeps in range(1, max_sweeps + 1):
+        _sweep(rules, lay, values)
+        residual = bellman_residual(rules, values)
+        if residual <= tol:
+            return Solution(values, sweeps, residual)
+    raise RuntimeError(f"no convergence in {max_sweeps} sweeps (residual {residual})")
+
+
+def yardkle_table(rules: YardkleRules) -> FloatArray:
+    """The solved table as one plain array (see `Solution.values` for its layout)."""
+    return solve(rules).values
+
+
+def throw_value(
+    table: FloatArray, rules: YardkleRules, on_pad: bool, turn_points: int, dice: int
+) -> float:
+    """Expected turn points of throwing `dice` with `turn_points` in hand, then playing on
+    optimally (closed-form above the table, where the next set-aside is banked)."""
+    unit = rules.unit
+    level = turn_points // unit
+    if turn_points % unit or level < 0:
+        raise ValueError(f"turn points are a non-negative multiple of {unit}")
+    if level >= table.shape[1]:
+        return closed_form(rules, turn_points, dice)
+    return float(table[int(on_pad), level, dice - 1])
+
+
+def bank_value(rules: YardkleRules, on_pad: bool, turn_points: int) -> float:
+    """Worth of banking now: the turn points, or 0 while the entry rule forbids banking."""
+    return float(turn_points) if on_pad or turn_points >= rules.entry_threshold else 0.0

@@ -1,0 +1,203 @@
+"""The lean request path of the JSON operations: decode, call the handler, encode.
+
+Litestar's generic handler path (kwargs model, signature model, `Response` object) costs
+about as much per request as the whole of `GET /healthz`, and it decodes a body twice (JSON
+to builtins, then a lax `msgspec.convert` that turns `"2"` into `2` and `5.0` into `5`).
+`POST /score` runs on every throw a frontend shows, so issue 2 asks it to keep half of
+`/healthz`'s throughput; and the brief forbids silent corrections of bad input.
+
+`lean_json` is a handler-level middleware that answers the request itself with the
+handler's own function: the body is read through Litestar's `Request` (so the body limit
+and its 413 stay Litestar's), decoded once and strictly by a msgspec `Decoder` for the
+handler's `data` type, passed to the function, and the returned Struct is encoded by
+msgspec.  The handler stays an ordinary Litestar route handler, so routing, the OpenAPI
+document, app middleware (metrics, CORS) and the problem+json exception handlers are those
+of every other route; only the per-request handler machinery is skipped.
+
+A handler served this way takes `data` (its JSON body) and optionally `request`, and
+returns a msgspec Struct with the handler's declared status code.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import ValidationException
+from litestar.handlers import HTTPRouteHandler
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from diceref.http.problems import MSGSPEC_MESSAGE
+
+_ENCODER = msgspec.json.Encoder()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What serving one handler needs, worked out once from its signature."""
+
+    call: Callable[..., Any]
+    is_async: bool
+    data_type: Any
+    decoder: msgspec.json.Decoder[Any]
+    wants_request: bool
+    headers: list[tuple[bytes, bytes]]
+    status: int
+
+
+def _plan(handler: HTTPRouteHandler) -> _Plan:
+    fn = handler.fn
+    hints = typing.get_type_hints(fn, include_extras=True)
+    params = set(inspect.signature(fn).parameters)
+    if "data" not in params or not params <= {"data", "request"}:
+        raise TypeError(
+            f"lean_json serves handlers taking `data` (and optionally `request`); "
+            f"{fn.__qualname__} takes {sorted(params)}"
+        )
+    data_type = hints["data"]
+    if typing.get_origin(data_type) is typing.Annotated:  # JSONBody[T] is Annotated[T, Body]
+        data_type = typing.get_args(data_type)[0]
+    return _Plan(
+        call=fn,
+        is_async=inspect.iscoroutinefunction(fn),
+        data_type=data_type,
+        decoder=msgspec.json.Decoder(data_type),
+        wants_request="request" in params,
+        headers=[(b"content-type", (handler.media_type or "application/json").encode())],
+        status=handler.status_code,
+    )
+
+
+def decode(plan: _Plan, body: bytes) -> Any:
+    """The body as the handler's `data` type, strictly: a string is never taken for a number.
+
+    JSON has one number type, so `5.0` is the integer 5 (JSON Schema agrees: the published
+    document's `integer` admits it).  msgspec's strict decoder refuses it, so a body it
+    refuses for that reason alone is decoded again with integral floats read as integers;
+    well-formed requests never take that second path.
+    """
+    try:
+        return plan.decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        if "got `float`" not in str(exc):
+            raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+    except msgspec.DecodeError as exc:  # not JSON at all
+        raise invalid_body(exc, body) from None
+    value = _integral_floats_as_int(msgspec.json.decode(body))
+    try:
+        return msgspec.convert(value, plan.data_type)
+    except msgspec.ValidationError as exc:
+        raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+
+
+def _integral_floats_as_int(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_integral_floats_as_int(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _integral_floats_as_int(v) for k, v in value.items()}
+    return value
+
+
+_STEP = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[\.\.\.\]")
+
+
+def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exception:
+    """msgspec names a bad dict value `boxes[...]`; the client wants `boxes.ones`.  Each key
+    of that dict is tried alone, and the first one that still fails the same way is named.
+    (Error path only: the body is decoded once more per key of that one dict.)"""
+    message = str(exc)
+    match = MSGSPEC_MESSAGE.match(message)
+    path = match.group("path") if match else None
+    if match is None or path is None or "[...]" not in path:
+        return exc
+    document = _integral_floats_as_int(msgspec.json.decode(body))
+    parent: Any = document
+    named = ""
+    for step in _STEP.finditer(path):
+        if step.group(0) != "[...]":
+            key: Any = step.group("name") or int(step.group("index"))
+            named += step.group(0)
+            parent = parent[key]
+            continue
+        if not isinstance(parent, dict):
+            return exc
+        everything = dict(parent)
+        for key, item in everything.items():
+            parent.clear()
+            parent[key] = item
+            try:
+                msgspec.convert(document, data_type)
+            except msgspec.ValidationError as alone:
+                if str(alone) == message:
+                    rest = path[step.end() :]
+                    reason = match.group("reason")
+                    return msgspec.ValidationError(f"{reason} - at `${named}.{key}{rest}`")
+        return exc  # no key fails alone: keep msgspec's own wording
+    return exc
+
+
+def invalid_body(exc: Exception, body: bytes) -> ValidationException:
+    """A body that is not the documented JSON, named by field (`body` when it is not JSON
+    at all) in the shape of Litestar's own validation errors, so one handler renders both."""
+    empty = not body.strip()
+    message = "the request body is empty: expected a JSON object" if empty else str(exc)
+    detail = "Validation failed for the request body"
+    return ValidationException(detail=detail, extra=[{"message": message, "key": "body"}])
+
+
+def lean_json(app: ASGIApp) -> ASGIApp:
+    """Serve the wrapped route's handler on the lean path (`app`, Litestar's generic
+    handling of the same route, is never called)."""
+    plans: dict[int, _Plan] = {}
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        route_handler = typing.cast("HTTPRouteHandler", scope["route_handler"])
+        plan = plans.get(id(route_handler))
+        if plan is None:
+            plan = plans[id(route_handler)] = _plan(route_handler)
+        request: Request[Any, Any, Any] = Request(scope, receive)
+        try:
+            body = await request.body()
+            data = decode(plan, body)
+            if plan.wants_request:
+                result = plan.call(data=data, request=request)
+            else:
+                result = plan.call(data=data)
+            if plan.is_async:
+                result = await typing.cast("Awaitable[Any]", result)
+            content = _ENCODER.encode(result)
+        except Exception as exc:
+            await _answer_exception(request, route_handler, exc)(scope, receive, send)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": plan.status,
+                "headers": [*plan.headers, (b"content-length", str(len(content)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": content, "more_body": False})
+
+    return serve
+
+
+def _answer_exception(
+    request: Request[Any, Any, Any], route_handler: HTTPRouteHandler, exc: Exception
+) -> ASGIApp:
+    """The response the route's exception handlers give `exc` (the same problem+json as on
+    Litestar's generic path); an exception nobody handles is raised again."""
+    handlers = route_handler.resolve_exception_handlers()
+    for cls in type(exc).__mro__:
+        handler = handlers.get(cls)
+        if handler is not None:
+            response: Response[Any] = handler(request, exc)
+            return response.to_asgi_response(app=None, request=request)
+    raise exc

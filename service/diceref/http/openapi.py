@@ -1,0 +1,402 @@
+"""The published contract: the OpenAPI document, built from the app in one place.
+
+Litestar generates the document from the route handlers; `contract_document` then makes it
+truthful where the generator falls short, reading every correction from the code itself:
+
+* constraints on list items, dict values and optional branches (`list[Die]` loses `Die`'s
+  1..6), struct docstrings and `additionalProperties: false` for structs that forbid unknown
+  fields are copied from msgspec's own JSON Schema of the same types;
+* components whose class names collide across modules get a family prefix
+  (`ChicagoGameRequest`, not `routes_chicago_GameRequest`);
+* error responses are the problem+json ones each handler declares (`problem_responses`);
+  Litestar's generic 400 in another shape is dropped, a 503 documents `Retry-After`;
+* every operation gets the request and response examples of `diceref.http.examples`, which a
+  test replays against the app.
+
+The same document is served at `/schema/openapi.json` and committed as `openapi/openapi.json`
+(`uv run diceref openapi > openapi/openapi.json`); a test fails when the two differ.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import typing
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+from litestar import Litestar, Request
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Tag
+from litestar.routes import HTTPRoute
+
+from diceref import __version__
+from diceref.http.examples import EXAMPLES, Example
+from diceref.http.problems import PROBLEM_DESCRIPTIONS, PROBLEM_MEDIA_TYPE, body_too_large
+
+JSON = dict[str, Any]
+REF = "#/components/schemas/"
+
+TAGS = [
+    Tag(name="games", description="The games the service referees and their full rulesets."),
+    Tag(
+        name="scorecard",
+        description="Scorecard games (Yahtzee and kin): score a throw, coach a turn from the "
+        "solved tables, check score sheets.",
+    ),
+    Tag(name="chicago", description="Chicago (three dice, lives): throws, rounds, games, coach."),
+    Tag(name="yardkle", description="Yardkle (six dice, set-asides): throws, turns, games, coach."),
+    Tag(name="operations", description="Probes for the people and machines that run the service."),
+]
+
+DESCRIPTION = """\
+Referee and coach for dice games.  Every operation is a pure computation on the request:
+the service keeps no state between calls, so every call (POST included) may be retried.
+
+Errors are RFC 9457 problem details (`application/problem+json`): `type`, `title`,
+`status`, `detail`, `instance`, and `errors` naming each offending field with the reason.
+400 is a request that does not match this document, 404 an unknown game, 422 a request
+that matches the document but breaks a rule of the game, 503 a solved table that is still
+loading (retry after the `Retry-After` header's seconds, also given as `retry_after`).
+Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A body
+that is empty, not JSON or not an object is a 400 whose field is `body`.
+"""
+
+# Module -> prefix for components whose class names collide across modules.
+FAMILY_PREFIX = {
+    "diceref.games.chicago.api.routes": "Chicago",
+    "diceref.games.scorecard.api.holds": "Scorecard",
+    "diceref.games.yardkle.api.models": "Yardkle",
+}
+
+# JSON Schema keywords copied from msgspec where Litestar left them out.
+COPIED = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "description",
+)
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="diceref",
+        version=__version__,
+        description=DESCRIPTION,
+        tags=TAGS,
+        use_handler_docstrings=True,
+        path="/schema",
+        render_plugins=[
+            ContractJsonPlugin(),
+            ContractRedocPlugin(path=["/", "/redoc"]),
+            ContractSwaggerPlugin(path="/swagger"),
+        ],
+    )
+
+
+# --- the document ------------------------------------------------------------------------
+
+
+def render_document(app: Litestar) -> str:
+    """The document as committed: sorted keys, two-space indent, a trailing newline."""
+    return json.dumps(contract_document(app), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def contract_document(app: Litestar) -> JSON:
+    """The app's OpenAPI document as published."""
+    doc: JSON = copy.deepcopy(app.openapi_schema.to_schema())
+    handlers = list(_handlers(app))
+    types = _component_types(handlers)
+    components: JSON = doc["components"]["schemas"]
+    expected = _litestar_names(types)
+    if set(expected) != set(components):
+        raise RuntimeError(
+            "cannot map the generated components to their types: "
+            f"unmatched {sorted(set(components) ^ set(expected))}"
+        )
+    for name, cls in expected.items():
+        if issubclass(cls, msgspec.Struct):
+            _merge(components[name], _msgspec_component(cls), set())
+    _rename_components(doc, expected)
+    for handler in handlers:
+        operation = _operation(doc, handler)
+        _error_responses(operation)
+        _add_examples(operation, handler, EXAMPLES.get(operation["operationId"], []))
+        if "requestBody" in operation:
+            limit = app.state.settings.max_body_bytes
+            _body_too_large(operation, next(iter(handler.paths)), limit)
+    return doc
+
+
+def _body_too_large(operation: JSON, path: str, limit: int) -> None:
+    """Every operation with a body may answer 413 (the service's body limit, which a
+    schema-valid body can exceed: lists of turns and throws are long)."""
+    example = msgspec.to_builtins(body_too_large(limit, instance=path))
+    operation["responses"]["413"] = {
+        "description": PROBLEM_DESCRIPTIONS[413],
+        "content": {
+            PROBLEM_MEDIA_TYPE: {
+                "schema": {"$ref": "#/components/schemas/ProblemDetails"},
+                "examples": {"too-large": {"summary": "A body over the limit", "value": example}},
+            }
+        },
+    }
+
+
+def _handlers(app: Litestar) -> Iterator[HTTPRouteHandler]:
+    for route in app.routes:
+        if isinstance(route, HTTPRoute):
+            for handler in route.route_handlers:
+                if handler.resolve_include_in_schema():
+                    yield handler
+
+
+def _operation(doc: JSON, handler: HTTPRouteHandler) -> JSON:
+    path = re.sub(r"\{(\w+):\w+\}", r"{\1}", next(iter(handler.paths)))
+    (method,) = handler.http_methods
+    operation: JSON = doc["paths"][path][method.lower()]
+    return operation
+
+
+# --- components: which type is which, msgspec's view of it, names ----------------------------
+
+
+def _component_types(handlers: list[HTTPRouteHandler]) -> list[type]:
+    """Every Struct and Enum reachable from the handlers' bodies and responses."""
+    roots: list[Any] = []
+    for handler in handlers:
+        hints = typing.get_type_hints(handler.fn, include_extras=True)
+        roots += [hints[k] for k in ("data", "return") if k in hints]
+        roots += [spec.data_container for spec in (handler.responses or {}).values()]
+    found: dict[type, None] = {}
+    for info in mi.multi_type_info(roots):
+        _walk(info, found)
+    return list(found)
+
+
+def _walk(info: mi.Type, found: dict[type, None]) -> None:
+    if isinstance(info, mi.StructType | mi.EnumType):
+        if info.cls in found:
+            return
+        found[info.cls] = None
+    if isinstance(info, mi.StructType):
+        for f in info.fields:
+            _walk(f.type, found)
+    elif isinstance(info, mi.Metadata):
+        _walk(info.type, found)
+    elif isinstance(info, mi.ListType | mi.SetType | mi.FrozenSetType | mi.VarTupleType):
+        _walk(info.item_type, found)
+    elif isinstance(info, mi.DictType):
+        _walk(info.key_type, found)
+        _walk(info.value_type, found)
+    elif isinstance(info, mi.UnionType):
+        for t in info.types:
+            _walk(t, found)
+    elif isinstance(info, mi.TupleType):
+        for t in info.item_types:
+            _walk(t, found)
+
+
+def _key(cls: type) -> tuple[str, ...]:
+    return (*cls.__module__.split("."), re.sub(r"[^a-zA-Z0-9._-]+", "_", cls.__qualname__))
+
+
+def _litestar_names(types: list[type]) -> dict[str, type]:
+    """The component name Litestar gives each type: the class name, or for names shared by
+    several modules the module path after their common prefix, joined by `_`."""
+    groups: defaultdict[str, list[type]] = defaultdict(list)
+    for cls in types:
+        groups[_key(cls)[-1]].append(cls)
+    names: dict[str, type] = {}
+    for name, group in groups.items():
+        if len(group) == 1:
+            names[name] = group[0]
+            continue
+        keys = [_key(cls) for cls in group]
+        common = 0
+        while all(len(k) > common + 1 and k[common] == keys[0][common] for k in keys):
+            common += 1
+        for cls, key in zip(group, keys, strict=True):
+            names["_".join(key[common:])] = cls
+    return names
+
+
+def _public_name(litestar_name: str, cls: type) -> str:
+    if litestar_name == cls.__qualname__:
+        return litestar_name
+    try:
+        return FAMILY_PREFIX[cls.__module__] + cls.__qualname__
+    except KeyError:
+        raise RuntimeError(
+            f"{cls.__module__}.{cls.__qualname__} shares its name with another component: "
+            "give its module a prefix in FAMILY_PREFIX"
+        ) from None
+
+
+def _rename_components(doc: JSON, names: dict[str, type]) -> None:
+    renames = {old: _public_name(old, cls) for old, cls in names.items()}
+    if len(set(renames.values())) != len(renames):
+        raise RuntimeError(f"component names collide after renaming: {renames}")
+    schemas = doc["components"]["schemas"]
+    doc["components"]["schemas"] = {renames[k]: v for k, v in sorted(schemas.items())}
+    for name, schema in doc["components"]["schemas"].items():
+        if "title" in schema:
+            schema["title"] = name
+
+    def fix(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(REF):
+                node["$ref"] = REF + renames[ref[len(REF) :]]
+            for value in node.values():
+                fix(value)
+        elif isinstance(node, list):
+            for value in node:
+                fix(value)
+
+    fix(doc)
+
+
+def _msgspec_component(cls: type) -> JSON:
+    (ref,), defs = msgspec.json.schema_components([cls], ref_template=REF + "{name}")
+    component: JSON = defs[ref["$ref"][len(REF) :]]
+    return component
+
+
+def _merge(ours: JSON, theirs: JSON, inherited: set[str]) -> None:
+    """Copy msgspec's keywords into Litestar's schema node where Litestar has none.
+
+    `inherited` holds the keywords an enclosing `oneOf` node already states (Litestar puts
+    an optional field's constraints beside its `oneOf`, msgspec inside the `anyOf` branch).
+    """
+    if "$ref" in theirs or "$ref" in ours:
+        return
+    present = inherited | set(ours)
+    for keyword in COPIED:
+        if keyword in theirs and keyword not in present:
+            ours[keyword] = theirs[keyword]
+    if theirs.get("additionalProperties") is False and "additionalProperties" not in ours:
+        ours["additionalProperties"] = False
+    for name, sub in ours.get("properties", {}).items():
+        if name in theirs.get("properties", {}):
+            _merge(sub, theirs["properties"][name], set())
+    for keyword in ("items", "additionalProperties"):
+        if isinstance(ours.get(keyword), dict) and isinstance(theirs.get(keyword), dict):
+            _merge(ours[keyword], theirs[keyword], set())
+    branches: list[JSON] = theirs.get("anyOf") or theirs.get("oneOf") or []
+    own: list[JSON] = ours.get("oneOf") or ours.get("anyOf") or []
+    for branch in own:
+        match = [b for b in branches if _same_kind(branch, b)]
+        if len(match) == 1:
+            _merge(branch, match[0], present - {"oneOf", "anyOf"})
+
+
+def _same_kind(a: JSON, b: JSON) -> bool:
+    if "$ref" in a or "$ref" in b:
+        return a.get("$ref") == b.get("$ref")
+    return bool(a.get("type")) and a.get("type") == b.get("type")
+
+
+# --- responses and examples --------------------------------------------------------------------
+
+
+def _error_responses(operation: JSON) -> None:
+    """Keep only the problem+json error responses the handler declares."""
+    responses: JSON = operation["responses"]
+    for status in list(responses):
+        if int(status) < 400:
+            continue
+        if PROBLEM_MEDIA_TYPE not in responses[status].get("content", {}):
+            del responses[status]  # Litestar's generic ValidationException shape
+        elif status == "503":
+            responses[status]["headers"] = {
+                "Retry-After": {
+                    "description": "Seconds to wait before retrying (also `retry_after`).",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 0},
+                }
+            }
+
+
+def _add_examples(operation: JSON, handler: HTTPRouteHandler, examples: list[Example]) -> None:
+    op_id = operation["operationId"]
+    if not examples:
+        raise RuntimeError(f"operation {op_id} has no example in diceref.http.examples")
+    statuses = {e.status for e in examples}
+    documented = {int(s) for s in operation["responses"]}
+    if statuses != documented:
+        raise RuntimeError(
+            f"{op_id}: examples cover statuses {sorted(statuses)}, "
+            f"the operation documents {sorted(documented)}"
+        )
+    for example in examples:
+        response = operation["responses"][str(example.status)]
+        media = next(iter(response["content"].values()))
+        media.setdefault("examples", {})[example.name] = {
+            "summary": example.summary,
+            "value": example.response,
+            **({"description": example.request_text()} if example.request_text() else {}),
+        }
+        if example.status == 400:
+            continue  # the request does not match the document: no request example
+        if example.body is not None:
+            body = operation["requestBody"]["content"]["application/json"]
+            body.setdefault("examples", {})[example.name] = {
+                "summary": example.summary,
+                "value": example.body,
+            }
+        for name, value in (example.path or {}).items():
+            (param,) = [p for p in operation["parameters"] if p["name"] == name]
+            param.setdefault("examples", {})[example.name] = {
+                "summary": example.summary,
+                "value": value,
+            }
+
+
+# --- serving the same document -------------------------------------------------------------
+
+
+class ContractJsonPlugin(JsonRenderPlugin):
+    """`/schema/openapi.json`: the published document, not Litestar's raw one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rendered: bytes | None = None  # one plugin per app: build the document once
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: JSON) -> bytes:
+        if self._rendered is None:
+            self._rendered = render_document(request.app).encode()
+        return self._rendered
+
+
+class ContractRedocPlugin(RedocRenderPlugin):
+    def render(self, request: Request[Any, Any, Any], openapi_schema: JSON) -> bytes:
+        return super().render(request, contract_document(request.app))
+
+
+class ContractSwaggerPlugin(SwaggerRenderPlugin):
+    def render(self, request: Request[Any, Any, Any], openapi_schema: JSON) -> bytes:
+        return super().render(request, contract_document(request.app))
+
+
+__all__ = [
+    "ContractJsonPlugin",
+    "contract_document",
+    "openapi_config",
+    "render_document",
+]

@@ -1,0 +1,237 @@
+"""RFC 9457 problem details: the one shape every error response of the service takes.
+
+Domain code raises `RuleViolation` (rules layer) or `Problem` (API layer); Litestar's own
+errors (schema validation, unknown routes, wrong methods) are converted here too, so a
+client never sees another error format and never a 500 for bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.status_codes import (
+    HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
+from litestar.types import ExceptionHandlersMap
+
+from diceref.core.errors import RuleViolation
+from diceref.games.yardkle.tables import TableNotLoaded
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://diceref.dev/problems/"
+log = logging.getLogger("diceref.api")
+
+
+class FieldError(msgspec.Struct):
+    field: str
+    reason: str
+
+
+class ProblemDetails(msgspec.Struct, omit_defaults=True):
+    """RFC 9457 body; `errors` names each offending field and why."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str = ""
+    errors: list[FieldError] = []
+    retry_after: int | None = None
+
+
+class Problem(Exception):
+    """An error the API answers with; `field` and `reason` name what was wrong."""
+
+    def __init__(
+        self,
+        status: int,
+        kind: str,
+        title: str,
+        detail: str,
+        errors: list[FieldError] | None = None,
+        headers: dict[str, str] | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.kind = kind
+        self.title = title
+        self.detail = detail
+        self.errors = errors or []
+        self.headers = headers or {}
+        self.retry_after = retry_after
+
+
+def not_found(field: str, what: str) -> Problem:
+    return Problem(404, "not-found", "Not found", what, [FieldError(field, what)])
+
+
+def unprocessable(field: str, reason: str) -> Problem:
+    return Problem(
+        422,
+        "rule-violation",
+        "Breaks a rule of the game",
+        f"{field}: {reason}",
+        [FieldError(field, reason)],
+    )
+
+
+def _response(
+    request: Request[Any, Any, Any], problem: ProblemDetails, headers: dict[str, str] | None = None
+) -> Response[bytes]:
+    problem.instance = problem.instance or request.url.path
+    return Response(
+        content=msgspec.json.encode(problem),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[bytes]:
+    body = ProblemDetails(
+        type=PROBLEM_BASE + exc.kind,
+        title=exc.title,
+        status=exc.status,
+        detail=exc.detail,
+        errors=exc.errors,
+        retry_after=exc.retry_after,
+    )
+    return _response(request, body, exc.headers)
+
+
+def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
+    """503 + Retry-After for a table that is still loading (and asks for it to be loaded)."""
+    request.app.state.tables.request(game)
+    retry: int = request.app.state.settings.retry_after_seconds
+    return Problem(
+        503,
+        "table-loading",
+        "Table not loaded yet",
+        f"the {game} table is loading; retry in {retry} s",
+        headers={"Retry-After": str(retry)},
+        retry_after=retry,
+    )
+
+
+def table_not_loaded_handler(
+    request: Request[Any, Any, Any], exc: TableNotLoaded
+) -> Response[bytes]:
+    return problem_handler(request, table_loading(request, exc.game))
+
+
+def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
+    return problem_handler(request, unprocessable(exc.field, exc.reason))
+
+
+_NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
+# msgspec's error message: the reason, then where (`- at `$.dice[4]``) when it knows.
+MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+
+
+def _validation_errors(exc: ValidationException) -> list[FieldError]:
+    errors: list[FieldError] = []
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    for item in extra:
+        if not isinstance(item, dict):
+            continue
+        message = str(item.get("message", exc.detail))
+        match = MSGSPEC_MESSAGE.match(message)
+        reason = match.group("reason") if match else message
+        path = match.group("path") if match and match.group("path") else ""
+        field = path.lstrip(".")
+        named = _NAMED.search(reason)
+        if named:  # a missing or unknown field: name the field itself, not its parent
+            field = f"{field}.{named.group(1)}" if field else named.group(1)
+        errors.append(FieldError(field or str(item.get("key") or "body"), reason))
+    if not errors:
+        errors.append(FieldError("body", str(exc.detail)))
+    return errors
+
+
+def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    status = exc.status_code
+    if isinstance(exc, ValidationException):
+        errors = _validation_errors(exc)
+        body = ProblemDetails(
+            type=PROBLEM_BASE + "invalid-request",
+            title="Invalid request",
+            status=status,
+            detail="; ".join(f"{e.field}: {e.reason}" for e in errors),
+            errors=errors,
+        )
+        return _response(request, body, exc.headers)
+    if status == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
+        body = body_too_large(request.app.state.settings.max_body_bytes)
+        return _response(request, body, exc.headers)
+    body = ProblemDetails(
+        type=PROBLEM_BASE + f"http-{status}",
+        title=str(exc.detail) if status < 500 else "Server error",
+        status=status,
+        detail=str(exc.detail),
+    )
+    return _response(request, body, exc.headers)
+
+
+def body_too_large(limit: int, instance: str = "") -> ProblemDetails:
+    """The 413 answer (also the OpenAPI document's example of it)."""
+    return ProblemDetails(
+        type=PROBLEM_BASE + "body-too-large",
+        title="Request body too large",
+        status=HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        detail=f"request bodies are limited to {limit} bytes (DICEREF_MAX_BODY_BYTES)",
+        instance=instance,
+    )
+
+
+def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    log.exception("unhandled error on %s", request.url.path, exc_info=exc)
+    body = ProblemDetails(
+        type=PROBLEM_BASE + "internal",
+        title="Server error",
+        status=HTTP_500_INTERNAL_SERVER_ERROR,
+        detail="The service failed to answer; the error was logged.",
+    )
+    return _response(request, body)
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    Problem: problem_handler,
+    RuleViolation: rule_violation_handler,
+    TableNotLoaded: table_not_loaded_handler,
+    HTTPException: http_exception_handler,
+    Exception: internal_error_handler,
+}
+
+
+PROBLEM_DESCRIPTIONS = {
+    400: "The request does not match this document (not JSON, a missing or unknown field, "
+    "a value out of range); `errors` names each offending field.",
+    404: "No such game; `errors` names the field.",
+    422: "The request matches this document but breaks a rule of the game; `errors` names "
+    "the field and the rule.",
+    413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "
+    "64 KiB by default).",
+    503: "The game's solved table is still loading: retry after `Retry-After` seconds "
+    "(also in `retry_after`).",
+}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """The problem+json error responses a handler declares in its decorator, for OpenAPI."""
+    return {
+        status: ResponseSpec(
+            data_container=ProblemDetails,
+            generate_examples=False,
+            description=PROBLEM_DESCRIPTIONS[status],
+            media_type=PROBLEM_MEDIA_TYPE,
+        )
+        for status in statuses
+    }

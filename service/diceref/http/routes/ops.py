@@ -1,0 +1,85 @@
+"""Operations: readiness (`GET /readyz`) and Prometheus metrics (`GET /metrics`).
+
+Liveness is `GET /healthz` (routes/health.py), which touches nothing.  Readiness is about the
+tables: the service is ready when Yardkle's table and every table of the games named in
+`DICEREF_PRELOAD` are in memory.  Redis is reported but never needed: without it the
+service computes or reads its disk cache.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from litestar import Request, Response, get
+
+from diceref.http import metrics
+from diceref.tables.registry import TableRegistry
+
+
+class TableOut(msgspec.Struct):
+    kind: str
+    game: str
+    status: str
+    required: bool
+    source: str | None
+    seconds: float | None
+    error: str | None = None
+
+
+class Readiness(msgspec.Struct):
+    status: str  # ready, loading
+    redis: str  # up, down, unknown (not checked yet), disabled (no REDIS_URL)
+    tables: list[TableOut]
+
+
+@get(
+    "/readyz",
+    operation_id="readyz",
+    summary="Readiness",
+    tags=["operations"],
+    sync_to_thread=False,
+    # A probe for the orchestrator, like /metrics: its body describes this process's
+    # tables (sources, load seconds), so it has no stable example to publish; the README's
+    # Operations section documents it.
+    include_in_schema=False,
+)
+def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
+    """200 once the configured tables are loaded (503 before), with every table's status and
+    where it came from (disk, redis, computed)."""
+    registry: TableRegistry = request.app.state.tables
+    required = {(s.kind, s.game) for s in registry.required()}
+    tables = [
+        TableOut(
+            s.kind,
+            s.game,
+            s.status,
+            (s.kind, s.game) in required,
+            s.source,
+            None if s.seconds is None else round(s.seconds, 4),
+            s.error,
+        )
+        for s in registry.all_states()
+        if s.status != "missing" or (s.kind, s.game) in required
+    ]
+    if registry.store.redis is None:
+        redis = "disabled"
+    else:
+        redis = {None: "unknown", True: "up", False: "down"}[registry.redis_up]
+    ready = registry.ready()
+    body = Readiness("ready" if ready else "loading", redis, tables)
+    return Response(body, status_code=200 if ready else 503, headers={"Cache-Control": "no-store"})
+
+
+@get(
+    "/metrics",
+    operation_id="metrics",
+    summary="Prometheus metrics",
+    tags=["operations"],
+    sync_to_thread=False,
+    include_in_schema=False,
+)
+def prometheus_metrics(request: Request) -> Response[bytes]:  # type: ignore[type-arg]
+    """Requests and latency by route, table loads by source and time, Redis errors."""
+    registry: TableRegistry = request.app.state.tables
+    registry.exporter.sync(registry.store.stats())
+    body, content_type = metrics.render()
+    return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})

@@ -1,0 +1,89 @@
+"""GET /games and GET /games/{game}."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+
+Client = TestClient[Litestar]
+
+
+def test_list_games(client: Client) -> None:
+    games = client.get("/games").json()
+    ids = [g["id"] for g in games]
+    assert ids == [
+        "yahtzee",
+        "yardzee",
+        "dice-poker",
+        "russian-poker",
+        "chute-5",
+        "chicago",
+        "yardkle",
+    ]
+    by_id = {g["id"]: g for g in games}
+    assert by_id["yahtzee"]["dice"] == 5 and by_id["yahtzee"]["throws_per_turn"] == 3
+    assert by_id["chicago"]["dice"] == 3 and "boxes" not in by_id["chicago"]
+    assert by_id["yardkle"]["dice"] == 6
+    assert [b["id"] for b in by_id["dice-poker"]["boxes"]][:7] == [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "pair",
+    ]
+    assert by_id["chute-5"]["boxes"][6] == {
+        "id": "three_of_a_kind",
+        "name": "Three of a kind",
+        "section": "lower",
+    }
+
+
+def test_game_rules(client: Client) -> None:
+    rules = client.get("/games/yahtzee").json()
+    assert rules["max_score"] == 1575
+    assert rules["upper_bonus"] == {"threshold": 63, "strictly_greater": False, "points": 35}
+    assert rules["five_of_a_kind"]["joker"] == "forced"
+    box = {b["id"]: b for b in rules["boxes"]}
+    assert box["full_house"]["max_points"] == 25
+    assert "25 points" in box["full_house"]["how"]
+    params = {p["name"]: p for p in rules["parameters"]}
+    assert params["joker_when_scratched"]["value"] is True
+
+
+def test_every_reading_is_reported(client: Client) -> None:
+    readings = {
+        "yardzee": {"joker_when_scratched"},
+        "dice-poker": {"two_pairs_distinct"},
+        "russian-poker": {"series_order", "poker_premium_doubled", "strike_unmet_with_zero"},
+        "chute-5": {"notches", "break_over", "printed_perfect_score"},
+    }
+    for game, names in readings.items():
+        params = client.get(f"/games/{game}").json()["parameters"]
+        assert names <= {p["name"] for p in params if p["reading"]}, game
+
+
+def test_max_scores(client: Client) -> None:
+    expected = {
+        "yahtzee": 1575,
+        "yardzee": 1575,
+        "dice-poker": 1835,
+        "russian-poker": 510,
+        "chute-5": 99,
+    }
+    assert {g: client.get(f"/games/{g}").json()["max_score"] for g in SCORECARD_GAMES} == expected
+
+
+def test_chute_notches_reported(client: Client) -> None:
+    params = {p["name"]: p["value"] for p in client.get("/games/chute-5").json()["parameters"]}
+    assert params["notches"] == [1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7]
+
+
+def test_unknown_game_is_404_problem(client: Client) -> None:
+    r = client.get("/games/backgammon")
+    assert r.status_code == 404
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["errors"][0]["field"] == "game"

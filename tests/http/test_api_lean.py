@@ -1,0 +1,185 @@
+"""The lean JSON path (`diceref.http.lean`) on every operation that takes a body.
+
+Each operation's documented 200 example is mutated one field at a time: a number sent as a
+string is refused (never coerced), the same number written `5.0` is the same request, a
+fraction is refused; bodies that are not JSON are named as the field `body`.  The examples
+themselves are replayed byte for byte by `test_contract.py`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from diceref.http.examples import EXAMPLES, Example
+from diceref.http.lean import lean_json
+from diceref.http.openapi import contract_document
+
+Client = TestClient[Litestar]
+PROBLEM = "application/problem+json"
+
+
+def _body_operations() -> list[tuple[str, str, Example]]:
+    from conftest import make_test_app
+
+    document = contract_document(make_test_app())
+    found = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if "requestBody" not in operation:
+                continue
+            example = next(e for e in EXAMPLES[operation["operationId"]] if e.status == 200)
+            found.append((method.upper(), path, example))
+    return found
+
+
+OPERATIONS = _body_operations()
+IDS = [f"{method} {path}" for method, path, _ in OPERATIONS]
+
+
+def integer_leaf(value: Any, where: str = "") -> tuple[str, list[Any]] | None:
+    """The first integer in a request body: its field name as problems spell it
+    (`players[1].throws[0].kept[1]`) and the key path to reach it."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return where, []
+    items: Iterator[tuple[Any, str]]
+    if isinstance(value, dict):
+        items = ((k, f"{where}.{k}" if where else k) for k in value)
+    elif isinstance(value, list):
+        items = ((i, f"{where}[{i}]") for i in range(len(value)))
+    else:
+        return None
+    for key, name in items:
+        found = integer_leaf(value[key], name)
+        if found is not None:
+            return found[0], [key, *found[1]]
+    return None
+
+
+def with_leaf(body: Any, keys: list[Any], new: Any) -> Any:
+    changed = copy.deepcopy(body)
+    target = changed
+    for key in keys[:-1]:
+        target = target[key]
+    target[keys[-1]] = new
+    return changed
+
+
+def leaf_of(example: Example) -> tuple[str, list[Any], int]:
+    found = integer_leaf(example.body)
+    assert found is not None, f"{example.name} has no integer to vary"
+    field, keys = found
+    value = example.body
+    for key in keys:
+        value = value[key]
+    return field, keys, value
+
+
+def test_every_body_operation_is_served_lean(app: Litestar) -> None:
+    served = {
+        (method, route.path)
+        for route in app.routes
+        for method, handler in getattr(route, "route_handler_map", {}).items()
+        if lean_json in (getattr(handler[0], "middleware", None) or [])
+    }
+    assert {(m, p) for m, p, _ in OPERATIONS} <= served
+    assert len(OPERATIONS) == 11
+
+
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_a_number_sent_as_a_string_is_refused(
+    coach: Client, method: str, path: str, example: Example
+) -> None:
+    field, keys, value = leaf_of(example)
+    r = coach.request(method, path, json=with_leaf(example.body, keys, str(value)))
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"].startswith(PROBLEM)
+    body = r.json()
+    assert body["type"].endswith("/invalid-request")
+    assert body["errors"] == [{"field": field, "reason": "Expected `int`, got `str`"}]
+
+
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_an_integral_float_is_the_same_number(
+    coach: Client, method: str, path: str, example: Example
+) -> None:
+    _, keys, value = leaf_of(example)
+    plain = coach.request(method, path, json=example.body)
+    floated = coach.request(method, path, json=with_leaf(example.body, keys, float(value)))
+    assert plain.status_code == floated.status_code == 200
+    assert floated.content == plain.content
+
+
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_a_fraction_is_refused_by_field(
+    coach: Client, method: str, path: str, example: Example
+) -> None:
+    field, keys, value = leaf_of(example)
+    r = coach.request(method, path, json=with_leaf(example.body, keys, value + 0.5))
+    assert r.status_code == 400, r.text
+    assert r.json()["errors"] == [{"field": field, "reason": "Expected `int`, got `float`"}]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "the request body is empty: expected a JSON object"),
+        (b"  \n", "the request body is empty: expected a JSON object"),
+        (b"{not json", "JSON is malformed: "),
+        (b"{", "Input data was truncated"),
+        (b"[]", "Expected `object`, got `array`"),
+    ],
+)
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_a_body_that_is_not_the_object_is_named_body(
+    coach: Client, method: str, path: str, example: Example, content: bytes, reason: str
+) -> None:
+    r = coach.request(method, path, content=content, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"].startswith(PROBLEM)
+    body = r.json()
+    assert body["type"].endswith("/invalid-request") and body["instance"] == path
+    ((error,),) = [body["errors"]]
+    assert error["field"] == "body" and error["reason"].startswith(reason), error
+
+
+def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> None:
+    """Errors raised inside the lean path get the app's exception handlers (422 from the
+    rules, 413 from Litestar's body limit), as on any other route."""
+    r = coach.post(
+        "/score",
+        json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": {"ones": 7}}},
+    )
+    assert r.status_code == 422 and r.headers["content-type"].startswith(PROBLEM)
+    assert r.json()["errors"] == [
+        {"field": "scorecard.boxes.ones", "reason": "no throw can score 7 in 'ones'"}
+    ]
+    r = coach.post("/scorecards/check", content=b"[" + b" " * 70_000 + b"]")
+    assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
+
+
+@pytest.mark.parametrize("path", ["/score", "/holds"])
+@pytest.mark.parametrize(
+    ("points", "reason"),
+    [
+        ("6", "Expected `int`, got `str`"),
+        (True, "Expected `int`, got `bool`"),
+        (2.5, "Expected `int`, got `float`"),
+        (None, "Expected `int`, got `null`"),
+    ],
+)
+def test_a_bad_box_value_is_named_by_its_box(
+    coach: Client, path: str, points: Any, reason: str
+) -> None:
+    """msgspec says `scorecard.boxes[...]`; the problem names the box."""
+    card = {"boxes": {"ones": 3, "twos": points, "threes": 9}}
+    r = coach.post(path, json={"game": "yahtzee", "dice": [2, 2, 3, 4, 6], "scorecard": card})
+    assert r.status_code == 400, r.text
+    assert r.json()["errors"] == [{"field": "scorecard.boxes.twos", "reason": reason}]

@@ -1,0 +1,400 @@
+"""Operations endpoints and limits, in process: /healthz, /readyz, /metrics, the body limit
+(413 problem), CORS, Yardkle's table through the registry, and that no request can make the
+service compute a table inline (a full card, an inconsistent request, or a table not loaded:
+422 or 503, never a solve on the request's path)."""
+
+from __future__ import annotations
+
+import asyncio
+import mmap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from conftest import TEST_CACHE
+from diceref.games.yardkle import tables as yardkle
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE
+from diceref.http.app import create_app
+from diceref.settings import Settings
+from diceref.tables.config import TableSettings
+from diceref.tables.key import TableKey
+from diceref.tables.registry import TableRegistry
+from diceref.tables.store import Compute, LoadedTable, TableStore
+from helpers import fill
+from live_server import parse_metrics
+
+PROBLEM = "application/problem+json"
+Client = TestClient[Litestar]
+
+
+class GatedStore(TableStore):
+    """A store whose value-table loads wait until the test opens the gate."""
+
+    def __init__(self, settings: TableSettings) -> None:
+        super().__init__(settings)
+        self.gate = threading.Event()
+        self.asked: list[str] = []
+
+    async def get(
+        self, key: TableKey, compute: Compute, *, shape: tuple[int, ...] | None = None
+    ) -> LoadedTable:
+        if key.kind == "value":
+            self.asked.append(key.game)
+            while not self.gate.is_set():
+                await asyncio.sleep(0.01)
+        return await super().get(key, compute, shape=shape)
+
+
+def settings(**changes: Any) -> Settings:
+    return Settings(**({"preload": (), "retry_after_seconds": 2} | changes))
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> GatedStore:
+    """A gated store on an empty disk cache (so any load would have to compute)."""
+    return GatedStore(TableSettings(cache_dir=tmp_path))
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
+
+
+def problem(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    return body
+
+
+# --- liveness and readiness --------------------------------------------------------------
+
+
+def test_healthz_needs_no_dependency(tmp_path: Path) -> None:
+    """Redis unreachable and tables still loading: liveness answers at once anyway."""
+    store = GatedStore(
+        TableSettings(
+            cache_dir=tmp_path, redis_url="redis://127.0.0.1:1/0", redis_connect_timeout=0.2
+        )
+    )
+    app = create_app(settings(preload=("chute-5",), redis_check_interval=0.2), store=store)
+    with TestClient(app) as client:
+        started = time.perf_counter()
+        response = client.get("/healthz")
+        assert time.perf_counter() - started < 0.5
+        assert response.status_code == 200 and response.json() == {"status": "ok"}
+        wait_for(lambda: client.get("/readyz").json()["redis"] == "down")
+        assert client.get("/readyz").status_code == 503
+        store.gate.set()
+
+
+def test_readyz_is_503_until_the_configured_tables_are_loaded() -> None:
+    store = GatedStore(TableSettings(cache_dir=TEST_CACHE))
+    app = create_app(settings(preload=("chute-5",)), store=store)
+    with TestClient(app) as client:
+        response = client.get("/readyz")
+        assert response.status_code == 503
+        body = response.json()
+        assert body["status"] == "loading" and body["redis"] == "disabled"
+        rows = {(t["kind"], t["game"]): t for t in body["tables"]}
+        assert rows[("policy", "yardkle")]["status"] == "ready"  # loaded before serving
+        assert rows[("value", "chute-5")]["status"] in ("queued", "loading")
+        assert rows[("value", "chute-5")]["required"] is True
+        assert ("value", "yahtzee") not in rows  # neither configured nor asked for
+        store.gate.set()
+        wait_for(lambda: client.get("/readyz").status_code == 200)
+        body = client.get("/readyz").json()
+        assert body["status"] == "ready"
+        rows = {(t["kind"], t["game"]): t for t in body["tables"]}
+        for kind in ("value", "max"):
+            assert rows[(kind, "chute-5")]["status"] == "ready"
+            assert rows[(kind, "chute-5")]["source"] == "disk"
+            assert rows[(kind, "chute-5")]["seconds"] >= 0
+        assert rows[("policy", "yardkle")]["source"] in ("disk", "computed")
+
+
+# --- metrics -----------------------------------------------------------------------------
+
+
+def test_metrics_count_requests_by_route_template(coach: Client) -> None:
+    before = parse_metrics(coach.get("/metrics").text)
+    for _ in range(3):
+        assert coach.get("/games/chute-5").status_code == 200
+    assert coach.post("/score", json={"game": "yahtzee", "dice": [1, 1, 1, 1, 9]}).status_code
+    response = coach.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    after = parse_metrics(response.text)
+
+    def grew(name: str, **labels: str) -> float:
+        key = (name, frozenset(labels.items()))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    games = {"method": "GET", "route": "/games/{game}"}
+    assert grew("diceref_http_requests_total", **games, status="200") == 3
+    assert grew("diceref_http_request_duration_seconds_count", **games) == 3
+    assert grew("diceref_http_requests_total", method="POST", route="/score", status="400") == 1
+    assert not any("/games/chute-5" in dict(labels).get("route", "") for _, labels in after)
+    names = {name for name, _ in after}
+    for name in (
+        "diceref_table_loads_total",
+        "diceref_table_load_seconds_count",
+        "diceref_redis_errors_total",
+        "diceref_tables_corrupt_total",
+    ):
+        assert name in names, name
+
+
+def test_table_loads_are_counted_by_source() -> None:
+    before = parse_metrics(_metrics_now())
+    store = TableStore(TableSettings(cache_dir=TEST_CACHE))
+    app = create_app(settings(preload=("chute-5",)), store=store)
+    with TestClient(app) as client:
+        wait_for(lambda: client.get("/readyz").status_code == 200)
+        after = parse_metrics(client.get("/metrics").text)
+    for kind in ("value", "max"):
+        key = (
+            "diceref_table_loads_total",
+            frozenset({"kind": kind, "game": "chute-5", "source": "disk"}.items()),
+        )
+        assert after[key] - before.get(key, 0.0) == 1
+
+
+def _metrics_now() -> str:
+    from diceref.http.metrics import render
+
+    return render()[0].decode()
+
+
+# --- request limits ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_limit() -> Iterator[Client]:
+    app = create_app(settings(max_body_bytes=1024), store=TableStore(TableSettings(TEST_CACHE)))
+    with TestClient(app) as client:
+        yield client
+
+
+def test_a_body_over_the_limit_is_a_413_problem(small_limit: Client) -> None:
+    big = b'{"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "pad": "' + b"x" * 2000 + b'"}'
+    response = small_limit.post("/score", content=big, headers={"content-type": "application/json"})
+    body = problem(response, 413)
+    assert body["type"].endswith("/body-too-large")
+    assert "1024 bytes" in body["detail"] and body["instance"] == "/score"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit counts streamed bytes
+        yield big[:1000]
+        yield big[1000:]
+
+    response = small_limit.post(
+        "/score", content=chunks(), headers={"content-type": "application/json"}
+    )
+    problem(response, 413)
+    # under the limit the body is read and judged as usual
+    ok = small_limit.post("/score", json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5]})
+    assert ok.status_code == 200
+
+
+def test_default_limit_is_64_kib() -> None:
+    assert Settings.from_env({}).max_body_bytes == 65536
+
+
+# --- CORS --------------------------------------------------------------------------------
+
+
+def test_cors_allows_only_the_configured_origins() -> None:
+    origin = "https://board.example"
+    app = create_app(
+        settings(cors_origins=(origin,)), store=TableStore(TableSettings(cache_dir=TEST_CACHE))
+    )
+    with TestClient(app) as client:
+        preflight = client.options(
+            "/score",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type",
+            },
+        )
+        assert preflight.status_code in (200, 204)
+        assert preflight.headers["access-control-allow-origin"] == origin
+        assert "POST" in preflight.headers["access-control-allow-methods"]
+        response = client.post(
+            "/score", json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5]}, headers={"Origin": origin}
+        )
+        assert response.headers["access-control-allow-origin"] == origin
+        assert "retry-after" in response.headers["access-control-expose-headers"].lower()
+        other = client.options(
+            "/score",
+            headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+        )
+        assert other.headers.get("access-control-allow-origin") != "https://evil.example"
+        simple = client.post(
+            "/score",
+            json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5]},
+            headers={"Origin": "https://evil.example"},
+        )
+        assert "access-control-allow-origin" not in simple.headers
+
+
+def test_no_cors_headers_without_configured_origins(client: Client) -> None:
+    response = client.post(
+        "/score",
+        json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5]},
+        headers={"Origin": "https://board.example"},
+    )
+    assert "access-control-allow-origin" not in response.headers
+
+
+def test_cors_origins_from_the_environment() -> None:
+    env = {"DICEREF_CORS_ORIGINS": "https://a.example, https://b.example/"}
+    assert Settings.from_env(env).cors_origins == ("https://a.example", "https://b.example")
+
+
+# --- no table is ever computed on a request's path ---------------------------------------
+
+
+CHUTE_FULL = fill("chute-5", {}, set())
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"game": "chute-5", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
+          "scorecard": {"boxes": CHUTE_FULL}}, "scorecard.boxes"),
+        ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 2, "throw": 3}, "throw"),
+        ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
+          "scorecard": {"boxes": {"sixes": 7}}}, "scorecard.boxes.sixes"),
+        ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
+          "scorecard": {"boxes": {"yahtzee": 0}, "extra_bonus": 100}}, "scorecard.extra_bonus"),
+        ({"game": "dice-poker", "dice": [1, 2, 3, 4, 5], "throws_left": 1,
+          "scorecard": {"boxes": {"nine": 3}}}, "scorecard.boxes.nine"),
+    ],
+)  # fmt: skip
+def test_a_full_card_or_an_inconsistent_request_never_loads_a_table(
+    gated: GatedStore, payload: dict[str, Any], field: str
+) -> None:
+    app = create_app(settings(), store=gated)
+    with TestClient(app) as client:
+        loads = gated.stats().loads  # Yardkle's table, loaded at startup
+        body = problem(client.post("/holds", json=payload), 422)
+        assert body["errors"][0]["field"] == field
+        time.sleep(0.05)
+        registry: TableRegistry = app.state.tables
+        assert all(s.status == "missing" for s in registry.states.values())
+        assert gated.asked == []
+        assert gated.stats().loads == loads
+
+
+def test_a_missing_table_is_a_503_and_a_background_load(gated: GatedStore) -> None:
+    app = create_app(settings(), store=gated)
+    payload = {"game": "chute-5", "dice": [1, 2, 3, 4, 5], "throws_left": 1}
+    with TestClient(app) as client:
+        started = time.perf_counter()
+        response = client.post("/holds", json=payload)
+        assert time.perf_counter() - started < 0.5  # answered without waiting for a load
+        body = problem(response, 503)
+        assert response.headers["retry-after"] == "2" and body["retry_after"] == 2
+        wait_for(lambda: gated.asked == ["chute-5"])  # queued in the background
+        computed = gated.stats().loads["computed"]  # Yardkle's, at startup
+        assert client.post("/holds", json=payload).status_code == 503
+        assert gated.stats().loads["computed"] == computed  # blocked there: nothing inline
+        gated.gate.set()
+        wait_for(lambda: client.post("/holds", json=payload).status_code == 200)
+        assert gated.stats().loads["computed"] > computed  # computed by the background load
+        assert gated.asked == ["chute-5"]
+
+
+def test_yardkle_holds_is_a_503_until_its_table_is_installed(
+    monkeypatch: pytest.MonkeyPatch, client: Client
+) -> None:
+    payload = {"dice": [1, 5, 2, 3, 4, 6], "turn_points": 0, "on_pad": True}
+    assert client.post("/yardkle/holds", json=payload).status_code == 200
+    registry: TableRegistry = client.app.state.tables
+    monkeypatch.setattr(yardkle, "_installed", {})
+    registry.policy_state.status = "missing"
+    response = client.post("/yardkle/holds", json=payload)
+    body = problem(response, 503)
+    assert body["type"].endswith("/table-loading") and response.headers["retry-after"] == "2"
+    wait_for(lambda: client.post("/yardkle/holds", json=payload).status_code == 200)
+    assert registry.policy_state.status == "ready"
+
+
+def test_yardkle_table_goes_through_the_store(tmp_path: Path) -> None:
+    """Computed once and written to the disk cache; the next process reads it from disk."""
+    first = TableStore(TableSettings(cache_dir=tmp_path))
+    with TestClient(create_app(settings(), store=first)) as client:
+        rows = {(t["kind"], t["game"]): t for t in client.get("/readyz").json()["tables"]}
+        assert rows[("policy", "yardkle")]["source"] == "computed"
+    assert list((tmp_path / "tables").glob("policy-yardkle-*.dtbl"))
+    second = TableStore(TableSettings(cache_dir=tmp_path))
+    with TestClient(create_app(settings(), store=second)) as client:
+        rows = {(t["kind"], t["game"]): t for t in client.get("/readyz").json()["tables"]}
+        assert rows[("policy", "yardkle")]["source"] == "disk"
+    np.testing.assert_array_equal(
+        yardkle.policy_table(YARDKLE), yardkle.solve_policy_table(YARDKLE)
+    )
+
+
+def _mapped(array: np.ndarray) -> bool:
+    base: object = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if isinstance(base, memoryview):
+        base = base.obj
+    return isinstance(base, mmap.mmap)
+
+
+def test_a_computed_table_is_served_from_the_shared_file_mapping(tmp_path: Path) -> None:
+    """After a solve, the registry switches to the disk file's mapping (shared by the workers
+    of a host) instead of keeping its private copy."""
+    store = TableStore(TableSettings(cache_dir=tmp_path))
+    app = create_app(settings(preload=("chute-5",)), store=store)
+    with TestClient(app) as client:
+        wait_for(lambda: client.get("/readyz").status_code == 200, timeout=60)
+        registry: TableRegistry = app.state.tables
+        assert registry.states["chute-5"].source == "computed"
+        wait_for(lambda: _mapped(registry._values["chute-5"]))
+        assert not registry._values["chute-5"].flags.writeable
+
+
+class SwallowingStore(TableStore):
+    """A store whose Redis ping swallows a cancellation, as redis-py can."""
+
+    async def redis_ping(self) -> bool | None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            return False  # the bug being guarded against: the cancel is lost
+        return True
+
+
+def test_shutdown_is_bounded_when_redis_swallows_a_cancellation(tmp_path: Path) -> None:
+    store = SwallowingStore(TableSettings(cache_dir=TEST_CACHE, redis_url="redis://127.0.0.1:1/0"))
+    registry = TableRegistry(store, owns_store=False)
+
+    async def run() -> float:
+        await registry.start((), redis_check_interval=0.05)
+        await asyncio.sleep(0.1)  # the watchdog is inside its (endless) ping now
+        started = time.perf_counter()
+        await registry.stop()
+        return time.perf_counter() - started
+
+    took: list[float] = []
+    # In a thread of its own, so that a regression fails the test instead of hanging it.
+    thread = threading.Thread(target=lambda: took.append(asyncio.run(run())), daemon=True)
+    thread.start()
+    thread.join(15)
+    assert not thread.is_alive(), "shutdown hangs"
+    assert took[0] < 2

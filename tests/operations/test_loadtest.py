@@ -1,0 +1,112 @@
+"""The load test: its answer checks reject wrong answers, and a short headless run against a
+live two-worker server passes its thresholds (exit code 0), with the server's own request
+counters (summed over both workers) matching what locust sent."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from conftest import TEST_CACHE
+from diceref.games.scorecard.solver.engine import FloatArray
+from live_server import LiveServer
+
+LOADTEST = Path(__file__).parents[2] / "loadtest"
+sys.path.insert(0, str(LOADTEST))
+
+import checks  # noqa: E402
+
+SMOKE_GAMES = ("yahtzee", "chute-5")
+
+
+@pytest.fixture(scope="module")
+def pool() -> list[checks.Position]:
+    return checks.positions(seed=3, games=SMOKE_GAMES, per_game=10)
+
+
+def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
+    coach: TestClient[Litestar], pool: list[checks.Position]
+) -> None:
+    for position in pool:
+        payload: dict[str, Any] = {"game": position.game, "dice": list(position.dice),
+                                   "scorecard": position.card_json()}  # fmt: skip
+        score = coach.post("/score", json=payload | {"throw": 2}).json()
+        checks.check_score(position, 2, score)
+        holds = coach.post("/holds", json=payload | {"throws_left": 1}).json()
+        checks.check_holds(position, 1, holds)
+
+        wrong = dict(score, options=score["options"][1:])
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_score(position, 2, wrong)
+        swapped = dict(holds, options=holds["options"][::-1])
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_holds(position, 1, swapped)
+        doubled = dict(holds, options=[*holds["options"], holds["options"][-1]])
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_holds(position, 1, doubled)
+        with pytest.raises(checks.WrongAnswer):  # keeps offered with no throw left
+            checks.check_holds(position, 0, holds)
+    throw = coach.post("/chicago/throws", json={"dice": [1, 4, 6]}).json()
+    checks.check_chicago_throw([1, 4, 6], throw)
+    with pytest.raises(checks.WrongAnswer):
+        checks.check_chicago_throw([1, 4, 5], throw)
+    yardkle = coach.post("/yardkle/holds", json={"dice": [1, 5, 5, 2, 3, 3], "turn_points": 0,
+                                                 "on_pad": True}).json()  # fmt: skip
+    checks.check_yardkle_holds([1, 5, 5, 2, 3, 3], yardkle)
+    with pytest.raises(checks.WrongAnswer):
+        checks.check_yardkle_holds(
+            [1, 5, 5, 2, 3, 3], dict(yardkle, options=yardkle["options"][1:])
+        )
+    game = coach.get("/games/yahtzee").json()
+    checks.check_game("yahtzee", game)
+    with pytest.raises(checks.WrongAnswer):
+        checks.check_game("yahtzee", dict(game, max_score=1574))
+
+
+@pytest.fixture
+def server(tmp_path: Path, solved: Callable[[str], FloatArray]) -> Iterator[LiveServer]:
+    for game in SMOKE_GAMES:
+        solved(game)  # in the test disk cache, which the server reads
+    env = {"DICEREF_CACHE_DIR": str(TEST_CACHE), "DICEREF_PRELOAD": ",".join(SMOKE_GAMES)}
+    with LiveServer(tmp_path / "server.log", env, workers=2) as live:
+        live.wait("/healthz")
+        deadline = time.monotonic() + 60
+        while any(
+            live.metric("diceref_table_loads_total", kind="value", game=g) < 2 for g in SMOKE_GAMES
+        ):  # both workers hold both tables
+            assert time.monotonic() < deadline, live.log()
+            time.sleep(0.2)
+        yield live
+
+
+@pytest.mark.slow
+def test_smoke_run_meets_the_thresholds(server: LiveServer, tmp_path: Path) -> None:
+    cmd = [
+        sys.executable, "-m", "locust", "-f", str(LOADTEST / "locustfile.py"), "--headless",
+        "-u", "4", "-r", "4", "-t", "6s", "--host", server.base, "--only-summary",
+        "--csv", str(tmp_path / "smoke"), "--loglevel", "WARNING",
+    ]  # fmt: skip
+    env = dict(server.env) | {"LOADTEST_GAMES": ",".join(SMOKE_GAMES), "LOADTEST_P95_MS": "250"}
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "thresholds met" in run.stdout
+    with (tmp_path / "smoke_stats.csv").open() as f:
+        rows = {(r["Type"], r["Name"]): r for r in csv.DictReader(f)}
+    total = rows[("", "Aggregated")]
+    assert int(total["Failure Count"]) == 0 and int(total["Request Count"]) > 100
+    assert {"/score", "/holds"} <= {name for _, name in rows}
+    sent = int(rows[("POST", "/score")]["Request Count"])
+    answered = server.metric("diceref_http_requests_total", route="/score", status="200")
+    # Counted by two workers and summed (multiprocess mode): one worker's count alone would be
+    # about half.  Locust's CSV is written before its last requests end (by up to its stats
+    # interval on a loaded machine), so the server may have answered more than it counts.
+    assert sent <= answered <= sent * 1.5 + 20
