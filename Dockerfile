@@ -20,26 +20,10 @@ RUN uv sync --frozen --no-dev --no-install-project
 COPY service ./service
 RUN uv sync --frozen --no-dev --no-editable
 
-# Solve every table once, at build time, into the image's cache: the service then loads them
-# memory-mapped from disk in milliseconds, shared by all its workers, and never solves.
+# Solve every table of every game once, at build time, into the image's cache: the service
+# then loads them memory-mapped from disk in milliseconds, shared by all its workers.
 ENV DICEREF_CACHE_DIR=/app/cache PATH=/app/.venv/bin:$PATH
 RUN diceref precompute
-RUN python - <<'PY'
-import asyncio
-
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES
-from diceref.games.scorecard.tables import load_policy_table
-from diceref.tables.store import TableStore
-
-
-async def main() -> None:
-    store = TableStore.from_env()
-    await load_policy_table(store, DEFAULT_RULES)
-    await store.aclose()
-
-
-asyncio.run(main())
-PY
 RUN chmod -R a+rX /app/cache && ls -l /app/cache/tables
 
 # Runtime stage: the virtual environment and the tables, run as an unprivileged user.

@@ -21,12 +21,13 @@ import msgspec
 import numpy as np
 
 from _server import load, serve
-from diceref.games.scorecard.api.holds import BoxOption, HoldsResponse, KeepOption
+from diceref.games.scorecard.api.models import BoxOption, HoldsResponse, KeepOption
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
 from diceref.games.scorecard.solver.advice import BoxAdvice, advise
-from diceref.games.scorecard.tables import value_table_sync
+from diceref.games.scorecard.tables import value_spec
 from diceref.tables.config import TableSettings
+from diceref.tables.spec import load_sync
 from diceref.tables.store import TableStore
 
 CACHE = Path(os.environ.get("DICEREF_CACHE_DIR", Path(__file__).parent.parent / ".cache"))
@@ -97,8 +98,8 @@ def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10
     store = TableStore(TableSettings(cache_dir=CACHE))
     for game in SCORECARD_GAMES:
-        value_table_sync(store, SCORECARD_GAMES[game])  # make sure the disk cache has them
-    values = value_table_sync(store, SCORECARD_GAMES["yahtzee"]).array
+        load_sync(store, value_spec(SCORECARD_GAMES[game]))  # make sure the disk cache has them
+    values = load_sync(store, value_spec(SCORECARD_GAMES["yahtzee"])).array
     requests = situations("yahtzee", values, 300, seed=11)
     times = server_time("yahtzee", values, requests)  # first pass: every state a cache miss
     warm = server_time("yahtzee", values, requests)

@@ -15,8 +15,9 @@ from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard
 from diceref.games.scorecard.solver.advice import expected_final_score
 from diceref.games.scorecard.solver.simulate import simulate
-from diceref.games.scorecard.tables import max_score_sync, value_table_sync
+from diceref.games.scorecard.tables import max_score, max_spec, value_spec
 from diceref.tables.config import TableSettings
+from diceref.tables.spec import load_sync
 from diceref.tables.store import TableStore
 
 CACHE = Path(os.environ.get("DICEREF_CACHE_DIR", Path(__file__).parent.parent / ".cache"))
@@ -32,14 +33,15 @@ def main() -> None:
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for game, ruleset in SCORECARD_GAMES.items():
-        values = value_table_sync(store, ruleset).array
+        values = load_sync(store, value_spec(ruleset)).array
         expected = expected_final_score(ruleset, values, Scorecard())
         started = time.perf_counter()
         s = simulate(ruleset, values, games, seed)
         z = (s.mean - expected) / s.standard_error
         p = s.percentiles
+        best = max_score(load_sync(store, max_spec(ruleset)).array)
         print(
-            f"| `{game}` | {expected:.7f} | {max_score_sync(store, ruleset)} | {s.mean:.3f} | "
+            f"| `{game}` | {expected:.7f} | {best} | {s.mean:.3f} | "
             f"{s.std:.2f} | {s.standard_error:.3f} | {z:+.2f} | {p[5]:.0f} | {p[25]:.0f} | "
             f"{p[50]:.0f} | {p[75]:.0f} | {p[95]:.0f} |",
             flush=True,

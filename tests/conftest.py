@@ -27,11 +27,13 @@ os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES  # noqa: E402
 from diceref.games.scorecard.solver.engine import FloatArray  # noqa: E402
-from diceref.games.scorecard.tables import value_table_sync  # noqa: E402
+from diceref.games.scorecard.tables import value_spec  # noqa: E402
 from diceref.http.app import create_app  # noqa: E402
 from diceref.settings import Settings  # noqa: E402
 from diceref.tables.config import TableSettings  # noqa: E402
+from diceref.tables.spec import load_sync  # noqa: E402
 from diceref.tables.store import TableStore  # noqa: E402
+from helpers import put_values  # noqa: E402
 from redis_server import PrivateRedis, private_redis_server  # noqa: E402
 
 
@@ -78,7 +80,7 @@ def solved() -> Callable[[str], FloatArray]:
 
     def get(game: str) -> FloatArray:
         if game not in memo:
-            memo[game] = value_table_sync(store, SCORECARD_GAMES[game]).array
+            memo[game] = load_sync(store, value_spec(SCORECARD_GAMES[game])).array
         return memo[game]
 
     return get
@@ -100,7 +102,7 @@ def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
 def coach(app: Litestar, solved: Callable[[str], FloatArray]) -> Iterator[TestClient[Litestar]]:
     """A client whose app holds every scorecard game's table."""
     for game in SCORECARD_GAMES:
-        app.state.tables.put(game, solved(game), "memory")
+        put_values(app, game, solved(game))
     with TestClient(app) as c:
         yield c
 

@@ -1,9 +1,17 @@
-"""Small helpers shared by the rules tests (plain functions, no fixtures)."""
+"""Small helpers shared by the tests (plain functions, no fixtures)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from litestar import Litestar
+
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Option, Scorecard, legal_options
+from diceref.games.scorecard.tables import value_spec
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE_RULES
+from diceref.games.yardkle.tables import policy_spec, solve_policy_table
 
 
 def options(
@@ -25,3 +33,20 @@ def fill(game: str, value_by_box: dict[str, int], leave_open: set[str]) -> dict[
     """A card with every box filled (with the given value, else 0) except `leave_open`."""
     ruleset = SCORECARD_GAMES[game]
     return {b.id: value_by_box.get(b.id, 0) for b in ruleset.boxes if b.id not in leave_open}
+
+
+def put_values(app: Litestar, game: str, values: FloatArray, source: str = "memory") -> None:
+    """Serve `values` as the scorecard game's value table in `app` (no load, no solve)."""
+    app.state.tables.put(value_spec(SCORECARD_GAMES[game]), values, source)
+
+
+def values_of(app: Litestar, game: str) -> FloatArray | None:
+    """The value table `app` serves for the game, None while it is not loaded."""
+    table: Any = app.state.tables.table(value_spec(SCORECARD_GAMES[game]))
+    return table
+
+
+def put_policy(app: Litestar) -> None:
+    """Serve Yardkle's policy table in `app` (an app whose startup has not run)."""
+    table = solve_policy_table(YARDKLE_RULES)
+    app.state.tables.put(policy_spec(YARDKLE_RULES), table, "memory")

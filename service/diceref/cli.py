@@ -11,14 +11,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.settings import Settings, SettingsError
 
 
-def _serve(args: argparse.Namespace) -> int:
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.logs import configure_logging, granian_log_config
-    from diceref.settings import Settings
 
-    settings = Settings.from_env()  # a bad setting fails here, once, before any worker starts
     level, fmt = settings.log_level, settings.log_format or "json"
     configure_logging(level, fmt)
     metrics_dir = _metrics_directory(args.workers)
@@ -42,7 +40,7 @@ def _serve(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 log_level=LogLevels(level.lower()),
                 log_dictconfig=granian_log_config(level, fmt),
-                log_access=_flag(os.environ.get("DICEREF_ACCESS_LOG", "")),
+                log_access=settings.access_log,
                 respawn_failed_workers=True,
             ).serve()
             return 0
@@ -75,10 +73,6 @@ def _has_uvloop() -> bool:
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # diceref.http.metrics.MULTIPROC_ENV
 
 
-def _flag(raw: str) -> bool:
-    return raw.strip().lower() in {"1", "true", "yes", "on"}
-
-
 def _metrics_directory(workers: int) -> str | None:
     """Prometheus multiprocess mode for several workers: a directory for their samples.
 
@@ -101,7 +95,8 @@ def _metrics_directory(workers: int) -> str | None:
     return made
 
 
-def _score(args: argparse.Namespace) -> int:
+def _score(args: argparse.Namespace, settings: Settings) -> int:
+    from diceref.games.scorecard.rules.games import SCORECARD_GAMES
     from diceref.games.scorecard.rules.scorecard import (
         RuleViolation,
         Scorecard,
@@ -125,35 +120,27 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _precompute(args: argparse.Namespace) -> int:
-    import time
-
-    from diceref.games.scorecard.rules.scorecard import Scorecard
-    from diceref.games.scorecard.solver.advice import expected_final_score
-    from diceref.games.scorecard.solver.engine import solve
-    from diceref.games.scorecard.solver.statespace import state_space
-    from diceref.games.scorecard.tables import max_score_sync, value_key
+def _precompute(args: argparse.Namespace, settings: Settings) -> int:
+    """Solve (or load) every table of the games named, all games by default."""
+    from diceref.games.families import ALL_GAMES, table_specs
+    from diceref.tables.spec import load_sync
     from diceref.tables.store import TableStore
 
-    store = TableStore.from_env()
-    games = args.games or list(SCORECARD_GAMES)
-    for game in games:
-        ruleset = SCORECARD_GAMES[game]
-        bar = _ProgressBar(game)
-        started = time.perf_counter()
-        loaded = store.get_sync(
-            value_key(ruleset),
-            lambda r=ruleset, b=bar: solve(r, progress=b),  # type: ignore[misc]
-            shape=(state_space(ruleset).size,),
-        )
-        bar.close()
-        seconds = time.perf_counter() - started
-        expected = expected_final_score(ruleset, loaded.array, Scorecard())
-        best = max_score_sync(store, ruleset)
+    unknown = [g for g in args.games if g not in ALL_GAMES]
+    if unknown:  # checked here: argparse's `choices` refuses an empty list on Python 3.11
         print(
-            f"{game:14} {loaded.source:9} {seconds:7.2f} s  optimal expected score "
-            f"{expected:.7f}  max score {best}"
+            f"diceref precompute: error: unknown game(s) {', '.join(unknown)}; "
+            f"choose from {', '.join(ALL_GAMES)}",
+            file=sys.stderr,
         )
+        return 2
+    specs = [s for s in table_specs() if not args.games or s.game in args.games]
+    store = TableStore(settings.tables)
+    for spec in specs:
+        bar = _ProgressBar(f"{spec.game} {spec.kind}")
+        loaded = load_sync(store, spec, bar)
+        bar.close()
+        print(f"{spec.game:14} {spec.kind:7} {loaded.source:9} {loaded.seconds:7.2f} s")
     return 0
 
 
@@ -179,25 +166,44 @@ class _ProgressBar:
             print(file=sys.stderr)
 
 
-def _openapi(args: argparse.Namespace) -> int:
+def _openapi(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.http.app import create_app
     from diceref.http.openapi import render_document
-    from diceref.settings import Settings
 
-    app = create_app(Settings(preload=(), retry_after_seconds=5))
+    # The published defaults, not this environment's: the document is committed.
+    app = create_app(Settings())
     sys.stdout.buffer.write(render_document(app).encode())
     sys.stdout.flush()
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _positive(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
+    """The parser; `serve`'s defaults come from the settings (the environment)."""
+    from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+
+    settings = settings or Settings()
     parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the HTTP API")
-    serve.add_argument("--host", default=os.environ.get("DICEREF_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("DICEREF_PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("DICEREF_WORKERS", "1")))
-    serve.add_argument("--server", choices=("uvicorn", "granian"), default="granian")
+    serve.add_argument("--host", default=settings.host)
+    serve.add_argument("--port", type=int, default=settings.port)
+    serve.add_argument("--workers", type=_positive, default=settings.workers)
+    serve.add_argument(
+        "--server",
+        choices=("uvicorn", "granian"),
+        default="granian",
+        help="uvicorn runs one process, for development",
+    )
     serve.set_defaults(func=_serve)
     score = sub.add_parser("score", help="list every box a throw may fill on an empty card")
     score.add_argument("game", choices=sorted(SCORECARD_GAMES))
@@ -205,9 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--throw", type=int, choices=(1, 2, 3), default=3)
     score.set_defaults(func=_score)
     pre = sub.add_parser(
-        "precompute", help="solve the tables the caches lack (all scorecard games by default)"
+        "precompute", help="solve the tables the caches lack (every game's by default)"
     )
-    pre.add_argument("games", nargs="*", choices=sorted(SCORECARD_GAMES), metavar="GAME")
+    pre.add_argument("games", nargs="*", metavar="GAME", help="games to solve (default: all)")
     pre.set_defaults(func=_precompute)
     openapi = sub.add_parser(
         "openapi",
@@ -219,8 +225,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        settings = Settings.from_env()  # once, for every command, before anything starts
+    except SettingsError as exc:
+        print(f"diceref: error: {exc}", file=sys.stderr)
+        return 2
+    parser = build_parser(settings)
+    args = parser.parse_args(argv)
+    if args.command == "serve" and args.server == "uvicorn" and args.workers > 1:
+        parser.error("--server uvicorn runs one process: drop --workers or use granian")
+    result: int = args.func(args, settings)
     return result
 
 

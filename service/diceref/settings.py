@@ -1,97 +1,184 @@
-"""Configuration, from environment variables only (documented in the README, "Operations").
+"""Configuration: one object, parsed once from environment variables (documented in the
+README, "Operations"), used by `diceref serve`, every other command and the app.
 
-Read once at start-up into a frozen object, so a handler never parses the environment.  The
-tables store reads its own variables (`diceref.tables.config`), and `diceref serve` the
-server's (host, port, workers, access log).
+msgspec does the parsing: the variables are gathered into a dict by field name and
+converted in lax mode (`"8000"` to 8000, `"true"` to True), with every bound declared on
+the field (`Meta`), so one declaration gives the type, the default, the check and the words
+of the error.  A bad value is a `SettingsError` naming the variable, the value and what is
+allowed, which the CLI prints as one line (exit status 2), never a traceback.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+import msgspec
+import msgspec.inspect as mi
+import platformdirs
+from redis.asyncio.connection import parse_url
 
-LOG_FORMATS = ("json", "text")
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+from diceref.tables.config import TableSettings
 
-
-def _games(raw: str) -> tuple[str, ...]:
-    raw = raw.strip().lower()
-    if raw in ("", "all"):
-        return tuple(SCORECARD_GAMES)
-    if raw == "none":
-        return ()
-    games = tuple(g.strip() for g in raw.split(",") if g.strip())
-    unknown = [g for g in games if g not in SCORECARD_GAMES]
-    if unknown:
-        raise ValueError(f"DICEREF_PRELOAD names unknown games: {', '.join(unknown)}")
-    return games
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LogFormat = Literal["json", "text"]
+Seconds = Annotated[float, msgspec.Meta(gt=0)]
 
 
-def _origins(raw: str) -> tuple[str, ...]:
-    return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+class SettingsError(ValueError):
+    """A variable whose value is not allowed; the message is the one line to print."""
 
 
-def _int(env: Mapping[str, str], name: str, default: int, minimum: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ValueError(f"{name}={value} must be at least {minimum}")
-    return value
-
-
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not a number") from None
-    if not value > 0:
-        raise ValueError(f"{name}={value} must be positive")
-    return value
-
-
-def _choice(env: Mapping[str, str], name: str, default: str, choices: tuple[str, ...]) -> str:
-    raw = env.get(name, "").strip() or default
-    value = raw.upper() if choices is LOG_LEVELS else raw.lower()
-    if value not in choices:
-        raise ValueError(f"{name}={raw!r} must be one of {', '.join(choices)}")
-    return value
-
-
-@dataclass(frozen=True)
-class Settings:
-    preload: tuple[str, ...]
-    retry_after_seconds: int
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    # diceref serve
+    host: str = "127.0.0.1"
+    port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 8000
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
+    access_log: bool = False
+    # the app
+    preload: tuple[str, ...] = ()
+    retry_after_seconds: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 5
     # Request bodies larger than this get a 413 problem (before they are parsed).
-    max_body_bytes: int = 64 * 1024
+    max_body_bytes: Annotated[int, msgspec.Meta(ge=1)] = 64 * 1024
     # Browser origins allowed by CORS; empty: no CORS headers at all.  "*" allows any.
     cors_origins: tuple[str, ...] = ()
     # How often each worker pings Redis (and, once Redis answers again, publishes the tables
     # it holds that Redis lost).
-    redis_check_interval: float = 5.0
-    log_level: str = "INFO"
+    redis_check_interval: Seconds = 5.0
+    log_level: LogLevel = "INFO"
     # None: leave logging as it is (tests); "json" or "text": configure the root logger.
-    log_format: str | None = None
+    log_format: LogFormat | None = None
+    # the tables store (see docs/tables.md)
+    cache_dir: str | None = None  # None: the platform's user cache directory
+    redis_url: str | None = None  # None: no Redis layer at all
+    redis_prefix: str = "diceref:"
+    redis_connect_timeout: Seconds = 1.0
+    redis_timeout: Seconds = 5.0
+    lock_ttl: Seconds = 30.0
+    wait_timeout: Seconds = 300.0
+    poll_interval: Seconds = 0.2
+
+    @property
+    def tables(self) -> TableSettings:
+        cache_dir = self.cache_dir or platformdirs.user_cache_dir("diceref")
+        return TableSettings(
+            cache_dir=Path(cache_dir),
+            redis_url=self.redis_url,
+            redis_prefix=self.redis_prefix,
+            redis_connect_timeout=self.redis_connect_timeout,
+            redis_timeout=self.redis_timeout,
+            lock_ttl=self.lock_ttl,
+            wait_timeout=self.wait_timeout,
+            poll_interval=self.poll_interval,
+        )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
-        return cls(
-            preload=_games(env.get("DICEREF_PRELOAD", "all")),
-            retry_after_seconds=_int(env, "DICEREF_RETRY_AFTER", 5, minimum=0),
-            max_body_bytes=_int(env, "DICEREF_MAX_BODY_BYTES", 64 * 1024, minimum=1),
-            cors_origins=_origins(env.get("DICEREF_CORS_ORIGINS", "")),
-            redis_check_interval=_float(env, "DICEREF_REDIS_CHECK_INTERVAL", 5.0),
-            log_level=_choice(env, "DICEREF_LOG_LEVEL", "INFO", LOG_LEVELS),
-            log_format=_choice(env, "DICEREF_LOG_FORMAT", "json", LOG_FORMATS),
+        given = {name: env[name].strip() for name in VARIABLES if env.get(name, "").strip()}
+        raw: dict[str, Any] = {"log_format": "json"}
+        for name, value in given.items():
+            raw[VARIABLES[name]] = value
+        if "log_level" in raw:
+            raw["log_level"] = raw["log_level"].upper()
+        if "log_format" in raw:
+            raw["log_format"] = raw["log_format"].lower()
+        raw["preload"] = _preload(given.get("DICEREF_PRELOAD", "all"))
+        raw["cors_origins"] = _list(given.get("DICEREF_CORS_ORIGINS", ""))
+        if "redis_url" in raw:
+            try:
+                parse_url(raw["redis_url"])
+            except ValueError as exc:
+                raise SettingsError(f"REDIS_URL={raw['redis_url']!r}: {exc}") from None
+        try:
+            return msgspec.convert(raw, cls, strict=False)
+        except msgspec.ValidationError as exc:
+            raise _error(exc, given) from None
+
+
+# Environment variable -> field.  The README's table lists every one (a test keeps it so).
+VARIABLES: dict[str, str] = {
+    "DICEREF_HOST": "host",
+    "DICEREF_PORT": "port",
+    "DICEREF_WORKERS": "workers",
+    "DICEREF_ACCESS_LOG": "access_log",
+    "DICEREF_PRELOAD": "preload",
+    "DICEREF_RETRY_AFTER": "retry_after_seconds",
+    "DICEREF_MAX_BODY_BYTES": "max_body_bytes",
+    "DICEREF_CORS_ORIGINS": "cors_origins",
+    "DICEREF_REDIS_CHECK_INTERVAL": "redis_check_interval",
+    "DICEREF_LOG_LEVEL": "log_level",
+    "DICEREF_LOG_FORMAT": "log_format",
+    "DICEREF_CACHE_DIR": "cache_dir",
+    "REDIS_URL": "redis_url",
+    "DICEREF_REDIS_PREFIX": "redis_prefix",
+    "DICEREF_REDIS_CONNECT_TIMEOUT": "redis_connect_timeout",
+    "DICEREF_REDIS_TIMEOUT": "redis_timeout",
+    "DICEREF_REDIS_LOCK_TTL": "lock_ttl",
+    "DICEREF_REDIS_WAIT_TIMEOUT": "wait_timeout",
+    "DICEREF_REDIS_POLL_INTERVAL": "poll_interval",
+}
+_VARIABLE_OF = {field: name for name, field in VARIABLES.items()}
+
+
+def preloadable_games() -> tuple[str, ...]:
+    """The games whose tables DICEREF_PRELOAD may name: every game with a table that is not
+    loaded at start-up anyway."""
+    from diceref.games.families import table_specs
+
+    return tuple(dict.fromkeys(s.game for s in table_specs() if not s.at_startup))
+
+
+def _preload(raw: str) -> tuple[str, ...]:
+    raw = raw.strip().lower()
+    games = preloadable_games()
+    if raw in ("", "all"):
+        return games
+    if raw == "none":
+        return ()
+    named = tuple(g.strip() for g in raw.split(",") if g.strip())
+    unknown = [g for g in named if g not in games]
+    if unknown:
+        raise SettingsError(
+            f"DICEREF_PRELOAD={raw!r} names unknown games ({', '.join(unknown)}): "
+            f"allowed are all, none or a comma list of {', '.join(games)}"
         )
+    return named
+
+
+def _list(raw: str) -> tuple[str, ...]:
+    return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+
+
+def _error(exc: msgspec.ValidationError, given: Mapping[str, str]) -> SettingsError:
+    """One line: the variable, its value, and what it may be."""
+    path = str(exc).rsplit("`$.", 1)[-1].rstrip("`")
+    field = path.split("[", 1)[0].split(".", 1)[0]
+    name = _VARIABLE_OF.get(field, field)
+    return SettingsError(f"{name}={given.get(name, '')!r} is not allowed: {allowed(field)}")
+
+
+def allowed(field: str) -> str:
+    """What a field accepts, in words, read off its declared type."""
+    info = {f.name: f.type for f in _struct_info().fields}[field]
+    if isinstance(info, mi.UnionType):  # X | None: None is the default, never written
+        info = next(t for t in info.types if not isinstance(t, mi.NoneType))
+    if isinstance(info, mi.BoolType):
+        return "true or false (or 1 or 0)"
+    if isinstance(info, mi.LiteralType):
+        return "one of " + ", ".join(str(v) for v in info.values)
+    if isinstance(info, mi.IntType):
+        low = "" if info.ge is None else f" from {info.ge}"
+        high = "" if info.le is None else f" to {info.le}"
+        return f"a whole number{low}{high}" if low else f"a whole number{high}"
+    if isinstance(info, mi.FloatType):
+        return "a number of seconds greater than 0" if info.gt == 0 else "a number"
+    return "a string"
+
+
+def _struct_info() -> mi.StructType:
+    info = mi.type_info(Settings)
+    assert isinstance(info, mi.StructType)
+    return info

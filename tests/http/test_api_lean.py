@@ -16,9 +16,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from diceref.http.examples import EXAMPLES, Example
+from diceref.http.examples import Example
 from diceref.http.lean import lean_json
-from diceref.http.openapi import contract_document
+from diceref.http.openapi import all_examples, contract_document
+
+EXAMPLES = all_examples()
 
 Client = TestClient[Litestar]
 PROBLEM = "application/problem+json"
@@ -87,7 +89,7 @@ def test_every_body_operation_is_served_lean(app: Litestar) -> None:
         (method, route.path)
         for route in app.routes
         for method, handler in getattr(route, "route_handler_map", {}).items()
-        if lean_json in (getattr(handler[0], "middleware", None) or [])
+        if lean_json in handler[0].resolve_middleware()
     }
     assert {(m, p) for m, p, _ in OPERATIONS} <= served
     assert len(OPERATIONS) == 11

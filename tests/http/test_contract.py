@@ -22,8 +22,10 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import make_test_app
-from diceref.http.examples import EXAMPLES, Example
-from diceref.http.openapi import render_document
+from diceref.http.examples import Example
+from diceref.http.openapi import all_examples, render_document
+
+EXAMPLES = all_examples()
 
 ROOT = Path(__file__).parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"

@@ -19,8 +19,11 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import TEST_CACHE
-from diceref.games.yardkle import tables as yardkle
+from diceref.games.families import table_specs
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.tables import value_spec
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE
+from diceref.games.yardkle.tables import policy_spec, solve_policy_table
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.config import TableSettings
@@ -292,7 +295,8 @@ def test_a_full_card_or_an_inconsistent_request_never_loads_a_table(
         assert body["errors"][0]["field"] == field
         time.sleep(0.05)
         registry: TableRegistry = app.state.tables
-        assert all(s.status == "missing" for s in registry.states.values())
+        on_demand = [s for k, s in registry.states.items() if not registry.specs[k].at_startup]
+        assert on_demand and all(s.status == "missing" for s in on_demand)
         assert gated.asked == []
         assert gated.stats().loads == loads
 
@@ -322,13 +326,15 @@ def test_yardkle_holds_is_a_503_until_its_table_is_installed(
     payload = {"dice": [1, 5, 2, 3, 4, 6], "turn_points": 0, "on_pad": True}
     assert client.post("/yardkle/holds", json=payload).status_code == 200
     registry: TableRegistry = client.app.state.tables
-    monkeypatch.setattr(yardkle, "_installed", {})
-    registry.policy_state.status = "missing"
+    spec = policy_spec(YARDKLE)
+    monkeypatch.setattr(registry, "_tables", {})
+    monkeypatch.setitem(registry._game_status, spec.game, "missing")
+    registry.states[spec.key].status = "missing"
     response = client.post("/yardkle/holds", json=payload)
     body = problem(response, 503)
     assert body["type"].endswith("/table-loading") and response.headers["retry-after"] == "2"
     wait_for(lambda: client.post("/yardkle/holds", json=payload).status_code == 200)
-    assert registry.policy_state.status == "ready"
+    assert registry.states[spec.key].status == "ready"
 
 
 def test_yardkle_table_goes_through_the_store(tmp_path: Path) -> None:
@@ -339,12 +345,12 @@ def test_yardkle_table_goes_through_the_store(tmp_path: Path) -> None:
         assert rows[("policy", "yardkle")]["source"] == "computed"
     assert list((tmp_path / "tables").glob("policy-yardkle-*.dtbl"))
     second = TableStore(TableSettings(cache_dir=tmp_path))
-    with TestClient(create_app(settings(), store=second)) as client:
+    app = create_app(settings(), store=second)
+    with TestClient(app) as client:
         rows = {(t["kind"], t["game"]): t for t in client.get("/readyz").json()["tables"]}
         assert rows[("policy", "yardkle")]["source"] == "disk"
-    np.testing.assert_array_equal(
-        yardkle.policy_table(YARDKLE), yardkle.solve_policy_table(YARDKLE)
-    )
+        served = app.state.tables.table(policy_spec(YARDKLE))
+        np.testing.assert_array_equal(served, solve_policy_table(YARDKLE))
 
 
 def _mapped(array: np.ndarray) -> bool:
@@ -364,9 +370,10 @@ def test_a_computed_table_is_served_from_the_shared_file_mapping(tmp_path: Path)
     with TestClient(app) as client:
         wait_for(lambda: client.get("/readyz").status_code == 200, timeout=60)
         registry: TableRegistry = app.state.tables
-        assert registry.states["chute-5"].source == "computed"
-        wait_for(lambda: _mapped(registry._values["chute-5"]))
-        assert not registry._values["chute-5"].flags.writeable
+        spec = value_spec(SCORECARD_GAMES["chute-5"])
+        assert registry.states[spec.key].source == "computed"
+        wait_for(lambda: _mapped(registry.table(spec)))
+        assert not registry.require(spec).flags.writeable
 
 
 class SwallowingStore(TableStore):
@@ -382,7 +389,7 @@ class SwallowingStore(TableStore):
 
 def test_shutdown_is_bounded_when_redis_swallows_a_cancellation(tmp_path: Path) -> None:
     store = SwallowingStore(TableSettings(cache_dir=TEST_CACHE, redis_url="redis://127.0.0.1:1/0"))
-    registry = TableRegistry(store, owns_store=False)
+    registry = TableRegistry(store, table_specs(), owns_store=False)
 
     async def run() -> float:
         await registry.start((), redis_check_interval=0.05)

@@ -21,6 +21,7 @@ from schemathesis.config import SchemathesisConfig
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.solver.engine import FloatArray
+from helpers import put_values
 
 ROOT = Path(__file__).parents[2]
 CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
@@ -32,7 +33,7 @@ schema = schemathesis.openapi.from_dict(DOCUMENT, config=CONFIG)
 def serving_app(app: Litestar, solved: Callable[[str], FloatArray]) -> Litestar:
     """The session app with every table loaded, as the ASGI app the cases are sent to."""
     for game in SCORECARD_GAMES:
-        app.state.tables.put(game, solved(game), "memory")
+        put_values(app, game, solved(game))
     return app
 
 

@@ -36,7 +36,8 @@ import diceref_client.client as client_module
 from conftest import make_test_app
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.solver.engine import FloatArray
-from diceref.http.examples import EXAMPLES, Example
+from diceref.http.examples import Example
+from diceref.http.openapi import all_examples
 from diceref_client import (
     METHODS,
     APIConnectionError,
@@ -54,6 +55,9 @@ from diceref_client import (
     _operations,
     models,
 )
+from helpers import put_policy, put_values, values_of
+
+EXAMPLES = all_examples()
 
 ROOT = Path(__file__).parents[2]
 DOCUMENT = json.loads((ROOT / "openapi" / "openapi.json").read_text())
@@ -252,7 +256,8 @@ def loaded_app(solved: Callable[[str], FloatArray]) -> Litestar:
     """A fresh app of its own for the event loops of the async tests, every table loaded."""
     fresh = make_test_app()
     for game in SCORECARD_GAMES:
-        fresh.state.tables.put(game, solved(game), "memory")
+        put_values(fresh, game, solved(game))
+    put_policy(fresh)
     return fresh
 
 
@@ -319,7 +324,7 @@ def test_503_is_retried_after_retry_after_until_the_table_is_there(
 
     def sleep(seconds: float) -> None:  # the table arrives while the client waits
         waits.append(seconds)
-        bare_app.app.state.tables.put("yahtzee", solved("yahtzee"), "memory")
+        put_values(bare_app.app, "yahtzee", solved("yahtzee"))
 
     monkeypatch.setattr(client_module, "_sleep", sleep)
     kwargs = call_for("holds", table_loading_example())
@@ -351,7 +356,9 @@ def test_async_client_retries_503(loaded_app: Litestar, monkeypatch: pytest.Monk
 
     async def sleep(seconds: float) -> None:
         waits.append(seconds)
-        fresh.state.tables.put("yahtzee", loaded_app.state.tables.values_or_none("yahtzee"), "m")
+        loaded = values_of(loaded_app, "yahtzee")
+        assert loaded is not None
+        put_values(fresh, "yahtzee", loaded)
 
     monkeypatch.setattr(client_module, "_asleep", sleep)
     kwargs = call_for("holds", table_loading_example())

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from diceref.cli import build_parser
-from diceref.http.app import ROUTES
+from diceref.http.app import app
 
 CHART = Path(__file__).parents[2] / "helm" / "diceref"
 TEMPLATES = CHART / "templates"
@@ -33,7 +33,7 @@ def schema() -> dict[str, Any]:
 
 
 def app_paths() -> set[str]:
-    return {path for handler in ROUTES for path in handler.paths}
+    return {route.path for route in app.routes}
 
 
 def test_values_match_the_schema() -> None:

@@ -114,6 +114,8 @@ def test_throws_left_out_of_range_is_400(coach: Client, throws_left: int) -> Non
 
 def test_table_not_loaded_is_503_with_retry_after(tmp_path: Any) -> None:
     """A cold app answers 503 at once (no inline solve) and starts loading in the background."""
+    from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+    from diceref.games.scorecard.tables import value_spec
     from diceref.http.app import create_app
     from diceref.settings import Settings
     from diceref.tables.config import TableSettings
@@ -131,4 +133,5 @@ def test_table_not_loaded_is_503_with_retry_after(tmp_path: Any) -> None:
         assert r.headers["retry-after"] == "7"
         assert r.headers["content-type"] == "application/problem+json"
         assert r.json()["retry_after"] == 7
-        assert app.state.tables.states["chute-5"].status in ("queued", "loading", "ready")
+        spec = value_spec(SCORECARD_GAMES["chute-5"])
+        assert app.state.tables.states[spec.key].status in ("queued", "loading", "ready")

@@ -213,10 +213,11 @@ def reference_solver() -> Callable[[str], object]:
 def our_rules(name: str, solved: Callable[[str], FloatArray]) -> tuple[Ruleset, FloatArray]:
     if name == "yardzee-free":
         from conftest import make_test_store
-        from diceref.games.scorecard.tables import value_table_sync
+        from diceref.games.scorecard.tables import value_spec
+        from diceref.tables.spec import load_sync
 
         ruleset = yardzee(matching_upper_forced=False)
-        return ruleset, value_table_sync(make_test_store(), ruleset).array
+        return ruleset, load_sync(make_test_store(), value_spec(ruleset)).array
     return SCORECARD_GAMES[name], solved(name)
 
 

@@ -36,10 +36,11 @@ def test_yardzee_verhoeff_free_choice_optimum() -> None:
     `matching_upper_forced=False` reading of the yardzee ruleset reproduces it."""
     from conftest import make_test_store
     from diceref.games.scorecard.rules.games import yardzee
-    from diceref.games.scorecard.tables import value_table_sync
+    from diceref.games.scorecard.tables import value_spec
+    from diceref.tables.spec import load_sync
 
     ruleset = yardzee(matching_upper_forced=False)
-    values = value_table_sync(make_test_store(), ruleset).array
+    values = load_sync(make_test_store(), value_spec(ruleset)).array
     assert expected_final_score(ruleset, values, Scorecard()) == pytest.approx(
         254.5896095, abs=5e-7
     )

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.tables import max_key, policy_key, value_key
+from diceref.games.scorecard.tables import max_spec, value_spec
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES
+from diceref.games.yardkle.tables import policy_spec
 from live_server import LiveServer
 from redis_server import PrivateRedis
 
@@ -74,9 +75,9 @@ def test_redis_killed_while_serving_then_back(tmp_path: Path, private_redis: Pri
         "DICEREF_RETRY_AFTER": "1",
     }
     names = [
-        f"diceref:table:{policy_key(DEFAULT_RULES).id}",
-        f"diceref:table:{value_key(SCORECARD_GAMES[GAME]).id}",
-        f"diceref:table:{max_key(SCORECARD_GAMES[GAME]).id}",
+        f"diceref:table:{policy_spec(DEFAULT_RULES).key.id}",
+        f"diceref:table:{value_spec(SCORECARD_GAMES[GAME]).key.id}",
+        f"diceref:table:{max_spec(SCORECARD_GAMES[GAME]).key.id}",
     ]
     a = LiveServer(tmp_path / "a.log", env | {"DICEREF_CACHE_DIR": str(tmp_path / "a")})
     with a:

@@ -22,10 +22,11 @@ from litestar.testing import TestClient
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.solver.engine import SOLVER_VERSION, FloatArray
-from diceref.games.scorecard.tables import value_key
+from diceref.games.scorecard.tables import value_spec
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables import TableKey, TableSettings, TableStore, decode, encode
+from helpers import values_of
 from live_server import LiveServer, parse_metrics
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
@@ -84,7 +85,7 @@ def test_two_services_compute_each_table_once(
 
 
 def _corrupt(kind: str, good: FloatArray) -> bytes:
-    key = value_key(SCORECARD_GAMES[GAME])
+    key = value_spec(SCORECARD_GAMES[GAME]).key
     if kind == "foreign hash":  # a table solved for other rules, stored under this name
         return encode(TableKey("value", GAME, "0123456789abcdef", SOLVER_VERSION), good)
     if kind == "wrong size":  # the right name, a table of another length
@@ -106,7 +107,7 @@ def test_a_damaged_table_in_redis_is_never_served(
     kind: str,
 ) -> None:
     good = solved(GAME)
-    key = value_key(SCORECARD_GAMES[GAME])
+    key = value_spec(SCORECARD_GAMES[GAME]).key
     name = f"{redis_prefix}table:{key.id}"
     with redis.Redis.from_url(redis_url) as client:
         client.set(name, _corrupt(kind, good))
@@ -128,7 +129,7 @@ def test_a_damaged_table_in_redis_is_never_served(
         served = client.post("/holds", json=HOLDS)
         expected: Any = coach.post("/holds", json=HOLDS)
         assert served.status_code == 200 and served.json() == expected.json()
-        np.testing.assert_array_equal(app.state.tables.values_or_none(GAME), good)
+        np.testing.assert_array_equal(values_of(app, GAME), good)
     with redis.Redis.from_url(redis_url) as client:
         blob = client.get(name)
     assert blob is not None

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from diceref.tables import CorruptTable, TableKey, TableSettings, encode
+from diceref.settings import Settings
+from diceref.tables import CorruptTable, TableKey, encode
 from diceref.tables.disk import DiskCache, HostLock
 
 KEY = TableKey("value", "yahtzee", "feedbeef", "1")
@@ -130,10 +131,10 @@ def test_discard_spares_a_file_another_process_just_replaced(tmp_path: Path) -> 
 
 
 def test_cache_dir_comes_from_the_environment(tmp_path: Path) -> None:
-    settings = TableSettings.from_env({"DICEREF_CACHE_DIR": str(tmp_path)})
+    settings = Settings.from_env({"DICEREF_CACHE_DIR": str(tmp_path)}).tables
     assert settings.cache_dir == tmp_path
     assert settings.redis_url is None
-    default = TableSettings.from_env({})
+    default = Settings.from_env({}).tables
     assert default.cache_dir.name == "diceref"
 
 

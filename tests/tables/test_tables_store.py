@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from diceref.settings import Settings, SettingsError
 from diceref.tables import TableKey, TableSettings, TableStore, encode
 
 KEY = TableKey("value", "yahtzee", "c0ffee", "1")
@@ -263,7 +264,7 @@ def test_the_store_does_not_import_litestar() -> None:
 
 
 def test_settings_from_environment() -> None:
-    settings = TableSettings.from_env(
+    settings = Settings.from_env(
         {
             "DICEREF_CACHE_DIR": "/x",
             "REDIS_URL": "redis://h:1/2",
@@ -274,10 +275,10 @@ def test_settings_from_environment() -> None:
             "DICEREF_REDIS_WAIT_TIMEOUT": "60",
             "DICEREF_REDIS_POLL_INTERVAL": "0.1",
         }
-    )
+    ).tables
     assert settings == TableSettings(Path("/x"), "redis://h:1/2", "p:", 0.5, 3.0, 12.0, 60.0, 0.1)
-    assert TableSettings.from_env({"REDIS_URL": ""}).redis_url is None
-    with pytest.raises(ValueError, match="DICEREF_REDIS_TIMEOUT"):
-        TableSettings.from_env({"DICEREF_REDIS_TIMEOUT": "soon"})
-    with pytest.raises(ValueError):
-        TableSettings.from_env({"REDIS_URL": "localhost:6379"})
+    assert Settings.from_env({"REDIS_URL": ""}).tables.redis_url is None
+    with pytest.raises(SettingsError, match="DICEREF_REDIS_TIMEOUT='soon'"):
+        Settings.from_env({"DICEREF_REDIS_TIMEOUT": "soon"})
+    with pytest.raises(SettingsError, match="REDIS_URL"):
+        Settings.from_env({"REDIS_URL": "localhost:6379"})

@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from conftest import make_test_app
 from diceref.games.yardkle.rules.scoring import DEFAULT_RULES
 from diceref.games.yardkle.solver.advice import advise
-from diceref.games.yardkle.tables import policy_table
+from diceref.games.yardkle.tables import solve_policy_table
 
 # The app of the tests: test disk cache, no Redis, no preloading (never the env's).
 app = make_test_app()
@@ -246,7 +246,7 @@ def test_holds_rejections(
 
 def test_the_coach_agrees_with_the_table() -> None:
     """Averaging the coach's best value over every first throw gives the table's start value."""
-    table = policy_table(DEFAULT_RULES)
+    table = solve_policy_table(DEFAULT_RULES)
     for on_pad in (False, True):
         total = 0.0
         for throw in combinations_with_replacement(range(1, 7), 6):

@@ -1,7 +1,7 @@
-"""The Litestar application: route modules plus the problem-details error handlers.
+"""The Litestar application: the operational routes, one router per game family, and the
+problem-details error handlers.
 
-Handlers stay thin: they decode a request Struct, call the rules or the tables, and encode a
-response Struct.  Each game family brings its own route module; this file only lists them.
+The families come from `diceref.games.families.FAMILIES`; this file names none of them.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
+from litestar.types import ControllerRouterHandler
 
-from diceref.games.chicago.api import routes as chicago
-from diceref.games.scorecard.api import holds, score, sheets
-from diceref.games.yardkle.api import routes as yardkle
-from diceref.http.metrics import metrics_middleware
+from diceref.games.families import table_specs
+from diceref.http.family import family_apis
+from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
 from diceref.http.problems import EXCEPTION_HANDLERS
 from diceref.http.routes import games, health, ops
@@ -22,24 +22,18 @@ from diceref.settings import Settings
 from diceref.tables.registry import TableRegistry
 from diceref.tables.store import TableStore
 
-ROUTES = [
+SHARED_ROUTES: list[ControllerRouterHandler] = [
     health.healthz,
     ops.readyz,
     ops.prometheus_metrics,
     games.list_games,
     games.get_game,
-    score.score,
-    holds.holds,
-    sheets.check_scorecards,
-    chicago.chicago_throw,
-    chicago.chicago_round,
-    chicago.chicago_game,
-    chicago.chicago_holds,
-    yardkle.yardkle_throws,
-    yardkle.yardkle_turn,
-    yardkle.yardkle_game,
-    yardkle.yardkle_holds,
 ]
+
+
+def routes() -> list[ControllerRouterHandler]:
+    """The shared routes, then each family's router, in the order of `FAMILIES`."""
+    return [*SHARED_ROUTES, *(api.router for api in family_apis().values())]
 
 
 def cors_config(settings: Settings) -> CORSConfig | None:
@@ -59,7 +53,12 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
     settings = settings or Settings.from_env()
     if settings.log_format is not None:
         configure_logging(settings.log_level, settings.log_format)
-    registry = TableRegistry(store or TableStore.from_env(), owns_store=store is None)
+    registry = TableRegistry(
+        store or TableStore(settings.tables),
+        table_specs(),
+        observer=TableMetrics(),
+        owns_store=store is None,
+    )
 
     async def start_tables(app: Litestar) -> None:
         await registry.start(settings.preload, settings.redis_check_interval)
@@ -68,7 +67,7 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
         await registry.stop()
 
     return Litestar(
-        route_handlers=ROUTES,
+        route_handlers=routes(),
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
         on_startup=[start_tables],

@@ -6,12 +6,13 @@ to builtins, then a lax `msgspec.convert` that turns `"2"` into `2` and `5.0` in
 `POST /score` runs on every throw a frontend shows, so issue 2 asks it to keep half of
 `/healthz`'s throughput; and the brief forbids silent corrections of bad input.
 
-`lean_json` is a handler-level middleware that answers the request itself with the
-handler's own function: the body is read through Litestar's `Request` (so the body limit
-and its 413 stay Litestar's), decoded once and strictly by a msgspec `Decoder` for the
-handler's `data` type, passed to the function, and the returned Struct is encoded by
-msgspec.  The handler stays an ordinary Litestar route handler, so routing, the OpenAPI
-document, app middleware (metrics, CORS) and the problem+json exception handlers are those
+`lean_json` is a middleware (declared once per family router) that answers the request
+itself with the handler's own function: the body is read through Litestar's `Request` (so
+the body limit and its 413 stay Litestar's), decoded once and strictly by a msgspec
+`Decoder` for the handler's `data` type, passed to the function, and the returned Struct
+is encoded by msgspec.  The handler stays an ordinary Litestar route handler, so routing,
+the OpenAPI document, app middleware (metrics, CORS) and the problem+json exception
+handlers are those
 of every other route; only the per-request handler machinery is skipped.
 
 A handler served this way takes `data` (its JSON body) and optionally `request`, and
@@ -51,15 +52,19 @@ class _Plan:
     status: int
 
 
-def _plan(handler: HTTPRouteHandler) -> _Plan:
+def _plan(handler: HTTPRouteHandler) -> _Plan | None:
+    """How to serve `handler` lean; None for a handler that takes no JSON body, such as the
+    OPTIONS handler Litestar adds to every path, which takes Litestar's generic path."""
     fn = handler.fn
-    hints = typing.get_type_hints(fn, include_extras=True)
     params = set(inspect.signature(fn).parameters)
-    if "data" not in params or not params <= {"data", "request"}:
+    if "data" not in params:
+        return None
+    if not params <= {"data", "request"}:
         raise TypeError(
             f"lean_json serves handlers taking `data` (and optionally `request`); "
             f"{fn.__qualname__} takes {sorted(params)}"
         )
+    hints = typing.get_type_hints(fn, include_extras=True)
     data_type = hints["data"]
     if typing.get_origin(data_type) is typing.Annotated:  # JSONBody[T] is Annotated[T, Body]
         data_type = typing.get_args(data_type)[0]
@@ -155,14 +160,16 @@ def invalid_body(exc: Exception, body: bytes) -> ValidationException:
 
 def lean_json(app: ASGIApp) -> ASGIApp:
     """Serve the wrapped route's handler on the lean path (`app`, Litestar's generic
-    handling of the same route, is never called)."""
-    plans: dict[int, _Plan] = {}
+    handling of the same route, is called only for handlers without a JSON body)."""
+    plans: dict[int, _Plan | None] = {}
 
     async def serve(scope: Scope, receive: Receive, send: Send) -> None:
         route_handler = typing.cast("HTTPRouteHandler", scope["route_handler"])
-        plan = plans.get(id(route_handler))
+        key = id(route_handler)
+        plan = plans[key] if key in plans else plans.setdefault(key, _plan(route_handler))
         if plan is None:
-            plan = plans[id(route_handler)] = _plan(route_handler)
+            await app(scope, receive, send)
+            return
         request: Request[Any, Any, Any] = Request(scope, receive)
         try:
             body = await request.body()

@@ -85,19 +85,25 @@ TABLES_PUBLISHED = Counter(
 )
 
 
-def observe_table_load(kind: str, game: str, source: str, seconds: float) -> None:
-    TABLE_LOADS.labels(kind, game, source).inc()
-    TABLE_LOAD_SECONDS.labels(kind, game, source).observe(seconds)
-
-
-class StoreStatsExporter:
-    """Adds what `TableStore.stats()` counted since the last call to the Prometheus counters
-    (the store itself stays free of any metrics library)."""
+class TableMetrics:
+    """The tables registry's `LoadObserver`: loads, failures, Redis state and what
+    `TableStore.stats()` counted since the last call, as Prometheus samples (the registry
+    and the store themselves stay free of any metrics library)."""
 
     def __init__(self) -> None:
         self._last: StoreStats | None = None
 
-    def sync(self, stats: StoreStats) -> None:
+    def loaded(self, kind: str, game: str, source: str, seconds: float) -> None:
+        TABLE_LOADS.labels(kind, game, source).inc()
+        TABLE_LOAD_SECONDS.labels(kind, game, source).observe(seconds)
+
+    def failed(self, kind: str, game: str) -> None:
+        TABLE_LOAD_FAILURES.labels(kind, game).inc()
+
+    def redis_up(self, up: bool) -> None:
+        REDIS_UP.set(1 if up else 0)
+
+    def store_stats(self, stats: StoreStats) -> None:
         last, self._last = self._last, stats
         pairs: list[tuple[Counter, int, int]] = [
             (REDIS_ERRORS, stats.redis_errors, last.redis_errors if last else 0),

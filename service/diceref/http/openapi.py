@@ -6,11 +6,11 @@ truthful where the generator falls short, reading every correction from the code
 * constraints on list items, dict values and optional branches (`list[Die]` loses `Die`'s
   1..6), struct docstrings and `additionalProperties: false` for structs that forbid unknown
   fields are copied from msgspec's own JSON Schema of the same types;
-* components whose class names collide across modules get a family prefix
+* components whose class names collide across families get the family's name as a prefix
   (`ChicagoGameRequest`, not `routes_chicago_GameRequest`);
 * error responses are the problem+json ones each handler declares (`problem_responses`);
   Litestar's generic 400 in another shape is dropped, a 503 documents `Retry-After`;
-* every operation gets the request and response examples of `diceref.http.examples`, which a
+* every operation gets its request and response examples (`all_examples`), which a
   test replays against the app.
 
 The same document is served at `/schema/openapi.json` and committed as `openapi/openapi.json`
@@ -37,7 +37,8 @@ from litestar.openapi.spec import Tag
 from litestar.routes import HTTPRoute
 
 from diceref import __version__
-from diceref.http.examples import EXAMPLES, Example
+from diceref.http.examples import Example
+from diceref.http.family import family_apis
 from diceref.http.problems import PROBLEM_DESCRIPTIONS, PROBLEM_MEDIA_TYPE, body_too_large
 
 JSON = dict[str, Any]
@@ -68,12 +69,9 @@ Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A
 that is empty, not JSON or not an object is a 400 whose field is `body`.
 """
 
-# Module -> prefix for components whose class names collide across modules.
-FAMILY_PREFIX = {
-    "diceref.games.chicago.api.routes": "Chicago",
-    "diceref.games.scorecard.api.holds": "Scorecard",
-    "diceref.games.yardkle.api.models": "Yardkle",
-}
+# Components whose class names collide across families get the family's name as a prefix,
+# read off the module path (diceref.games.<family>.api...).
+FAMILY_MODULE = re.compile(r"^diceref\.games\.(?P<family>[a-z_]+)\.")
 
 # JSON Schema keywords copied from msgspec where Litestar left them out.
 COPIED = (
@@ -117,10 +115,25 @@ def render_document(app: Litestar) -> str:
     return json.dumps(contract_document(app), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def all_examples() -> dict[str, list[Example]]:
+    """Every operation's examples: the shared operations' and each family's."""
+    from diceref.http.routes.examples import EXAMPLES
+
+    found: dict[str, list[Example]] = dict(EXAMPLES)
+    for api in family_apis().values():
+        for op_id, examples in api.examples.items():
+            if op_id in found:
+                raise RuntimeError(f"two families give examples of {op_id}")
+            found[op_id] = list(examples)
+    return found
+
+
 def contract_document(app: Litestar) -> JSON:
     """The app's OpenAPI document as published."""
     doc: JSON = copy.deepcopy(app.openapi_schema.to_schema())
-    handlers = list(_handlers(app))
+    routes = list(_handlers(app))
+    handlers = [handler for _, handler in routes]
+    examples = all_examples()
     types = _component_types(handlers)
     components: JSON = doc["components"]["schemas"]
     expected = _litestar_names(types)
@@ -133,13 +146,13 @@ def contract_document(app: Litestar) -> JSON:
         if issubclass(cls, msgspec.Struct):
             _merge(components[name], _msgspec_component(cls), set())
     _rename_components(doc, expected)
-    for handler in handlers:
+    for path, handler in routes:
         operation = _operation(doc, handler)
         _error_responses(operation)
-        _add_examples(operation, handler, EXAMPLES.get(operation["operationId"], []))
+        _add_examples(operation, handler, examples.get(operation["operationId"], []))
         if "requestBody" in operation:
             limit = app.state.settings.max_body_bytes
-            _body_too_large(operation, next(iter(handler.paths)), limit)
+            _body_too_large(operation, path, limit)
     return doc
 
 
@@ -158,19 +171,23 @@ def _body_too_large(operation: JSON, path: str, limit: int) -> None:
     }
 
 
-def _handlers(app: Litestar) -> Iterator[HTTPRouteHandler]:
+def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
+    """Every published handler with its full path (its router's prefix included)."""
     for route in app.routes:
         if isinstance(route, HTTPRoute):
             for handler in route.route_handlers:
                 if handler.resolve_include_in_schema():
-                    yield handler
+                    yield route.path, handler
 
 
 def _operation(doc: JSON, handler: HTTPRouteHandler) -> JSON:
-    path = re.sub(r"\{(\w+):\w+\}", r"{\1}", next(iter(handler.paths)))
-    (method,) = handler.http_methods
-    operation: JSON = doc["paths"][path][method.lower()]
-    return operation
+    """The handler's operation in the document (found by its operation id: a handler's own
+    path lacks the prefix of the router it sits in)."""
+    for item in doc["paths"].values():
+        for operation in item.values():
+            if isinstance(operation, dict) and operation.get("operationId") == handler.operation_id:
+                return operation
+    raise RuntimeError(f"no operation {handler.operation_id} in the document")
 
 
 # --- components: which type is which, msgspec's view of it, names ----------------------------
@@ -239,13 +256,13 @@ def _litestar_names(types: list[type]) -> dict[str, type]:
 def _public_name(litestar_name: str, cls: type) -> str:
     if litestar_name == cls.__qualname__:
         return litestar_name
-    try:
-        return FAMILY_PREFIX[cls.__module__] + cls.__qualname__
-    except KeyError:
+    family = FAMILY_MODULE.match(cls.__module__)
+    if family is None:
         raise RuntimeError(
-            f"{cls.__module__}.{cls.__qualname__} shares its name with another component: "
-            "give its module a prefix in FAMILY_PREFIX"
-        ) from None
+            f"{cls.__module__}.{cls.__qualname__} shares its name with another component "
+            "outside any game family: rename one of them"
+        )
+    return family.group("family").title() + cls.__qualname__
 
 
 def _rename_components(doc: JSON, names: dict[str, type]) -> None:
@@ -336,7 +353,7 @@ def _error_responses(operation: JSON) -> None:
 def _add_examples(operation: JSON, handler: HTTPRouteHandler, examples: list[Example]) -> None:
     op_id = operation["operationId"]
     if not examples:
-        raise RuntimeError(f"operation {op_id} has no example in diceref.http.examples")
+        raise RuntimeError(f"operation {op_id} has no example (see diceref.http.examples)")
     statuses = {e.status for e in examples}
     documented = {int(s) for s in operation["responses"]}
     if statuses != documented:

@@ -22,7 +22,7 @@ from litestar.status_codes import (
 from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
-from diceref.games.yardkle.tables import TableNotLoaded
+from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://diceref.dev/problems/"
@@ -108,8 +108,7 @@ def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[b
 
 
 def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
-    """503 + Retry-After for a table that is still loading (and asks for it to be loaded)."""
-    request.app.state.tables.request(game)
+    """503 + Retry-After for a table that is still loading (the registry has queued it)."""
     retry: int = request.app.state.settings.retry_after_seconds
     return Problem(
         503,

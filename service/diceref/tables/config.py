@@ -1,17 +1,15 @@
-"""Where tables live and how patient the store is, read once from the environment.
+"""Where tables live and how patient the store is.
 
 Every knob has a default that works on a laptop with no Redis; deployments set `REDIS_URL`
-and usually nothing else.  See docs/tables.md for the reasoning behind each default.
+and usually nothing else.  `diceref.settings.Settings.tables` builds this from the
+environment; see docs/tables.md for the reasoning behind each default.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
 from redis.asyncio.connection import parse_url
 
 
@@ -42,28 +40,3 @@ class TableSettings:
         ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"TableSettings.{name} must be positive")
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> TableSettings:
-        env = os.environ if environ is None else environ
-        cache_dir = env.get("DICEREF_CACHE_DIR") or platformdirs.user_cache_dir("diceref")
-        return cls(
-            cache_dir=Path(cache_dir),
-            redis_url=env.get("REDIS_URL") or None,
-            redis_prefix=env.get("DICEREF_REDIS_PREFIX", "diceref:"),
-            redis_connect_timeout=_seconds(env, "DICEREF_REDIS_CONNECT_TIMEOUT", 1.0),
-            redis_timeout=_seconds(env, "DICEREF_REDIS_TIMEOUT", 5.0),
-            lock_ttl=_seconds(env, "DICEREF_REDIS_LOCK_TTL", 30.0),
-            wait_timeout=_seconds(env, "DICEREF_REDIS_WAIT_TIMEOUT", 300.0),
-            poll_interval=_seconds(env, "DICEREF_REDIS_POLL_INTERVAL", 0.2),
-        )
-
-
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not a number of seconds") from None

@@ -1,14 +1,19 @@
 """Which solved tables this process holds, and loading the missing ones in the background.
 
-The request path only ever *reads* tables here (`values_or_none`, `policy_table`): a table
-that is not loaded yet gets a 503 with Retry-After and a background load, never an inline
-solve.  Each scorecard game has a value table (the big one) and a max table (one number);
-Yardkle has its policy table (32 KB), which `start` loads before the service takes requests.
+Every family describes its tables as `TableSpec`s; the registry serves them all alike and
+knows no family.  The request path only ever *reads* tables here (`table`, `require`): a
+table that is not loaded yet gets a 503 with Retry-After and a background load, never an
+inline solve.  Specs marked `at_startup` (Yardkle's 32 KB policy table) are loaded by
+`start`, before the service takes requests; the others when a request or `DICEREF_PRELOAD`
+asks for their game, one game at a time (all of its tables in the order the family lists).
 
 While the service runs, a watchdog pings Redis every `redis_check_interval` seconds: the
-`diceref_redis_up` gauge and the Redis error counter follow it, and when Redis answers again
-after an outage the tables this process holds are written back to it where it lost them (a
-restart without persistence), so that no replica has to solve them again.
+observer's Redis gauge follows it, and when Redis answers again after an outage the tables
+this process holds are written back to it where it lost them (a restart without
+persistence), so that no replica has to solve them again.
+
+The registry reports loads to a `LoadObserver` (the HTTP layer's Prometheus metrics), so that
+this layer imports no web or metrics framework.
 """
 
 from __future__ import annotations
@@ -17,32 +22,47 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
-
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.tables import (
-    load_max_table,
-    load_policy_table,
-    load_value_table,
-    value_key,
-)
-from diceref.games.yardkle import tables as yardkle
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE_RULES
-from diceref.http import metrics
+from diceref.core.arrays import FloatArray
 from diceref.tables.key import TableKey
+from diceref.tables.spec import TableNotLoaded, TableSpec
+from diceref.tables.stats import StoreStats
 from diceref.tables.store import LoadedTable, TableStore
 
 log = logging.getLogger("diceref.tables")
-FloatArray = npt.NDArray[np.float64]
+
+
+class LoadObserver(Protocol):
+    """What the registry tells the outside world (metrics) about its loads."""
+
+    def loaded(self, kind: str, game: str, source: str, seconds: float) -> None: ...
+    def failed(self, kind: str, game: str) -> None: ...
+    def redis_up(self, up: bool) -> None: ...
+    def store_stats(self, stats: StoreStats) -> None: ...
+
+
+class NoObserver:
+    """Observe nothing (tests, the CLI)."""
+
+    def loaded(self, kind: str, game: str, source: str, seconds: float) -> None:
+        pass
+
+    def failed(self, kind: str, game: str) -> None:
+        pass
+
+    def redis_up(self, up: bool) -> None:
+        pass
+
+    def store_stats(self, stats: StoreStats) -> None:
+        pass
 
 
 @dataclass
 class TableState:
-    kind: str  # value, max (scorecard games) or policy (Yardkle)
+    kind: str
     game: str
     status: str = "missing"  # missing, queued, loading, ready, failed
     source: str | None = None  # memory, disk, redis or computed
@@ -51,72 +71,107 @@ class TableState:
 
 
 class TableRegistry:
-    def __init__(self, store: TableStore, owns_store: bool = True) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        specs: Iterable[TableSpec],
+        observer: LoadObserver | None = None,
+        owns_store: bool = True,
+    ) -> None:
         self.store = store
+        self.observer: LoadObserver = observer or NoObserver()
         self._owns_store = owns_store
-        self._values: dict[str, FloatArray] = {}
-        self._max: dict[str, int] = {}
-        self.states: dict[str, TableState] = {g: TableState("value", g) for g in SCORECARD_GAMES}
-        self.max_states: dict[str, TableState] = {g: TableState("max", g) for g in SCORECARD_GAMES}
-        self.policy_state = TableState("policy", yardkle.GAME)
+        self.specs: dict[TableKey, TableSpec] = {}
+        self._by_game: dict[str, list[TableSpec]] = {}
+        for spec in specs:
+            self.specs[spec.key] = spec
+            self._by_game.setdefault(spec.game, []).append(spec)
+        self._tables: dict[TableKey, FloatArray] = {}
+        self.states: dict[TableKey, TableState] = {
+            key: TableState(s.kind, s.game) for key, s in self.specs.items()
+        }
+        self._game_status: dict[str, str] = dict.fromkeys(self._by_game, "missing")
         self.preload: tuple[str, ...] = ()
         self.redis_up: bool | None = None  # None: no Redis configured, or not checked yet
-        self.exporter = metrics.StoreStatsExporter()
         self._queue: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
 
     # --- the request path: reads only ---------------------------------------------------
 
-    def values_or_none(self, game: str) -> FloatArray | None:
-        """The table if loaded; otherwise ask for it in the background and return None."""
-        values = self._values.get(game)
-        if values is None and self.states[game].status in ("missing", "failed"):
-            self.request(game)
-        return values
+    def table(self, spec: TableSpec) -> FloatArray | None:
+        """The table if loaded; otherwise ask for its game in the background and return
+        None."""
+        table = self._tables.get(spec.key)
+        if table is None:
+            self.request(spec.game)
+        return table
 
-    async def max_score(self, game: str) -> int:
-        """A game's maximum score: from the caches, else solved once in a worker thread
-        (two seconds at most; the background load does it first for preloaded games)."""
-        best = self._max.get(game)
-        if best is None:
-            state = self.max_states[game]
+    def require(self, spec: TableSpec) -> FloatArray:
+        """The table; `TableNotLoaded` (a 503 for the client) while it is loading."""
+        table = self.table(spec)
+        if table is None:
+            raise TableNotLoaded(spec)
+        return table
+
+    async def load(self, spec: TableSpec) -> FloatArray:
+        """The table, from the caches or solved in a worker thread, awaited.
+
+        Only for `GET /games/{game}`'s max table (one number, two seconds at most); every
+        other route reads with `table` or `require`.
+        """
+        table = self._tables.get(spec.key)
+        if table is None:
+            state = self.states[spec.key]
             started = time.perf_counter()
-            loaded = await load_max_table(self.store, SCORECARD_GAMES[game])
-            best = self._max[game] = round(float(loaded.array[0]))
+            loaded = await self.store.get(spec.key, spec.compute(), shape=spec.shape)
+            table = self._tables[spec.key] = loaded.array
             if state.status != "ready":
                 self._record(state, loaded, time.perf_counter() - started)
                 state.status = "ready"
-        return best
+        return table
 
     def request(self, game: str) -> None:
-        """Queue a background load of `game`'s tables (a scorecard game, or "yardkle")."""
+        """Queue a background load of `game`'s tables."""
         if self._queue is None:
             return  # not started: nothing may load before the app's startup
-        state = self.policy_state if game == yardkle.GAME else self.states[game]
-        if state.status in ("queued", "loading", "ready"):
+        if self._game_status.get(game, "ready") in ("queued", "loading", "ready"):
             return
-        state.status = "queued"
+        self._game_status[game] = "queued"
+        for spec in self._by_game[game]:
+            if self.states[spec.key].status in ("missing", "failed"):
+                self.states[spec.key].status = "queued"
         self._queue.put_nowait(game)
+
+    def put(self, spec: TableSpec, table: FloatArray, source: str) -> None:
+        """Serve `table` for `spec` from now on (tests, and the loads below)."""
+        if table.flags.writeable:
+            table.setflags(write=False)
+        self._tables[spec.key] = table
+        state = self.states[spec.key]
+        state.status, state.source = "ready", source
+        if all(self.states[s.key].status == "ready" for s in self._by_game[spec.game]):
+            self._game_status[spec.game] = "ready"
 
     # --- what /readyz reports -------------------------------------------------------------
 
     def all_states(self) -> list[TableState]:
-        """Every table this process knows of, Yardkle's first, then by game."""
-        rows = [self.policy_state]
-        for game in SCORECARD_GAMES:
-            rows += [self.states[game], self.max_states[game]]
-        return rows
+        """Every table this process knows of: the start-up ones first, then by game."""
+        first = [self.states[k] for k, s in self.specs.items() if s.at_startup]
+        return first + [self.states[k] for k, s in self.specs.items() if not s.at_startup]
 
     def required(self) -> list[TableState]:
-        """The tables readiness waits for: Yardkle's and the preloaded games' (both kinds)."""
-        rows = [self.policy_state]
-        for game in self.preload:
-            rows += [self.states[game], self.max_states[game]]
-        return rows
+        """The tables readiness waits for: the start-up ones and the preloaded games'."""
+        return [
+            self.states[k] for k, s in self.specs.items() if s.at_startup or s.game in self.preload
+        ]
 
     def ready(self) -> bool:
         return all(s.status == "ready" for s in self.required())
+
+    def preloadable(self) -> tuple[str, ...]:
+        """The games DICEREF_PRELOAD may name: those with tables not loaded at start-up."""
+        return tuple(g for g, specs in self._by_game.items() if not specs[0].at_startup)
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -124,9 +179,11 @@ class TableRegistry:
         self.preload = tuple(games)
         self._stopping = asyncio.Event()
         self._queue = asyncio.Queue()
-        # Yardkle's table is tiny (a solve takes 0.1 s): loaded before requests come in, so
-        # /yardkle/holds answers from the first request on.
-        await self._load_policy()
+        # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
+        # come in, so those routes answer from the first request on.
+        for game, specs in self._by_game.items():
+            if any(s.at_startup for s in specs):
+                await self._load_game(game)
         self._tasks.append(asyncio.create_task(self._work()))
         if self.store.redis is not None:
             self._tasks.append(asyncio.create_task(self._watch_redis(redis_check_interval)))
@@ -159,11 +216,6 @@ class TableRegistry:
         else:
             await self.store.drain()
 
-    def put(self, game: str, values: FloatArray, source: str) -> None:
-        self._values[game] = values
-        state = self.states[game]
-        state.status, state.source = "ready", source
-
     # --- loading --------------------------------------------------------------------------
 
     async def _work(self) -> None:
@@ -171,51 +223,40 @@ class TableRegistry:
         assert self._queue is not None
         while not self._stopping.is_set():
             game = await self._queue.get()
-            if game == yardkle.GAME:
-                await self._load_policy()
+            await self._load_game(game)
+
+    async def _load_game(self, game: str) -> None:
+        self._game_status[game] = "loading"
+        for spec in self._by_game[game]:
+            state = self.states[spec.key]
+            if state.status == "ready":
                 continue
-            ruleset = SCORECARD_GAMES[game]
-            state = self.states[game]
-            loaded = await self._load(state, load_value_table(self.store, ruleset))
+            loaded = await self._load(state, spec)
             if loaded is not None:
-                self.put(game, loaded.array, loaded.source)
-                await self._share_mapping(game, value_key(ruleset), loaded)
-            max_state = self.max_states[game]
-            if game not in self._max:
-                best = await self._load(max_state, load_max_table(self.store, ruleset))
-                if best is not None:
-                    self._max[game] = round(float(best.array[0]))
-                    max_state.status = "ready"
-            self.exporter.sync(self.store.stats())
+                self.put(spec, loaded.array, loaded.source)
+                await self._share_mapping(spec, loaded)
+        if self._game_status[game] != "ready":
+            self._game_status[game] = "failed"
+        self.observer.store_stats(self.store.stats())
 
-    async def _load_policy(self) -> None:
-        state = self.policy_state
-        state.status = "loading"
-        loaded = await self._load(state, load_policy_table(self.store, YARDKLE_RULES))
-        if loaded is not None:
-            yardkle.install(YARDKLE_RULES, loaded.array)
-            state.status, state.source = "ready", loaded.source
-        self.exporter.sync(self.store.stats())
-
-    async def _load(self, state: TableState, job: Awaitable[LoadedTable]) -> LoadedTable | None:
-        """Await one table's load, recording state, metrics and a log line; None if it failed
+    async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
+        """Load one table, recording state, metrics and a log line; None if it failed
         (the failure is logged, and the next request for the table tries again)."""
         state.status = "loading"
         started = time.perf_counter()
         try:
-            loaded = await job
+            loaded = await self.store.get(spec.key, spec.compute(), shape=spec.shape)
         except Exception as exc:  # a failed load must not kill the worker
             log.exception("loading the %s %s table failed", state.game, state.kind)
             state.status, state.error = "failed", repr(exc)
-            metrics.TABLE_LOAD_FAILURES.labels(state.kind, state.game).inc()
+            self.observer.failed(state.kind, state.game)
             return None
         self._record(state, loaded, time.perf_counter() - started)
         return loaded
 
-    @staticmethod
-    def _record(state: TableState, loaded: LoadedTable, seconds: float) -> None:
+    def _record(self, state: TableState, loaded: LoadedTable, seconds: float) -> None:
         state.seconds, state.source, state.error = seconds, loaded.source, None
-        metrics.observe_table_load(state.kind, state.game, loaded.source, seconds)
+        self.observer.loaded(state.kind, state.game, loaded.source, seconds)
         log.info(
             "table %s/%s loaded from %s in %.3f s",
             state.kind,
@@ -225,7 +266,7 @@ class TableRegistry:
             extra={"table": state.kind, "game": state.game, "source": loaded.source},
         )
 
-    async def _share_mapping(self, game: str, key: TableKey, loaded: LoadedTable) -> None:
+    async def _share_mapping(self, spec: TableSpec, loaded: LoadedTable) -> None:
         """Serve the disk file's memory mapping instead of a private copy.
 
         A table that came from Redis or a solve is first held privately; the store writes it
@@ -235,9 +276,9 @@ class TableRegistry:
         if loaded.source in ("disk", "memory"):
             return
         await self.store.drain()
-        mapped = self.store.peek(key)
+        mapped = self.store.peek(spec.key)
         if mapped is not None and mapped is not loaded.array:
-            self._values[game] = mapped
+            self._tables[spec.key] = mapped
 
     async def _watch_redis(self, interval: float) -> None:
         """Ping Redis every `interval` s; after an outage, publish what Redis lost."""
@@ -249,10 +290,10 @@ class TableRegistry:
                     with contextlib.suppress(Exception):
                         await self.store.publish()
                 self.redis_up = up
-                metrics.REDIS_UP.set(1 if up else 0)
+                self.observer.redis_up(up)
             for game in self.preload:  # a preload that failed (e.g. a full disk) retries
-                if self.states[game].status == "failed":
+                if self._game_status.get(game) == "failed":
                     self.request(game)
-            self.exporter.sync(self.store.stats())
+            self.observer.store_stats(self.store.stats())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopping.wait(), interval)

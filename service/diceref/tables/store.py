@@ -69,10 +69,6 @@ class TableStore:
         self._saving: set[asyncio.Task[FloatArray | None]] = set()
         self._counters = Counters()
 
-    @classmethod
-    def from_env(cls) -> TableStore:
-        return cls(TableSettings.from_env())
-
     def peek(self, key: TableKey) -> FloatArray | None:
         """The table if this process already holds it; never loads or computes.
 

@@ -1,56 +1,54 @@
-"""The Yardkle policy table: solved once per ruleset, shared through the tables store, and
-installed in each process by the API's table registry.
+"""Yardkle's one table, as a spec the tables registry serves: the expected turn points of
+every state (pad or not, turn points, dice left) under the optimal turn policy.
 
-`policy_table(rules)` is what the routes read: the installed table, never a solve, so that no
-request can start one; without an installed table it raises `TableNotLoaded`, which the API
-answers with a 503 and Retry-After (the registry loads the table at startup, before the
-service takes requests).  `solve_policy_table(rules)` is the pure, cached solve: the store's
-compute step, and what tests use.  Every array handed out is read-only, so no caller can
-corrupt the copy every later request shares.
+It is small (32 KB, solved in 0.1 s), so it is loaded before the service takes its first
+request (`at_startup`), and `/yardkle/holds` reads it from the registry like every other
+table: a process without it answers 503 while it loads, never solves inline.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from functools import cache
 
-from diceref.games.yardkle.rules.scoring import YardkleRules
-from diceref.games.yardkle.solver.policy import FloatArray, yardkle_table
+from diceref.core.arrays import FloatArray
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, YardkleRules
+from diceref.games.yardkle.solver import policy
+from diceref.tables.spec import TableSpec
 
 GAME = "yardkle"
 
-_installed: dict[YardkleRules, FloatArray] = {}
+
+def rules_hash(rules: YardkleRules) -> str:
+    """Identity of a Yardkle ruleset: every field, so any changed reading gets a new table."""
+    blob = json.dumps(dataclasses.asdict(rules), sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-class TableNotLoaded(LookupError):
-    """The table a request needs is not in this process yet (it is loading)."""
-
-    def __init__(self, game: str) -> None:
-        super().__init__(f"the {game} table is not loaded yet")
-        self.game = game
+@cache
+def policy_spec(rules: YardkleRules) -> TableSpec:
+    """Expected turn points of every Yardkle state under the optimal turn policy."""
+    return TableSpec(
+        "policy",
+        GAME,
+        rules_hash(rules),
+        policy.SOLVER_VERSION,
+        (2, policy.layout(rules).levels, rules.dice),
+        lambda _: solve_policy_table(rules),
+        at_startup=True,
+    )
 
 
 @cache
 def solve_policy_table(rules: YardkleRules) -> FloatArray:
-    """No default argument: `functools.cache` keys on the call, so one spelling per table."""
-    table = yardkle_table(rules)
+    """The pure solve, cached per process and read-only (tests share it; every array handed
+    out is read-only, so no caller can corrupt the copy the others see)."""
+    table = policy.yardkle_table(rules)
     table.setflags(write=False)
     return table
 
 
-def install(rules: YardkleRules, table: FloatArray) -> None:
-    """Serve `table` for `rules` in this process from now on (read-only)."""
-    if table.flags.writeable:
-        table.setflags(write=False)
-    _installed[rules] = table
-
-
-def installed(rules: YardkleRules) -> FloatArray | None:
-    return _installed.get(rules)
-
-
-def policy_table(rules: YardkleRules) -> FloatArray:
-    """The installed table; `TableNotLoaded` if this process has none for `rules`."""
-    table = _installed.get(rules)
-    if table is None:
-        raise TableNotLoaded(GAME)
-    return table
+def table_specs() -> tuple[TableSpec, ...]:
+    return (policy_spec(DEFAULT_RULES),)

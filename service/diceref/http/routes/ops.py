@@ -80,6 +80,6 @@ def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
 def prometheus_metrics(request: Request) -> Response[bytes]:  # type: ignore[type-arg]
     """Requests and latency by route, table loads by source and time, Redis errors."""
     registry: TableRegistry = request.app.state.tables
-    registry.exporter.sync(registry.store.stats())
+    registry.observer.store_stats(registry.store.stats())
     body, content_type = metrics.render()
     return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from diceref.core.dice import Dice, canonical, sub_multisets
+from diceref.core.errors import RuleViolation
 from diceref.games.chicago.rules.ruleset import (
     CHICAGO_DICE,
     CONVERSION_ONES,
@@ -165,3 +166,13 @@ def conversion_offer(rules: ChicagoRules, dice: Dice) -> ConversionOffer | None:
         (6,),
         tuple(rest),
     )
+
+
+def throws_left_after(throw: int | None, throws_allowed: int) -> int | None:
+    """Throws still allowed after throw number `throw` of `throws_allowed` (None when the
+    throw number is not given); a throw past the limit cannot happen."""
+    if throw is None:
+        return None
+    if throw > throws_allowed:
+        raise RuleViolation("throw", f"throw {throw} of {throws_allowed} allowed cannot happen")
+    return throws_allowed - throw

@@ -1,4 +1,4 @@
-"""Request and response pieces shared by several routes (msgspec Structs).
+"""The scorecard operations' requests and answers (msgspec Structs).
 
 Constraints live in the types (`Meta`) so that they are enforced on decode and published in
 the OpenAPI document from one place.
@@ -13,14 +13,10 @@ import msgspec
 from msgspec import Meta
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.http.fields import Die, ThrowNumber
 
-Die = Annotated[int, Meta(ge=1, le=6, description="A die's face, 1 to 6")]
 FiveDice = Annotated[
     list[Die], Meta(min_length=5, max_length=5, description="Five dice, 1 to 6 each")
-]
-ThrowNumber = Annotated[
-    int,
-    Meta(ge=1, le=3, description="Which throw of the turn produced the dice (1, 2 or 3)"),
 ]
 
 # Built from the ruleset catalogue, so a new scorecard game is accepted by describing it.
@@ -40,3 +36,104 @@ class OptionOut(msgspec.Struct):
     box: str
     points: int
     bonus: int
+
+
+class ScoreRequest(msgspec.Struct, forbid_unknown_fields=True):
+    game: ScorecardGame
+    dice: FiveDice
+    throw: ThrowNumber = 3
+    scorecard: ScorecardIn | None = None
+
+
+class ScoreResponse(msgspec.Struct):
+    game: str
+    dice: list[int]
+    options: list[OptionOut]
+    total: int
+
+
+ThrowsLeft = Annotated[int, Meta(ge=0, le=2, description="Throws still allowed this turn")]
+
+
+class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    game: ScorecardGame
+    dice: FiveDice
+    throws_left: ThrowsLeft
+    throw: ThrowNumber | None = None
+    scorecard: ScorecardIn | None = None
+
+
+class KeepOption(msgspec.Struct, tag_field="kind", tag="keep"):
+    """Keep these dice (ascending) and throw the others."""
+
+    keep: list[int]
+    expected_total: float
+
+
+class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
+    """End the turn now in this box."""
+
+    box: str
+    points: int
+    bonus: int
+    expected_total: float
+
+
+class HoldsResponse(msgspec.Struct):
+    game: str
+    dice: list[int]
+    throws_left: int
+    total: int
+    options: list[KeepOption | BoxOption]
+
+
+class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
+    """One box as written on the sheet, optionally with the dice and throw behind it."""
+
+    box: str
+    points: int
+    dice: FiveDice | None = None
+    throw: ThrowNumber = 3
+
+
+class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
+    player: Annotated[str, Meta(min_length=1, max_length=100)]
+    entries: Annotated[list[EntryIn], Meta(max_length=64)]
+    extra_bonus: Annotated[int, Meta(ge=0)] = 0
+    claimed_upper_bonus: int | None = None
+    claimed_total: int | None = None
+
+
+class CheckRequest(msgspec.Struct, forbid_unknown_fields=True):
+    game: ScorecardGame
+    sheets: Annotated[list[SheetIn], Meta(min_length=1, max_length=50)]
+
+
+class ProblemOut(msgspec.Struct):
+    field: str
+    box: str | None
+    reason: str
+
+
+class SheetOut(msgspec.Struct):
+    player: str
+    valid: bool
+    problems: list[ProblemOut]
+    upper_subtotal: int
+    upper_bonus: int
+    extra_bonus: int
+    total: int
+    complete: bool
+    rank: int
+
+
+class Standing(msgspec.Struct):
+    rank: int
+    player: str
+    total: int
+
+
+class CheckResponse(msgspec.Struct):
+    game: str
+    sheets: list[SheetOut]
+    ranking: list[Standing]

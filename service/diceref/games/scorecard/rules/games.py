@@ -7,8 +7,7 @@ force) and records them as `Parameter`s, so the value that shapes the boxes is t
 
 from __future__ import annotations
 
-from diceref.core.game import GameInfo, Parameter
-from diceref.games.chicago.rules.ruleset import CHICAGO
+from diceref.core.game import Parameter
 from diceref.games.scorecard.rules.boxes import (
     LARGE_STRAIGHT_RUNS,
     SMALL_STRAIGHT_RUNS,
@@ -26,8 +25,6 @@ from diceref.games.scorecard.rules.ruleset import (
     five_of_a_kind_parameters,
     upper_bonus_parameters,
 )
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as DEFAULT_YARDKLE
-from diceref.games.yardkle.rules.ruleset import YardkleRules
 
 L = Section.LOWER
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -385,32 +382,6 @@ def chute_5(
     )
 
 
-def chicago_info() -> GameInfo:
-    return CHICAGO
-
-
-def yardkle_info(rules: YardkleRules = DEFAULT_YARDKLE) -> GameInfo:
-    return GameInfo(
-        id="yardkle",
-        name="Yardkle (Farkle)",
-        family="farkle",
-        dice=rules.dice,
-        throws_per_turn=0,
-        min_players=1,
-        max_players=None,
-        source="rulebooks/004 (Yardkle); full table from the Farkle Facts sheet (RULES.md)",
-        summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
-        "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
-        "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
-        f"all dice set aside (hot dice) may be thrown again; {rules.entry_threshold} in one "
-        f"turn to get on the pad; {rules.target:,} starts one last turn for every other "
-        "player; highest total wins, ties share.",
-        parameters=rules.parameters,
-    )
-
-
 SCORECARD_GAMES: dict[str, Ruleset] = {
     r.id: r for r in (yahtzee(), yardzee(), dice_poker(), russian_poker(), chute_5())
 }
-OTHER_GAMES: dict[str, GameInfo] = {g.id: g for g in (chicago_info(), yardkle_info())}
-ALL_GAMES: dict[str, GameInfo] = {**SCORECARD_GAMES, **OTHER_GAMES}

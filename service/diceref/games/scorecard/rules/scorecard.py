@@ -105,6 +105,30 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
     validate_extra_bonus(ruleset, card, where)
 
 
+def open_card(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> Scorecard:
+    """`card`, validated, when it still has a box to fill (scoring or coaching a throw on a
+    full card is a request no game can make)."""
+    validate_scorecard(ruleset, card, where)
+    if is_complete(ruleset, card.boxes):
+        raise RuleViolation(f"{where}.boxes", "the scorecard is full: no box left to fill")
+    return card
+
+
+def throw_of(ruleset: Ruleset, throws_left: int, throw: int | None) -> int:
+    """The throw that produced dice with `throws_left` throws still allowed: it follows
+    from `throws_left` while a throw is left; on the last throw a player who stood early
+    (fewer throws) may name it.  A `throw` that contradicts `throws_left` is refused."""
+    natural = ruleset.throws_per_turn - throws_left
+    if throw is None:
+        return natural
+    if throws_left > 0 and throw != natural:
+        raise RuleViolation(
+            "throw",
+            f"with {throws_left} throw(s) left the dice come from throw {natural}, not {throw}",
+        )
+    return throw
+
+
 def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
     path = f"{where}.extra_bonus"
     bonus = card.extra_bonus

@@ -12,11 +12,11 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from diceref.games.scorecard.api.models import Die
 from diceref.games.yardkle.rules.games import GameResult, PlayedTurn
 from diceref.games.yardkle.rules.scoring import Part, SetAside
 from diceref.games.yardkle.rules.turns import ThrowResult, TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice
+from diceref.http.fields import Die
 
 YardkleDice = Annotated[
     list[Die], Meta(min_length=1, max_length=6, description="One to six dice, 1 to 6 each")

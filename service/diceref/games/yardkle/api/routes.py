@@ -6,7 +6,7 @@ back from the rules layer as a `RuleViolation`, answered as a 422 problem naming
 
 from __future__ import annotations
 
-from litestar import post
+from litestar import Request
 from litestar.params import JSONBody
 
 from diceref.games.yardkle.api.models import (
@@ -29,9 +29,8 @@ from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
 from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides, sorted_dice
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
 from diceref.games.yardkle.solver.advice import advise
-from diceref.games.yardkle.tables import policy_table
-from diceref.http.lean import lean_json
-from diceref.http.problems import problem_responses
+from diceref.games.yardkle.tables import policy_spec
+from diceref.http.family import operation, registry_of
 
 RULES = DEFAULT_RULES
 
@@ -40,15 +39,11 @@ def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
     return tuple(ThrowRecord(tuple(t.dice), tuple(t.set_aside)) for t in throws)
 
 
-@post(
-    "/yardkle/throws",
+@operation(
+    "/throws",
     operation_id="yardkleThrows",
-    responses=problem_responses(400),
     summary="Every set-aside a Yardkle throw allows",
-    tags=["yardkle"],
-    status_code=200,
-    sync_to_thread=False,
-    middleware=[lean_json],
+    problems=(400,),
 )
 def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """Every multiset of the thrown dice that scores completely, with its points and its best
@@ -64,15 +59,11 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     )
 
 
-@post(
-    "/yardkle/turns",
+@operation(
+    "/turns",
     operation_id="yardkleTurn",
-    responses=problem_responses(400, 422),
     summary="Referee a Yardkle turn",
-    tags=["yardkle"],
-    status_code=200,
-    sync_to_thread=False,
-    middleware=[lean_json],
+    problems=(400, 422),
 )
 def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     """Replays the turn against the player's banked total: the points earned, the new total
@@ -83,15 +74,11 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     return turn_out(result)
 
 
-@post(
-    "/yardkle/games",
+@operation(
+    "/games",
     operation_id="yardkleGame",
-    responses=problem_responses(400, 422),
     summary="Referee a Yardkle game",
-    tags=["yardkle"],
-    status_code=200,
-    sync_to_thread=False,
-    middleware=[lean_json],
+    problems=(400, 422),
 )
 def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Standings after the turns given, the turn that reached the target, the last turns
@@ -100,22 +87,19 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     return game_out(adjudicate_game(data.players, turns, RULES))
 
 
-@post(
-    "/yardkle/holds",
+@operation(
+    "/holds",
     operation_id="yardkleHolds",
-    responses=problem_responses(400, 422),
     summary="Coach a Yardkle set-aside",
-    tags=["yardkle"],
-    status_code=200,
-    sync_to_thread=False,
-    middleware=[lean_json],
+    problems=(400, 422),
 )
-def yardkle_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
+def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every legal set-aside with the expected turn points of banking and of throwing on under
     the optimal policy (maximum expected points per turn, entry rule included when off the
     pad), ranked, and the best decision."""
     validate_turn_state(data.dice, data.turn_points, RULES)
-    options = advise(policy_table(RULES), RULES, data.dice, data.turn_points, data.on_pad)
+    table = registry_of(request).require(policy_spec(RULES))
+    options = advise(table, RULES, data.dice, data.turn_points, data.on_pad)
     best = options[0] if options else None
     return HoldsResponse(
         dice=list(sorted_dice(data.dice)),

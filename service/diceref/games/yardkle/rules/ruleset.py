@@ -13,7 +13,7 @@ from functools import cached_property, reduce
 from math import gcd
 
 from diceref.core.dice import FACES
-from diceref.core.game import Parameter
+from diceref.core.game import GameInfo, Parameter
 
 
 @dataclass(frozen=True)
@@ -201,3 +201,24 @@ class YardkleRules:
 
 
 DEFAULT_RULES = YardkleRules()
+
+
+def game_info(rules: YardkleRules = DEFAULT_RULES) -> GameInfo:
+    """Yardkle as `GET /games` lists it."""
+    return GameInfo(
+        id="yardkle",
+        name="Yardkle (Farkle)",
+        family="farkle",
+        dice=rules.dice,
+        throws_per_turn=0,
+        min_players=1,
+        max_players=None,
+        source="rulebooks/004 (Yardkle); full table from the Farkle Facts sheet (RULES.md)",
+        summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
+        "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
+        "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
+        f"all dice set aside (hot dice) may be thrown again; {rules.entry_threshold} in one "
+        f"turn to get on the pad; {rules.target:,} starts one last turn for every other "
+        "player; highest total wins, ties share.",
+        parameters=rules.parameters,
+    )

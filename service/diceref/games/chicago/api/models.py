@@ -1,0 +1,199 @@
+"""Chicago's requests and answers (msgspec Structs), with every constraint in the types.
+
+Constraints live in the types (`Meta`) so that they are enforced on decode and published in
+the OpenAPI document from one place.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from diceref.games.chicago.rules.ruleset import Call, Conversion, Special
+from diceref.http.fields import Die, ThrowNumber
+
+ThreeDice = Annotated[
+    list[Die], Meta(min_length=3, max_length=3, description="Three dice, 1 to 6 each")
+]
+
+
+Kept = Annotated[
+    list[Die],
+    Meta(
+        max_length=3,
+        description="Dice left on the table for the next throw, set-aside 1s included",
+    ),
+]
+
+
+Name = Annotated[str, Meta(min_length=1, max_length=100, description="A player's name")]
+
+
+Lives = Annotated[int, Meta(ge=0, le=100, description="Lives at the start of the round")]
+
+
+ThrowsLeft = Annotated[int, Meta(ge=0, le=2, description="Throws still allowed after these dice")]
+
+
+Score = Annotated[int, Meta(ge=0, le=1000, description="A score, under the call")]
+
+
+SetAside = Annotated[int, Meta(ge=0, le=2, description="1s set aside by earlier conversions")]
+
+
+PlayersAtStart = Annotated[
+    int, Meta(ge=2, le=6, description="Players the game began with; omit for the first round")
+]
+
+
+class ThrowRequest(msgspec.Struct, forbid_unknown_fields=True):
+    dice: ThreeDice
+    call: Call | None = None
+    throw: ThrowNumber | None = None
+    throws_allowed: ThrowNumber = 3
+
+
+class ConversionOut(msgspec.Struct):
+    kind: Conversion
+    required: bool
+    ones_set_aside: int
+    must_rethrow: list[int]
+    may_keep: list[int]
+
+
+class ThrowResponse(msgspec.Struct):
+    dice: list[int]
+    scores: dict[str, int]
+    special: Special | None
+    throws_left: int | None
+    conversions: list[ConversionOut]
+
+
+class ThrowIn(msgspec.Struct, forbid_unknown_fields=True):
+    """One throw: the three dice as they lie after it, then what the player did with them."""
+
+    dice: ThreeDice
+    kept: Kept = []
+    conversion: Conversion | None = None
+    call: Call | None = None
+    victim: Name | None = None
+
+
+Throws = Annotated[list[ThrowIn], Meta(max_length=6, description="The player's throws in order")]
+
+
+class PlayerIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+    lives: Lives
+    throws: Throws = []
+
+
+class RoundRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The players in turn order, the starter first, with their lives and throws."""
+
+    players: Annotated[list[PlayerIn], Meta(min_length=1, max_length=6)]
+    players_at_start: PlayersAtStart | None = None
+
+
+class PlayerOut(msgspec.Struct):
+    name: str
+    lives: int
+    throws: int
+    dice: list[int] | None
+    score: int | None
+    special: Special | None
+    lives_lost: int
+    lives_after: int
+    out: bool
+
+
+class EventOut(msgspec.Struct):
+    kind: str
+    player: str
+    victim: str | None
+    losers: list[str]
+    knocked_out: list[str]
+    throw: int | None
+    score: int | None
+
+
+class RoundResponse(msgspec.Struct):
+    call: Call | None
+    throw_limit: int
+    players: list[PlayerOut]
+    events: list[EventOut]
+    knocked_out: list[str]
+    ended_by: str
+    next_starter: str | None
+    game_over: bool
+    winner: str | None
+
+
+class TurnIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Name
+    throws: Throws = []
+
+
+class GameRoundIn(msgspec.Struct, forbid_unknown_fields=True):
+    """A round's players in turn order, the starter first; lives are carried by the service."""
+
+    players: Annotated[list[TurnIn], Meta(min_length=1, max_length=6)]
+
+
+class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
+    players: Annotated[
+        list[Name], Meta(min_length=1, max_length=6, description="The seating order")
+    ]
+    rounds: Annotated[list[GameRoundIn], Meta(max_length=64)]
+
+
+class StandingOut(msgspec.Struct):
+    place: int
+    name: str
+    lives: int
+    out_in_round: int | None
+
+
+class GameResponse(msgspec.Struct):
+    players: list[str]
+    starting_lives: int
+    rounds: list[RoundResponse]
+    standings: list[StandingOut]
+    next_starter: str | None
+    game_over: bool
+    winner: str | None
+
+
+class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    dice: ThreeDice
+    throws_left: ThrowsLeft
+    call: Call | None = None
+    target: Score | None = None
+    set_aside: SetAside = 0
+
+
+class HoldOut(msgspec.Struct):
+    keep: list[int]
+    conversion: Conversion | None
+    set_aside: int
+    rethrow: int
+    probability: float | None
+    probability_exact: str | None
+    expected_score: float
+    expected_score_exact: str
+
+
+class RankingOut(msgspec.Struct):
+    call: Call
+    options: list[HoldOut]
+
+
+class HoldsResponse(msgspec.Struct):
+    dice: list[int]
+    throws_left: int
+    set_aside: int
+    call: Call | None
+    target: int | None
+    rankings: list[RankingOut]

@@ -1,0 +1,211 @@
+"""Examples of the scorecard operations in the OpenAPI document, each a real exchange that
+`tests/http/test_contract.py` replays against the app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from diceref.http.examples import Example, invalid, problem, rule_violation
+
+Json = Any
+
+
+def _boxes(**points: int) -> Json:
+    return dict(points)
+
+
+YAHTZEE_ALL_BUT_TWO = _boxes(
+    ones=3,
+    twos=6,
+    threes=9,
+    fours=12,
+    fives=15,
+    sixes=18,
+    three_of_a_kind=24,
+    four_of_a_kind=0,
+    full_house=25,
+    large_straight=40,
+    yahtzee=0,
+)
+HOLDS_BODY = {
+    "game": "yahtzee",
+    "dice": [2, 3, 4, 6, 6],
+    "throws_left": 0,
+    "scorecard": {"boxes": YAHTZEE_ALL_BUT_TWO},
+}
+
+
+def _score_options() -> Json:
+    points = {"fours": 8, "sixes": 18, "three_of_a_kind": 26, "full_house": 25, "chance": 26}
+    boxes = [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+        "chance",
+    ]
+    return [{"box": b, "points": points.get(b, 0), "bonus": 0} for b in boxes]
+
+
+EXAMPLES: dict[str, list[Example]] = {
+    "score": [
+        Example(
+            "empty-card",
+            "A full house on an empty Yahtzee card",
+            200,
+            {"game": "yahtzee", "dice": [4, 4, 6, 6, 6], "options": _score_options(), "total": 0},
+            body={"game": "yahtzee", "dice": [4, 4, 6, 6, 6]},
+        ),
+        Example(
+            "die-out-of-range",
+            "A die showing 7",
+            400,
+            invalid("/score", "dice[4]", "Expected `int` <= 6"),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 7]},
+        ),
+        Example(
+            "impossible-box",
+            "A scorecard no game can produce",
+            422,
+            rule_violation("/score", "scorecard.boxes.ones", "no throw can score 7 in 'ones'"),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": {"ones": 7}}},
+        ),
+    ],
+    "holds": [
+        Example(
+            "last-throw",
+            "Two boxes left, no throw left: chance now beats scratching the straight",
+            200,
+            {
+                "game": "yahtzee",
+                "dice": [2, 3, 4, 6, 6],
+                "throws_left": 0,
+                "total": 187,
+                "options": [
+                    {
+                        "kind": "box",
+                        "box": "chance",
+                        "points": 21,
+                        "bonus": 0,
+                        "expected_total": 226.48074968943519,
+                    },
+                    {
+                        "kind": "box",
+                        "box": "small_straight",
+                        "points": 0,
+                        "bonus": 0,
+                        "expected_total": 210.33333333333331,
+                    },
+                ],
+            },
+            body=HOLDS_BODY,
+        ),
+        Example(
+            "too-many-throws-left",
+            "Three throws left: a turn has three throws, the first one made",
+            400,
+            invalid("/holds", "throws_left", "Expected `int` <= 2"),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 3},
+        ),
+        Example(
+            "throw-mismatch",
+            "A throw number that contradicts the throws left",
+            422,
+            rule_violation(
+                "/holds", "throw", "with 2 throw(s) left the dice come from throw 1, not 3"
+            ),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 2, "throw": 3},
+        ),
+        Example(
+            "table-loading",
+            "The Yahtzee table is not loaded yet (5 s is the default DICEREF_RETRY_AFTER)",
+            503,
+            problem(
+                503,
+                "table-loading",
+                "Table not loaded yet",
+                "/holds",
+                [],
+                detail="the yahtzee table is loading; retry in 5 s",
+                retry_after=5,
+            ),
+            body=HOLDS_BODY,
+        ),
+    ],
+    "checkScorecards": [
+        Example(
+            "two-sheets",
+            "Two sheets at an event table, one with an impossible value",
+            200,
+            {
+                "game": "yahtzee",
+                "sheets": [
+                    {
+                        "player": "Ann",
+                        "valid": True,
+                        "problems": [],
+                        "upper_subtotal": 18,
+                        "upper_bonus": 0,
+                        "extra_bonus": 0,
+                        "total": 43,
+                        "complete": False,
+                        "rank": 1,
+                    },
+                    {
+                        "player": "Bob",
+                        "valid": False,
+                        "problems": [
+                            {
+                                "field": "sheets[1].entries[0].points",
+                                "box": "fours",
+                                "reason": "impossible value: no throw can score 9 in 'fours'",
+                            }
+                        ],
+                        "upper_subtotal": 9,
+                        "upper_bonus": 0,
+                        "extra_bonus": 0,
+                        "total": 31,
+                        "complete": False,
+                        "rank": 2,
+                    },
+                ],
+                "ranking": [
+                    {"rank": 1, "player": "Ann", "total": 43},
+                    {"rank": 2, "player": "Bob", "total": 31},
+                ],
+            },
+            body={
+                "game": "yahtzee",
+                "sheets": [
+                    {
+                        "player": "Ann",
+                        "entries": [
+                            {"box": "sixes", "points": 18, "dice": [6, 6, 6, 2, 3]},
+                            {"box": "full_house", "points": 25},
+                        ],
+                        "claimed_total": 43,
+                    },
+                    {
+                        "player": "Bob",
+                        "entries": [{"box": "fours", "points": 9}, {"box": "chance", "points": 22}],
+                    },
+                ],
+            },
+        ),
+        Example(
+            "no-sheet",
+            "No sheet to check",
+            400,
+            invalid("/scorecards/check", "sheets", "Expected `array` of length >= 1"),
+            body={"game": "yahtzee", "sheets": []},
+        ),
+    ],
+}

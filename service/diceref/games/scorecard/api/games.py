@@ -1,0 +1,66 @@
+"""A scorecard game's parts of `GET /games` and `GET /games/{game}`: its boxes with how each
+scores, its bonuses and order, and the figures its solved tables give."""
+
+from __future__ import annotations
+
+import msgspec
+
+from diceref.core.game import GameInfo
+from diceref.games.scorecard.rules.boxes import describe as describe_box
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import Scorecard
+from diceref.games.scorecard.solver.advice import expected_final_score
+from diceref.games.scorecard.tables import max_score, max_spec, value_spec
+from diceref.http.game_models import (
+    BoxRules,
+    BoxSummary,
+    FiveOfAKindOut,
+    GameRules,
+    GameSummary,
+    UpperBonusOut,
+)
+from diceref.tables.registry import TableRegistry
+
+
+def summarize(game: GameInfo, summary: GameSummary) -> GameSummary:
+    assert isinstance(game, Ruleset)
+    summary.boxes = [BoxSummary(b.id, b.name, b.section.value) for b in game.boxes]
+    return summary
+
+
+def describe(game: GameInfo, rules: GameRules) -> GameRules:
+    assert isinstance(game, Ruleset)
+    table = points_table(game)
+    rules.boxes = [
+        BoxRules(
+            b.id,
+            b.name,
+            b.section.value,
+            b.pattern.value,
+            b.points.value,
+            describe_box(b),
+            max(table.achievable[b.id]),
+        )
+        for b in game.boxes
+    ]
+    bonus = game.upper_bonus
+    rules.upper_bonus = UpperBonusOut(bonus.threshold, bonus.strictly_greater, bonus.points)
+    if game.five_of_a_kind is not None:
+        f = game.five_of_a_kind
+        rules.five_of_a_kind = FiveOfAKindOut(
+            f.box, f.extra_bonus, f.joker.value, f.joker_when_scratched
+        )
+    rules.series_order = game.series_order
+    return rules
+
+
+async def with_tables(rules: GameRules, registry: TableRegistry) -> GameRules:
+    """The maximum score (from the max table, loaded on first use) and, once the value table
+    is loaded, the optimal expected score from an empty card."""
+    ruleset = SCORECARD_GAMES[rules.id]
+    best = max_score(await registry.load(max_spec(ruleset)))
+    values = registry.table(value_spec(ruleset))
+    expected = None if values is None else expected_final_score(ruleset, values, Scorecard())
+    return msgspec.structs.replace(rules, max_score=best, optimal_expected_score=expected)

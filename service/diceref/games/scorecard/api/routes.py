@@ -1,0 +1,131 @@
+"""The scorecard operations: `POST /score`, `POST /holds` and `POST /scorecards/check`.
+
+Thin handlers: decode (the lean JSON path), call the rules or the coach, encode.  Every
+rule check lives in `diceref.games.scorecard.rules` and raises `RuleViolation` (a 422).
+"""
+
+from __future__ import annotations
+
+from litestar import Request
+from litestar.params import JSONBody
+
+from diceref.games.scorecard.api.models import (
+    BoxOption,
+    CheckRequest,
+    CheckResponse,
+    HoldsRequest,
+    HoldsResponse,
+    KeepOption,
+    OptionOut,
+    ProblemOut,
+    ScorecardIn,
+    ScoreRequest,
+    ScoreResponse,
+    SheetOut,
+    Standing,
+)
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import (
+    Scorecard,
+    card_total,
+    legal_options,
+    open_card,
+    throw_of,
+)
+from diceref.games.scorecard.rules.sheets import Entry, Sheet, check_sheet, rank
+from diceref.games.scorecard.solver.advice import BoxAdvice, advise
+from diceref.games.scorecard.tables import value_spec
+from diceref.http.family import operation, registry_of
+
+
+def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
+    card = Scorecard() if card_in is None else Scorecard(card_in.boxes, card_in.extra_bonus)
+    return open_card(ruleset, card)
+
+
+@operation("/score", operation_id="score", summary="Score a throw", problems=(400, 422))
+def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
+    """Every box the throw may legally fill now (Joker and series order applied), a scratch
+    listed with 0 points, and the card's total before the throw."""
+    ruleset = SCORECARD_GAMES[data.game.value]
+    card = _card(ruleset, data.scorecard)
+    options = legal_options(ruleset, card, data.dice, data.throw)
+    return ScoreResponse(
+        game=ruleset.id,
+        dice=data.dice,
+        options=[OptionOut(o.box, o.points, o.bonus) for o in options],
+        total=card_total(ruleset, card),
+    )
+
+
+@operation(
+    "/holds",
+    operation_id="holds",
+    summary="Rank every keep and every box",
+    problems=(400, 422, 503),
+)
+def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
+    """Every distinct keep (none to all five, when a throw is left) and every legal box, by
+    exact expected final score under optimal play (`expected_total`, bonuses included)."""
+    ruleset = SCORECARD_GAMES[data.game.value]
+    card = _card(ruleset, data.scorecard)
+    throw = throw_of(ruleset, data.throws_left, data.throw)
+    values = registry_of(request).require(value_spec(ruleset))
+    options: list[KeepOption | BoxOption] = [
+        BoxOption(o.box, o.points, o.bonus, o.expected_total)
+        if isinstance(o, BoxAdvice)
+        else KeepOption(list(o.keep), o.expected_total)
+        for o in advise(ruleset, values, card, data.dice, data.throws_left, throw)
+    ]
+    return HoldsResponse(
+        ruleset.id, data.dice, data.throws_left, card_total(ruleset, card), options
+    )
+
+
+@operation(
+    "/scorecards/check",
+    operation_id="checkScorecards",
+    summary="Check score sheets",
+    problems=(400,),
+)
+def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
+    """Every problem on every sheet (impossible values, points that do not match the dice,
+    unknown boxes, bonuses without a basis, series order), the totals, and the ranking."""
+    ruleset = SCORECARD_GAMES[data.game.value]
+    reports = [
+        check_sheet(
+            ruleset,
+            Sheet(
+                player=s.player,
+                entries=tuple(
+                    Entry(e.box, e.points, None if e.dice is None else tuple(e.dice), e.throw)
+                    for e in s.entries
+                ),
+                extra_bonus=s.extra_bonus,
+                claimed_upper_bonus=s.claimed_upper_bonus,
+                claimed_total=s.claimed_total,
+            ),
+            where=f"sheets[{i}]",
+        )
+        for i, s in enumerate(data.sheets)
+    ]
+    ranked = rank(list(reports))
+    return CheckResponse(
+        game=ruleset.id,
+        sheets=[
+            SheetOut(
+                player=r.player,
+                valid=not r.problems,
+                problems=[ProblemOut(p.field, p.box, p.reason) for p in r.problems],
+                upper_subtotal=r.upper_subtotal,
+                upper_bonus=r.upper_bonus,
+                extra_bonus=r.extra_bonus,
+                total=r.total,
+                complete=r.complete,
+                rank=r.rank,
+            )
+            for r in reports
+        ],
+        ranking=[Standing(r.rank, r.player, r.total) for r in ranked],
+    )

@@ -1,0 +1,281 @@
+"""Examples of the Yardkle operations in the OpenAPI document, each a real exchange that
+`tests/http/test_contract.py` replays against the app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from diceref.http.examples import Example, invalid, rule_violation
+
+Json = Any
+
+
+def _single(face: int, points: int) -> Json:
+    name = {1: "single_1", 5: "single_5"}[face]
+    return {"combination": name, "name": f"Single {face}", "dice": [face], "points": points}
+
+
+YARDKLE_TURN_THROWS = [
+    {"dice": [1, 5, 2, 3, 3, 3], "set_aside": [1, 3, 3, 3]},
+    {"dice": [5, 4], "set_aside": [5]},
+]
+
+EXAMPLES: dict[str, list[Example]] = {
+    "yardkleThrows": [
+        Example(
+            "three-dice",
+            "A 1, a 2 and a 5",
+            200,
+            {
+                "dice": [1, 2, 5],
+                "yardkle": False,
+                "max_points": 150,
+                "set_asides": [
+                    {
+                        "dice": [1, 5],
+                        "points": 150,
+                        "split": [_single(1, 100), _single(5, 50)],
+                        "dice_left": 1,
+                        "hot_dice": False,
+                    },
+                    {
+                        "dice": [1],
+                        "points": 100,
+                        "split": [_single(1, 100)],
+                        "dice_left": 2,
+                        "hot_dice": False,
+                    },
+                    {
+                        "dice": [5],
+                        "points": 50,
+                        "split": [_single(5, 50)],
+                        "dice_left": 2,
+                        "hot_dice": False,
+                    },
+                ],
+            },
+            body={"dice": [1, 5, 2]},
+        ),
+        Example(
+            "no-dice",
+            "A throw without dice",
+            400,
+            invalid("/yardkle/throws", "dice", "Expected `array` of length >= 1"),
+            body={"dice": []},
+        ),
+    ],
+    "yardkleTurn": [
+        Example(
+            "bank-on-the-pad",
+            "Two throws, then bank, already on the pad",
+            200,
+            {
+                "end": "bank",
+                "turn_points": 450,
+                "points": 450,
+                "banked_total": 1500,
+                "new_total": 1950,
+                "on_pad": True,
+                "entry_rule": {"applied": False, "threshold": 500, "met": True},
+                "throws": [
+                    {
+                        "dice": [1, 2, 3, 3, 3, 5],
+                        "set_aside": [1, 3, 3, 3],
+                        "points": 400,
+                        "split": [
+                            {
+                                "combination": "three_3s",
+                                "name": "Three 3s",
+                                "dice": [3, 3, 3],
+                                "points": 300,
+                            },
+                            _single(1, 100),
+                        ],
+                        "running_total": 400,
+                        "dice_left": 2,
+                        "hot_dice": False,
+                        "yardkle": False,
+                    },
+                    {
+                        "dice": [4, 5],
+                        "set_aside": [5],
+                        "points": 50,
+                        "split": [_single(5, 50)],
+                        "running_total": 450,
+                        "dice_left": 1,
+                        "hot_dice": False,
+                        "yardkle": False,
+                    },
+                ],
+            },
+            body={"throws": YARDKLE_TURN_THROWS, "end": "bank", "banked_total": 1500},
+        ),
+        Example(
+            "unknown-end",
+            "A turn ending neither in bank nor in yardkle",
+            400,
+            invalid("/yardkle/turns", "end", "Invalid enum value 'stop'"),
+            body={"throws": YARDKLE_TURN_THROWS, "end": "stop"},
+        ),
+        Example(
+            "entry-rule",
+            "Banking 450 before getting on the pad",
+            422,
+            rule_violation(
+                "/yardkle/turns",
+                "end",
+                "banking 450 after throw 2 before getting on the pad: the first score must be "
+                "at least 500 in one turn (entry rule); keep throwing",
+            ),
+            body={"throws": YARDKLE_TURN_THROWS, "end": "bank"},
+        ),
+    ],
+    "yardkleGame": [
+        Example(
+            "two-turns",
+            "Ann gets on the pad with 600, Bob throws a Yardkle",
+            200,
+            {
+                "finished": False,
+                "winners": [],
+                "next_player": "Ann",
+                "reached": None,
+                "last_turns": [],
+                "last_turns_due": [],
+                "standings": [
+                    {"rank": 1, "player": "Ann", "total": 600, "on_pad": True, "turns": 1},
+                    {"rank": 2, "player": "Bob", "total": 0, "on_pad": False, "turns": 1},
+                ],
+                "turns": [
+                    {
+                        "turn_index": 0,
+                        "player": "Ann",
+                        "end": "bank",
+                        "turn_points": 600,
+                        "points": 600,
+                        "total": 600,
+                        "last_turn": False,
+                    },
+                    {
+                        "turn_index": 1,
+                        "player": "Bob",
+                        "end": "yardkle",
+                        "turn_points": 0,
+                        "points": 0,
+                        "total": 0,
+                        "last_turn": False,
+                    },
+                ],
+            },
+            body={
+                "players": ["Ann", "Bob"],
+                "turns": [
+                    {
+                        "player": "Ann",
+                        "throws": [{"dice": [5, 5, 5, 1, 2, 3], "set_aside": [1, 5, 5, 5]}],
+                        "end": "bank",
+                    },
+                    {"player": "Bob", "throws": [{"dice": [2, 3, 4, 6, 6, 2]}], "end": "yardkle"},
+                ],
+            },
+        ),
+        Example(
+            "no-players",
+            "A game without players",
+            400,
+            invalid("/yardkle/games", "players", "Expected `array` of length >= 1"),
+            body={"players": []},
+        ),
+        Example(
+            "out-of-turn",
+            "Bob throws first though Ann is listed first",
+            422,
+            rule_violation(
+                "/yardkle/games",
+                "turns[0].player",
+                "out of turn: turn 1 is Ann's (players throw in the order listed), not Bob's",
+            ),
+            body={
+                "players": ["Ann", "Bob"],
+                "turns": [
+                    {"player": "Bob", "throws": [{"dice": [2, 3, 4, 6, 6, 2]}], "end": "yardkle"}
+                ],
+            },
+        ),
+    ],
+    "yardkleHolds": [
+        Example(
+            "bank-or-throw",
+            "Four dice with 300 set aside, on the pad",
+            200,
+            {
+                "dice": [1, 2, 3, 5],
+                "turn_points": 300,
+                "on_pad": True,
+                "yardkle": False,
+                "options": [
+                    {
+                        "rank": 1,
+                        "set_aside": [1, 5],
+                        "points": 150,
+                        "split": [_single(1, 100), _single(5, 50)],
+                        "turn_points": 450,
+                        "dice_left": 2,
+                        "hot_dice": False,
+                        "bank_allowed": True,
+                        "bank": 450.0,
+                        "throw_on": 351.57269307849333,
+                        "decision": "bank",
+                        "expected_points": 450.0,
+                    },
+                    {
+                        "rank": 2,
+                        "set_aside": [1],
+                        "points": 100,
+                        "split": [_single(1, 100)],
+                        "turn_points": 400,
+                        "dice_left": 3,
+                        "hot_dice": False,
+                        "bank_allowed": True,
+                        "bank": 400.0,
+                        "throw_on": 397.76403455997246,
+                        "decision": "bank",
+                        "expected_points": 400.0,
+                    },
+                    {
+                        "rank": 3,
+                        "set_aside": [5],
+                        "points": 50,
+                        "split": [_single(5, 50)],
+                        "turn_points": 350,
+                        "dice_left": 3,
+                        "hot_dice": False,
+                        "bank_allowed": True,
+                        "bank": 350.0,
+                        "throw_on": 361.8884640831575,
+                        "decision": "throw_on",
+                        "expected_points": 361.8884640831575,
+                    },
+                ],
+                "best": {"set_aside": [1, 5], "decision": "bank", "expected_points": 450.0},
+            },
+            body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 300},
+        ),
+        Example(
+            "seven-dice",
+            "Seven dice: Yardkle has six",
+            400,
+            invalid("/yardkle/holds", "dice", "Expected `array` of length <= 6"),
+            body={"dice": [1, 1, 1, 1, 1, 1, 1], "on_pad": True},
+        ),
+        Example(
+            "not-a-multiple-of-50",
+            "Turn points that no set-aside can add up to",
+            422,
+            rule_violation(
+                "/yardkle/holds", "turn_points", "every score is a non-negative multiple of 50"
+            ),
+            body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
+        ),
+    ],
+}

@@ -1,0 +1,95 @@
+"""A family's HTTP API: one Litestar `Router` and the OpenAPI examples of its operations.
+
+Each family's `api/__init__.py` builds one `FamilyApi`, named `API`; the app factory finds
+it through `Family.api_module`.  `family_router` declares once, for every operation of the
+family, what each handler would otherwise repeat: the path prefix, the OpenAPI tag and the
+lean JSON path.  `operation` declares a JSON-body operation the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, TypeVar
+
+from litestar import Request, Router, post
+from litestar.handlers import HTTPRouteHandler
+
+from diceref.core.game import GameInfo
+from diceref.games.families import FAMILIES
+from diceref.http.examples import Example
+from diceref.http.game_models import GameRules, GameSummary
+from diceref.http.lean import lean_json
+from diceref.http.problems import problem_responses
+from diceref.tables.registry import TableRegistry
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class FamilyApi:
+    router: Router
+    examples: Mapping[str, Sequence[Example]]
+    # The family's own parts of `GET /games` and `GET /games/{game}`: what its rules say
+    # (computed once per game) and what the loaded tables add (per request, from what is
+    # loaded).
+    summarize: Callable[[GameInfo, GameSummary], GameSummary] | None = None
+    describe: Callable[[GameInfo, GameRules], GameRules] | None = None
+    with_tables: Callable[[GameRules, TableRegistry], Awaitable[GameRules]] | None = None
+
+
+def family_router(path: str, tag: str, handlers: Sequence[HTTPRouteHandler]) -> Router:
+    """The family's operations under `path`, tagged `tag`, every one on the lean JSON path
+    (decoded once and strictly by msgspec, see `diceref.http.lean`)."""
+    return Router(path, route_handlers=list(handlers), tags=[tag], middleware=[lean_json])
+
+
+def operation(
+    path: str, *, operation_id: str, summary: str, problems: Sequence[int]
+) -> Callable[[F], HTTPRouteHandler]:
+    """A POST operation with a JSON body answered 200, run on the event loop (every handler
+    is a pure computation of microseconds; a thread hop would cost more than the work), and
+    the problem+json responses it may give."""
+    decorator = post(
+        path,
+        operation_id=operation_id,
+        summary=summary,
+        responses=problem_responses(*problems),
+        status_code=200,
+        sync_to_thread=False,
+    )
+
+    def wrap(fn: F) -> HTTPRouteHandler:
+        return decorator(fn)
+
+    return wrap
+
+
+def registry_of(request: Request[Any, Any, Any]) -> TableRegistry:
+    """The app's tables registry (set by the app factory)."""
+    registry: TableRegistry = request.app.state.tables
+    return registry
+
+
+@cache
+def family_apis() -> dict[str, FamilyApi]:
+    """Every family's `API`, by family name, in the order of `FAMILIES` (imported on first
+    use: a family's API module imports this one)."""
+    apis: dict[str, FamilyApi] = {}
+    for family in FAMILIES:
+        api = importlib.import_module(family.api_module).API
+        if not isinstance(api, FamilyApi):
+            raise TypeError(f"{family.api_module}.API is not a FamilyApi")
+        apis[family.name] = api
+    return apis
+
+
+@cache
+def api_of_game(game_id: str) -> FamilyApi:
+    """The API of the family that serves `game_id` (a game listed by `ALL_GAMES`)."""
+    for family in FAMILIES:
+        if game_id in family.games:
+            return family_apis()[family.name]
+    raise KeyError(game_id)

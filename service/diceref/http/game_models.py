@@ -1,0 +1,118 @@
+"""The game documents of `GET /games` and `GET /games/{game}`, shared by every family.
+
+The common part is every game's `GameInfo`; a family fills its own optional parts (a
+scorecard game's boxes, bonuses and table figures) through its `FamilyApi` hooks.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from diceref.core.game import GameInfo
+
+
+class BoxSummary(msgspec.Struct):
+    id: str
+    name: str
+    section: str
+
+
+class GameSummary(msgspec.Struct, omit_defaults=True):
+    id: str
+    name: str
+    family: str
+    dice: int
+    throws_per_turn: int
+    min_players: int
+    max_players: int | None
+    boxes: list[BoxSummary] | None = None
+
+
+class ParameterOut(msgspec.Struct):
+    name: str
+    value: int | bool | str | list[int]
+    description: str
+    reading: bool
+
+
+class BoxRules(msgspec.Struct):
+    id: str
+    name: str
+    section: str
+    pattern: str
+    scoring: str
+    how: str
+    max_points: int
+
+
+class UpperBonusOut(msgspec.Struct):
+    threshold: int
+    strictly_greater: bool
+    points: int
+
+
+class FiveOfAKindOut(msgspec.Struct):
+    box: str
+    extra_bonus: int
+    joker: str
+    joker_when_scratched: bool
+
+
+class GameRules(msgspec.Struct, omit_defaults=True):
+    id: str
+    name: str
+    family: str
+    dice: int
+    throws_per_turn: int
+    min_players: int
+    max_players: int | None
+    source: str
+    summary: str
+    face_labels: list[str]
+    parameters: list[ParameterOut]
+    boxes: list[BoxRules] | None = None
+    upper_bonus: UpperBonusOut | None = None
+    five_of_a_kind: FiveOfAKindOut | None = None
+    series_order: bool | None = None
+    max_score: int | None = None
+    optimal_expected_score: float | None = None
+
+
+def parameters_out(game: GameInfo) -> list[ParameterOut]:
+    return [
+        ParameterOut(
+            p.name,
+            list(p.value) if isinstance(p.value, tuple) else p.value,
+            p.description,
+            p.reading,
+        )
+        for p in game.parameters
+    ]
+
+
+def base_summary(game: GameInfo) -> GameSummary:
+    return GameSummary(
+        id=game.id,
+        name=game.name,
+        family=game.family,
+        dice=game.dice,
+        throws_per_turn=game.throws_per_turn,
+        min_players=game.min_players,
+        max_players=game.max_players,
+    )
+
+
+def base_rules(game: GameInfo) -> GameRules:
+    return GameRules(
+        id=game.id,
+        name=game.name,
+        family=game.family,
+        dice=game.dice,
+        throws_per_turn=game.throws_per_turn,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        source=game.source,
+        summary=game.summary,
+        face_labels=list(game.face_labels),
+        parameters=parameters_out(game),
+    )

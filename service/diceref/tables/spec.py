@@ -1,0 +1,59 @@
+"""`TableSpec`: one table a game family serves, described once for every consumer.
+
+A family lists its tables as specs: what the table holds (`kind`), for which game and rules
+(`rules_hash`, the content hash of the rules it was solved for), by which solver version,
+its shape, and the pure function that solves it.  The registry loads and serves every spec
+the same way, the CLI precomputes them, and the store keys them; nothing outside the family
+knows how a table is solved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy.typing as npt
+
+from diceref.tables.key import TableKey
+from diceref.tables.store import LoadedTable, TableStore
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    kind: str  # what the table holds: "value", "max", "policy", ...
+    game: str
+    rules_hash: str
+    solver_version: str
+    shape: tuple[int, ...]
+    # The pure solve, given an optional progress callback (done, total); it runs in a worker
+    # thread, never on a request's path.
+    solve: Callable[[Progress | None], npt.ArrayLike] = field(compare=False, repr=False)
+    # Loaded before the service takes its first request (small tables a route always needs),
+    # rather than on demand or by DICEREF_PRELOAD.
+    at_startup: bool = field(default=False, compare=False)
+
+    @property
+    def key(self) -> TableKey:
+        return TableKey(self.kind, self.game, self.rules_hash, self.solver_version)
+
+    def compute(self, progress: Progress | None = None) -> Callable[[], npt.ArrayLike]:
+        """The solve as the store calls it (no arguments)."""
+        return lambda: self.solve(progress)
+
+
+class TableNotLoaded(LookupError):
+    """The table a request needs is not in this process yet: it is loading in the
+    background, and the request is answered 503 with Retry-After instead of waiting."""
+
+    def __init__(self, spec: TableSpec) -> None:
+        super().__init__(f"the {spec.game} {spec.kind} table is not loaded yet")
+        self.spec = spec
+        self.game = spec.game
+
+
+def load_sync(store: TableStore, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
+    """The table from the store's caches, or solved and written back (the CLI and tests;
+    never from inside a running event loop)."""
+    return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape)
