@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import logging
 import logging.config
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from diceref.cli import build_parser
 from diceref.logs import JsonFormatter, ServiceHandler, configure_logging, granian_log_config
 from diceref.settings import Settings
 
@@ -140,3 +144,64 @@ def test_every_environment_variable_is_documented_with_its_default() -> None:
 def test_terminal_colour_copies_are_left_out() -> None:
     entry = json.loads(JsonFormatter().format(record("started", color_message="\x1b[36mstarted")))
     assert "color_message" not in entry
+
+
+def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`diceref ARGS` as a user runs it, with `env` added to this environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "diceref.cli", *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"DICEREF_PORT": "abc"}, "DICEREF_PORT='abc' is not allowed: a whole number from 1 to "
+         "65535"),
+        ({"DICEREF_WORKERS": "0"}, "DICEREF_WORKERS='0' is not allowed: a whole number from 1"),
+        ({"DICEREF_ACCESS_LOG": "maybe"}, "DICEREF_ACCESS_LOG='maybe' is not allowed: true or "
+         "false"),
+        ({"DICEREF_LOG_FORMAT": "xml"}, "DICEREF_LOG_FORMAT='xml' is not allowed: one of json, "
+         "text"),
+        ({"DICEREF_REDIS_TIMEOUT": "soon"}, "DICEREF_REDIS_TIMEOUT='soon' is not allowed: a "
+         "number"),
+        ({"DICEREF_PRELOAD": "chess"}, "DICEREF_PRELOAD='chess' names unknown games (chess)"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("command", [["score", "yahtzee", "1", "2", "3", "4", "5"], ["serve"]])
+def test_a_bad_setting_stops_every_command_with_one_line(
+    env: dict[str, str], says: str, command: list[str]
+) -> None:
+    run = run_cli(*command, **env)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    assert lines[0].startswith("diceref: error: ") and says in lines[0], lines[0]
+
+
+def test_uvicorn_with_several_workers_is_refused() -> None:
+    run = run_cli("serve", "--server", "uvicorn", "--workers", "2")
+    assert run.returncode == 2
+    assert "--server uvicorn runs one process" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_workers_below_one_are_refused_on_the_command_line() -> None:
+    run = run_cli("serve", "--workers", "0")
+    assert run.returncode == 2 and "must be at least 1" in run.stderr
+
+
+def test_precompute_refuses_an_unknown_game() -> None:
+    run = run_cli("precompute", "chess")
+    assert run.returncode == 2
+    assert "unknown game(s) chess" in run.stderr and "yahtzee" in run.stderr
+
+
+def test_the_settings_feed_serves_defaults() -> None:
+    settings = Settings.from_env({"DICEREF_PORT": "8123", "DICEREF_WORKERS": "3"})
+    args = build_parser(settings).parse_args(["serve"])
+    assert (args.port, args.workers, args.host) == (8123, 3, "127.0.0.1")

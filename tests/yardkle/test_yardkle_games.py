@@ -98,7 +98,7 @@ REJECTIONS = [
     (["ann", "bob"], [bank("bob", 500)], "turns[0].player", "out of turn"),
     (["ann", "bob"], [bank("ann", 500), bank("ann", 500)], "turns[1].player", "out of turn"),
     (["ann"], [bank("zed", 500)], "turns[0].player", "not a player"),
-    (["ann", "ann"], [], "players[1]", "listed twice"),
+    (["ann", "ann"], [], "players[1]", "appears twice"),
     ([], [], "players", "at least one player"),
     (["ann"], [bank("ann", 3000)] * 4 + [bank("ann", 500)], "turns[4]", "the game is over"),
 ]

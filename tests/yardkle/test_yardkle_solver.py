@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from yardkle_reference import brute_force_values
 
+from diceref.core.arrays import FloatArray
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides
 from diceref.games.yardkle.solver.policy import (
-    FloatArray,
     bank_value,
     bellman_residual,
     layout,

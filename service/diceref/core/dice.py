@@ -9,6 +9,7 @@ scoring (a table lookup) and the solver (array arithmetic over the same indices)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
@@ -35,7 +36,8 @@ N_THROWS = len(THROWS)  # 252
 N_KEEPS = len(KEEPS)  # 462
 
 
-def canonical(dice: list[int] | tuple[int, ...]) -> Dice:
+def canonical(dice: Sequence[int]) -> Dice:
+    """Order never matters to a rule: dice are compared, stored and reported sorted."""
     return tuple(sorted(dice))
 
 

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray
 from diceref.tables.key import TableKey
 
-FloatArray = npt.NDArray[np.float64]
 Blob = bytes | bytearray | memoryview | mmap.mmap
 
 MAGIC = b"DICETBL\0"

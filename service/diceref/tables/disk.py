@@ -19,7 +19,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from diceref.tables.codec import CorruptTable, FloatArray, decode
+from diceref.core.arrays import FloatArray
+from diceref.tables.codec import CorruptTable, decode
 from diceref.tables.key import TableKey
 
 log = logging.getLogger(__name__)

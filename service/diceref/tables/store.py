@@ -24,7 +24,8 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from diceref.tables.codec import DTYPE, CorruptTable, FloatArray, decode, encode
+from diceref.core.arrays import FloatArray
+from diceref.tables.codec import DTYPE, CorruptTable, decode, encode
 from diceref.tables.config import TableSettings
 from diceref.tables.disk import DiskCache
 from diceref.tables.key import TableKey

@@ -12,20 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from diceref.core.errors import RuleViolation
+from diceref.core.players import check_player_names
+from diceref.core.ranking import competition_ranking
 from diceref.games.chicago.rules.round import RoundRuling, Turn, rule_round
 from diceref.games.chicago.rules.ruleset import ChicagoRules
-
-
-def _check_names(names: Sequence[str], path: str, suffix: str = "") -> None:
-    seen: set[str] = set()
-    for i, name in enumerate(names):
-        if not name:
-            raise RuleViolation(f"{path}[{i}]{suffix}", "a player needs a name")
-        if name in seen:
-            raise RuleViolation(
-                f"{path}[{i}]{suffix}", f"'{name}' appears twice: each player sits once"
-            )
-        seen.add(name)
 
 
 def _check_table_size(rules: ChicagoRules, players: int, path: str) -> None:
@@ -49,7 +39,7 @@ def referee_round(
     table's starting lives; with it, lives may be anything from 1 to that starting number.
     """
     names = [t.name for t in turns]
-    _check_names(names, "players", ".name")
+    check_player_names(names, "players", ".name")
     for i, (name, n) in enumerate(zip(names, lives, strict=True)):
         if n <= 0:
             raise RuleViolation(
@@ -121,7 +111,7 @@ def _check_lineup(
                 f"{name} is out since round {out_in[name] + 1}: a player who is out takes no "
                 "part in a round",
             )
-    _check_names(names, path, ".name")
+    check_player_names(names, path, ".name")
     missing = [n for n in seating if lives[n] > 0 and n not in names]
     if missing:
         raise RuleViolation(
@@ -147,7 +137,7 @@ def referee_game(
     rules: ChicagoRules, seating: Sequence[str], rounds: Sequence[Sequence[Turn]]
 ) -> GameRuling:
     """Rule on a game round by round, carrying the lives; the game may still be running."""
-    _check_names(seating, "players")
+    check_player_names(seating, "players")
     _check_table_size(rules, len(seating), "players")
     full = rules.lives_for(len(seating))
     lives = dict.fromkeys(seating, full)
@@ -193,11 +183,8 @@ def _standings(
     def key(name: str) -> tuple[int, int]:
         return (lives[name], knockouts.get(name, -1))
 
-    order = sorted(seating, key=key, reverse=True)
     out: list[Standing] = []
-    for i, name in enumerate(order):
-        same = i > 0 and key(order[i - 1]) == key(name)
-        place = out[-1].place if same else i + 1
+    for place, name in competition_ranking(seating, key):
         out_round = out_in[name] + 1 if name in out_in else None
         out.append(Standing(place, name, lives[name], out_round))
     return tuple(out)

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import IntArray
 from diceref.core.dice import N_THROWS, THROWS, face_counts
 from diceref.games.scorecard.rules.boxes import Section
 from diceref.games.scorecard.rules.ruleset import Ruleset
-
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

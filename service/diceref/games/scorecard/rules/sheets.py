@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from diceref.core.dice import DICE_PER_THROW, FACES, canonical
+from diceref.core.ranking import competition_ranking
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -179,7 +180,7 @@ def _lower_ids(ruleset: Ruleset) -> list[str]:
 
 def rank(reports: list[SheetReport]) -> list[SheetReport]:
     """Highest total first; equal totals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(reports, key=lambda r: -r.total)
-    for i, r in enumerate(ordered):
-        r.rank = ordered[i - 1].rank if i and ordered[i - 1].total == r.total else i + 1
-    return ordered
+    ordered = competition_ranking(reports, lambda r: r.total)
+    for rank_, r in ordered:
+        r.rank = rank_
+    return [r for _, r in ordered]

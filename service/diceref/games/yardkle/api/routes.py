@@ -9,6 +9,7 @@ from __future__ import annotations
 from litestar import Request
 from litestar.params import JSONBody
 
+from diceref.core.dice import canonical
 from diceref.games.yardkle.api.models import (
     BestOut,
     GameRequest,
@@ -26,7 +27,7 @@ from diceref.games.yardkle.api.models import (
     turn_out,
 )
 from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
-from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides, sorted_dice
+from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
 from diceref.games.yardkle.solver.advice import advise
 from diceref.games.yardkle.tables import policy_spec
@@ -52,7 +53,7 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     options = set_asides(data.dice, RULES)
     n = len(data.dice)
     return ThrowsResponse(
-        dice=list(sorted_dice(data.dice)),
+        dice=list(canonical(data.dice)),
         yardkle=not options,
         max_points=options[0].points if options else 0,
         set_asides=[set_aside_out(o, n, RULES.dice) for o in options],
@@ -102,7 +103,7 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     options = advise(table, RULES, data.dice, data.turn_points, data.on_pad)
     best = options[0] if options else None
     return HoldsResponse(
-        dice=list(sorted_dice(data.dice)),
+        dice=list(canonical(data.dice)),
         turn_points=data.turn_points,
         on_pad=data.on_pad,
         yardkle=not options,

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from diceref.core.errors import RuleViolation
+from diceref.core.players import check_player_names
+from diceref.core.ranking import competition_ranking
 from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, YardkleRules
 from diceref.games.yardkle.rules.turns import ThrowRecord, TurnEnd, TurnResult, adjudicate_turn
 
@@ -52,21 +54,11 @@ class GameResult:
     next_player: str | None  # None once the game is finished
 
 
-def _check_players(players: Sequence[str]) -> None:
-    if not players:
-        raise RuleViolation("players", "a game needs at least one player")
-    seen: set[str] = set()
-    for i, p in enumerate(players):
-        if p in seen:
-            raise RuleViolation(f"players[{i}]", f"'{p}' is listed twice; names must be unique")
-        seen.add(p)
-
-
 def adjudicate_game(
     players: Sequence[str], turns: Sequence[GameTurn], rules: YardkleRules = DEFAULT_RULES
 ) -> GameResult:
     """Replay the turns in order; raise at the first one that breaks a rule."""
-    _check_players(players)
+    check_player_names(players, "players")
     n = len(players)
     totals = dict.fromkeys(players, 0)
     played: list[PlayedTurn] = []
@@ -120,10 +112,8 @@ def _standings(
     players: Sequence[str], totals: dict[str, int], turns: dict[str, int], rules: YardkleRules
 ) -> tuple[Standing, ...]:
     """Highest total first; equal totals share a rank (1, 2, 2, 4), then listing order."""
-    order = sorted(players, key=lambda p: -totals[p])
     out: list[Standing] = []
-    for i, p in enumerate(order):
-        rank = out[-1].rank if out and out[-1].total == totals[p] else i + 1
+    for rank, p in competition_ranking(players, lambda p: totals[p]):
         on_pad = totals[p] > 0 or rules.entry_threshold == 0
         out.append(Standing(rank, p, totals[p], on_pad, turns[p]))
     return tuple(out)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from diceref.core.dice import FACES, Dice, counts, multisets
+from diceref.core.dice import FACES, Dice, canonical, counts, multisets
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, Combination, YardkleRules
 
@@ -27,7 +27,6 @@ __all__ = [
     "is_yardkle",
     "missing_dice",
     "set_asides",
-    "sorted_dice",
     "validate_throw",
     "valuation",
 ]
@@ -120,11 +119,6 @@ def _best_splits(rules: YardkleRules) -> dict[Counts, tuple[int, tuple[tuple[int
     return best
 
 
-def sorted_dice(dice: Sequence[int]) -> Dice:
-    """Order never matters to a rule: dice are compared and reported sorted."""
-    return tuple(sorted(dice))
-
-
 def _dice_of(c: Counts) -> Dice:
     return tuple(f for f in FACES for _ in range(c[f - 1]))
 
@@ -144,7 +138,7 @@ def _valuations(rules: YardkleRules) -> dict[Counts, Valuation]:
 
 def valuation(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> Valuation | None:
     """The best split of these dice into combinations, None unless every die scores."""
-    return _valuations(rules).get(counts(sorted_dice(dice)))
+    return _valuations(rules).get(counts(canonical(dice)))
 
 
 @cache
@@ -162,7 +156,7 @@ def _set_asides(throw: Dice, rules: YardkleRules) -> tuple[SetAside, ...]:
 
 def set_asides(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> tuple[SetAside, ...]:
     """Every legal set-aside of a throw, best points first (empty: the throw is a Yardkle)."""
-    return _set_asides(sorted_dice(dice), rules)
+    return _set_asides(canonical(dice), rules)
 
 
 def is_yardkle(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> bool:
@@ -179,7 +173,7 @@ def validate_throw(dice: Sequence[int], where: str, rules: YardkleRules = DEFAUL
 
 def missing_dice(thrown: Sequence[int], kept: Sequence[int]) -> Dice:
     """Dice in `kept` beyond what `thrown` shows (empty when `kept` is a sub-multiset)."""
-    have = counts(sorted_dice(thrown))
-    want = counts(sorted_dice(kept))
+    have = counts(canonical(thrown))
+    want = counts(canonical(kept))
     extra = tuple(max(0, w - h) for w, h in zip(want, have, strict=True))
     return _dice_of(extra)

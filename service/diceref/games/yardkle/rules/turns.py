@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from diceref.core.dice import canonical
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.scoring import (
     DEFAULT_RULES,
@@ -18,7 +19,6 @@ from diceref.games.yardkle.rules.scoring import (
     YardkleRules,
     missing_dice,
     set_asides,
-    sorted_dice,
     validate_throw,
     valuation,
 )
@@ -132,9 +132,7 @@ def adjudicate_turn(
         options = set_asides(record.dice, rules)
         if not options:
             _check_yardkle(throws, end, i, name, path, at)
-            results.append(
-                ThrowResult(sorted_dice(record.dice), (), 0, (), running, 0, False, True)
-            )
+            results.append(ThrowResult(canonical(record.dice), (), 0, (), running, 0, False, True))
             return _settle(results, TurnEnd.YARDKLE, running, 0, banked_total, on_pad, rules)
         result = _judge_set_aside(record, name, path, running, dice_left, rules, options[0].dice)
         results.append(result)
@@ -199,20 +197,20 @@ def _judge_set_aside(
     if extra:
         raise RuleViolation(
             where,
-            f"{name}: set aside {_dice_text(sorted_dice(kept))}, but {_dice_text(extra)} "
+            f"{name}: set aside {_dice_text(canonical(kept))}, but {_dice_text(extra)} "
             "was not thrown: only dice of this throw can be set aside",
         )
     scored = valuation(kept, rules)
     if scored is None:
         raise RuleViolation(
             where,
-            f"{name}: {_dice_text(sorted_dice(kept))} does not score completely: every die set "
+            f"{name}: {_dice_text(canonical(kept))} does not score completely: every die set "
             "aside must belong to a scoring combination of this throw",
         )
     left = dice_left - len(kept)
     hot = left == 0
     return ThrowResult(
-        dice=sorted_dice(record.dice),
+        dice=canonical(record.dice),
         set_aside=scored.dice,
         points=scored.points,
         parts=scored.parts,

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from diceref.core.arrays import FloatArray
 from diceref.games.yardkle.rules.scoring import SetAside, YardkleRules, set_asides
-from diceref.games.yardkle.solver.policy import FloatArray, bank_value, throw_value
+from diceref.games.yardkle.solver.policy import bank_value, throw_value
 
 
 class Decision(StrEnum):

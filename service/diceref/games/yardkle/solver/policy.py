@@ -30,11 +30,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import multiset_probability, multisets
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
+IntArray = npt.NDArray[np.intp]  # index arrays (numpy's own index type)
 
 SOLVER_VERSION = "1"
 TOLERANCE = 1e-9

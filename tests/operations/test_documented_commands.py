@@ -1,0 +1,336 @@
+"""Every command the README and the docs tell a user to run, and every `RUN` line of the
+Dockerfile, run as a subprocess exactly as written.
+
+A command is a line of a ```sh block in README.md or docs/ (a line ending in `\\` goes on
+with the next).  Each block has a runner below that runs its lines through bash verbatim
+and checks what they print; a block without a runner, or a runner whose block is gone,
+fails `test_every_block_has_a_runner`, so a new command cannot slip in untested.  The
+environment is the test's own: the shared test table cache (so `precompute` and the
+servers load tables from disk instead of solving them), logs at WARNING, and Redis keys
+under a prefix of this test.  Servers started by a command listen on the README's port
+8000: a test fails, rather than touching another process, when something else holds it.
+
+The Dockerfile's build stage is replayed on the host: its `ENV` values are set, `/app` and
+`/src` are mapped to a temporary directory (the only change to what is written), the
+files it `COPY`s are copied, and each `RUN` line runs verbatim.  The runtime stage's one
+`RUN` (creating the system user) would change this machine and is left to the text checks
+of test_dockerfile.py.  `uv run pytest` is this suite itself: `.ci/run` runs exactly it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from conftest import TEST_CACHE
+
+ROOT = Path(__file__).parents[2]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+PORT = 8000
+BASE = f"http://127.0.0.1:{PORT}"
+VENV_BIN = ROOT / ".venv" / "bin"
+
+pytestmark = pytest.mark.slow
+
+
+def sh_blocks(path: Path) -> list[str]:
+    """The ```sh blocks of a document, each as written."""
+    return re.findall(r"^```sh\n(.*?)^```", path.read_text(), re.S | re.M)
+
+
+def commands(block: str) -> list[str]:
+    """The block's commands: its lines, with `\\` continuations joined as bash joins them."""
+    return [c for c in block.replace("\\\n", " ").splitlines() if c.strip()]
+
+
+def env(redis_prefix: str = "") -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DICEREF_", "REDIS_URL"))}
+    return base | {
+        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}",  # `diceref` as installed
+        "DICEREF_CACHE_DIR": str(TEST_CACHE),
+        "DICEREF_LOG_LEVEL": "WARNING",
+        "DICEREF_REDIS_PREFIX": redis_prefix or f"diceref-test:{uuid.uuid4().hex}:",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def port_free() -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", PORT)) != 0
+
+
+def bash(command: str, environ: dict[str, str], timeout: float = 300, **kw: object) -> str:
+    """Run `command` verbatim; its stdout, or a failure with everything it printed."""
+    run = subprocess.run(
+        ["bash", "-c", command],
+        cwd=kw.get("cwd", ROOT),
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        start_new_session=True,
+    )
+    assert run.returncode == 0, f"{command!r} exited {run.returncode}:\n{run.stdout}\n{run.stderr}"
+    return run.stdout
+
+
+class Background:
+    """A command that starts a server, run verbatim in a process group of its own."""
+
+    def __init__(self, command: str, environ: dict[str, str], log: Path) -> None:
+        assert port_free(), f"port {PORT} is taken: the README's commands need it"
+        self.command, self.log = command, log
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(
+                ["bash", "-c", command],
+                cwd=ROOT,
+                env=environ,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def wait(self, path: str = "/healthz", timeout: float = 90) -> httpx.Response:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"{self.command!r} exited:\n{self.output()}"
+            try:
+                answer = httpx.get(BASE + path, timeout=2)
+                if answer.status_code == 200:
+                    return answer
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"{path} never answered 200 for {self.command!r}:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> float:
+        """SIGTERM to the group, as a terminal's Ctrl-C or an orchestrator would send; the
+        seconds it took to exit."""
+        started = time.monotonic()
+        with _suppress_gone():
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            with _suppress_gone():
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(5)
+            raise AssertionError(f"{self.command!r} ignored SIGTERM:\n{self.output()}") from None
+        _wait_port_free()
+        return time.monotonic() - started
+
+
+class _suppress_gone:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> bool:
+        return kind is ProcessLookupError
+
+
+def _wait_port_free(timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not port_free() and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def redis_cleanup(redis_url: str) -> Iterator[str]:
+    prefix = f"diceref-test:{uuid.uuid4().hex}:"
+    yield prefix
+    with redis.Redis.from_url(redis_url) as client:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+
+# --- the runners, one per block ------------------------------------------------------------
+
+
+def run_quick_start(block: str, tmp_path: Path) -> None:
+    serve, pytest_line = commands(block)
+    assert pytest_line.startswith("uv run pytest"), "the suite runs itself only through .ci/run"
+    server = Background(serve, env() | {"DICEREF_PRELOAD": "none"}, tmp_path / "serve.log")
+    try:
+        assert server.wait().json() == {"status": "ok"}
+        assert httpx.get(BASE + "/games").status_code == 200
+    finally:
+        server.stop()
+
+
+def run_using_it(block: str, tmp_path: Path) -> None:
+    games, score, holds, score_cli, precompute = commands(block)
+    server = Background("uv run diceref serve", env(), tmp_path / "serve.log")
+    try:
+        server.wait("/readyz")
+        ids = bash(games, env()).split()
+        assert ids[:2] == ['"yahtzee"', '"yardzee"'] and '"yardkle"' in ids
+        options = json.loads(bash(score, env()))["options"]
+        assert {"box": "full_house", "points": 25, "bonus": 0} in options
+        best = json.loads(bash(holds, env()))["options"][0]
+        assert best == {
+            "kind": "keep",
+            "keep": [6, 6, 6],
+            "expected_total": pytest.approx(265.1134, abs=1e-4),
+        }
+    finally:
+        server.stop()
+    table = bash(score_cli, env())
+    assert re.search(r"^Full house\s+25\s+0$", table, re.M), table
+    solved = bash(precompute, env(), timeout=600).splitlines()
+    assert {(line.split()[0], line.split()[1]) for line in solved} >= {
+        ("yahtzee", "value"),
+        ("yahtzee", "max"),
+        ("dice-poker", "value"),
+        ("yardkle", "policy"),
+    }
+
+
+def run_openapi(block: str, tmp_path: Path) -> None:
+    (command,) = commands(block)
+    (tmp_path / "openapi").mkdir()
+    bash(command, env() | {"UV_PROJECT": str(ROOT)}, cwd=tmp_path)  # not over the committed file
+    written = (tmp_path / "openapi" / "openapi.json").read_bytes()
+    assert written == (ROOT / "openapi" / "openapi.json").read_bytes()
+
+
+def run_script(block: str, tmp_path: Path, timeout: float = 300) -> str:
+    """A block that starts its own server in the background and stops it: run it whole."""
+    assert port_free(), f"port {PORT} is taken: the README's commands need it"
+    try:
+        return bash(block, env(), timeout=timeout)
+    finally:
+        _wait_port_free()
+
+
+def run_schemathesis(block: str, tmp_path: Path) -> None:
+    out = run_script(block, tmp_path, timeout=600)
+    assert re.search(r"\d+ passed", out) or "No issues found" in out, out
+
+
+def run_servers(block: str, tmp_path: Path, redis_prefix: str) -> None:
+    for i, command in enumerate(commands(block)):
+        server = Background(command, env(redis_prefix), tmp_path / f"serve-{i}.log")
+        try:
+            server.wait()
+            assert httpx.get(BASE + "/games").status_code == 200
+        finally:
+            server.stop()
+
+
+def run_load_test(block: str, tmp_path: Path) -> None:
+    out = run_script(block, tmp_path, timeout=400)
+    summary = re.search(r"loadtest: (\d+) requests, .* failures (\d+): thresholds met", out)
+    assert summary and int(summary.group(1)) > 1000 and summary.group(2) == "0", out
+
+
+RUNNERS: dict[str, Callable[..., None]] = {
+    "uv run diceref serve      #": run_quick_start,
+    "curl -s localhost:8000/games": run_using_it,
+    "uv run diceref openapi > openapi/openapi.json": run_openapi,
+    "uv run diceref serve --port 8000 &": run_schemathesis,
+    "diceref serve --workers 2          #": run_servers,
+    "diceref serve --workers 2 &": run_load_test,
+}
+
+
+def runner_of(block: str) -> Callable[..., None] | None:
+    found = [run for start, run in RUNNERS.items() if block.startswith(start)]
+    return found[0] if len(found) == 1 else None
+
+
+def all_blocks() -> dict[str, str]:
+    """Every distinct block, by its text, with the first document that shows it."""
+    found: dict[str, str] = {}
+    for doc in DOCS:
+        for block in sh_blocks(doc):
+            found.setdefault(block, str(doc.relative_to(ROOT)))
+    return found
+
+
+def test_every_block_has_a_runner() -> None:
+    blocks = all_blocks()
+    assert blocks, "no ```sh blocks found: the reader is broken"
+    missing = [
+        f"{doc}: {block.splitlines()[0]}" for block, doc in blocks.items() if not runner_of(block)
+    ]
+    assert not missing, f"commands no test runs: {missing}"
+    used = {runner_of(b) for b in blocks}
+    assert used == set(RUNNERS.values()), "a runner whose block is gone"
+
+
+@pytest.mark.parametrize("block", list(all_blocks()), ids=lambda b: b.splitlines()[0][:40])
+def test_the_documented_block_runs(
+    block: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    run = runner_of(block)
+    assert run is not None
+    if run is run_servers:
+        run(block, tmp_path, request.getfixturevalue("redis_cleanup"))
+    else:
+        run(block, tmp_path)
+
+
+# --- the Dockerfile ------------------------------------------------------------------------
+
+
+def dockerfile_build_stage() -> tuple[dict[str, str], list[str], list[str]]:
+    """The build stage's ENV values, COPY sources and RUN lines, as written."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    stage = text.split("\nFROM ")[1]  # the first stage, after its FROM
+    environ: dict[str, str] = {}
+    for line in re.findall(r"^ENV (.*)$", stage, re.M):
+        environ |= dict(re.findall(r"(\w+)=(\S+)", line))
+    copies = [c for line in re.findall(r"^COPY (.*)$", stage, re.M) for c in line.split()[:-1]]
+    runs = re.findall(r"^RUN (.*)$", stage, re.M)
+    return environ, copies, runs
+
+
+def test_the_dockerfile_build_steps_run(tmp_path: Path) -> None:
+    environ, copies, runs = dockerfile_build_stage()
+    assert runs[-2:] == [
+        "diceref precompute",
+        "chmod -R a+rX /app/cache && ls -l /app/cache/tables",
+    ]
+    app, src = tmp_path / "app", tmp_path / "src"
+    src.mkdir()
+    for name in copies:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, src / name)
+    # The image starts with the service's tables solved once: here, from the test cache.
+    if (TEST_CACHE / "tables").is_dir():
+        shutil.copytree(TEST_CACHE / "tables", app / "cache" / "tables")
+
+    def mapped(value: str) -> str:
+        return value.replace("/app", str(app)).replace("$PATH", os.environ["PATH"])
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DICEREF_", "UV_", "VIRTUAL"))}
+    environ = base | {k: mapped(v) for k, v in environ.items()}
+    venv = tmp_path / "pip-venv"  # `pip install uv` goes into a venv, not this machine's Python
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=120)
+    environ["PATH"] = f"{venv / 'bin'}{os.pathsep}{environ['PATH']}"
+    listing = ""
+    for line in runs:
+        listing = bash(mapped(line), environ, timeout=600, cwd=src)
+    for kind in ("value-yahtzee", "max-dice-poker", "policy-yardkle"):
+        assert kind in listing, listing
+    assert (app / ".venv" / "bin" / "diceref").exists()

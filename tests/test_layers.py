@@ -1,0 +1,133 @@
+"""The layering of docs/architecture.md, enforced: every module's imports (top-level and
+inside functions) are read with `ast` and checked against the rules below."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "service" / "diceref"
+WEB = ("litestar", "granian", "uvicorn", "prometheus_client")
+IO = ("redis", "platformdirs", "httpx", *WEB)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, imported module) for every import in the file, wherever it stands."""
+    package = module_name(path).rsplit(".", 0 if path.name == "__init__.py" else 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: resolve against the importing package
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            yield node.lineno, base
+            for alias in node.names:  # `from diceref.games import chicago` names a module
+                if f"{base}.{alias.name}" in modules():
+                    yield node.lineno, f"{base}.{alias.name}"
+
+
+def family_of(module: str) -> str | None:
+    parts = module.split(".")
+    if (
+        len(parts) > 2
+        and parts[:2] == ["diceref", "games"]
+        and parts[2]
+        not in (
+            "family",
+            "families",
+        )
+    ):
+        return parts[2]
+    return None
+
+
+def within(module: str, *prefixes: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def import_graph() -> dict[str, list[tuple[int, str]]]:
+    return {name: list(imports(path)) for name, path in modules().items()}
+
+
+def violations(graph: dict[str, list[tuple[int, str]]]) -> Iterator[str]:
+    for name, found in graph.items():
+        family = family_of(name)
+        for line, target in found:
+            where = f"{name}:{line} imports {target}"
+            is_api = family is not None and within(name, f"diceref.games.{family}.api")
+            if within(target, "litestar") and not (within(name, "diceref.http") or is_api):
+                yield f"{where}: only http/ and games/*/api/ may import Litestar"
+            if within(name, "diceref.core"):
+                if within(target, "diceref") and not within(target, "diceref.core"):
+                    yield f"{where}: core/ imports nothing above it"
+                if within(target, *IO):
+                    yield f"{where}: core/ is pure"
+            if within(name, "diceref.tables") and within(
+                target, "diceref.games", "diceref.http", "diceref.settings", "diceref.cli"
+            ):
+                yield f"{where}: the tables store knows no family and no web layer"
+            if family is None:
+                continue
+            other = family_of(target)
+            if other is not None and other != family:
+                yield f"{where}: families never import one another"
+            if not is_api and within(target, "diceref.http"):
+                yield f"{where}: only a family's api/ may import the web layer"
+            for layer, allowed in (
+                ("rules", ("rules",)),
+                ("solver", ("rules", "solver")),
+            ):
+                if not within(name, f"diceref.games.{family}.{layer}"):
+                    continue
+                own = [f"diceref.games.{family}.{a}" for a in allowed]
+                if within(target, "diceref") and not within(target, "diceref.core", *own):
+                    yield f"{where}: a family's {layer} imports only core/ and its own " + (
+                        " and ".join(allowed)
+                    )
+                if within(target, *IO):
+                    yield f"{where}: a family's {layer} is pure (no I/O, no web)"
+
+
+def test_the_layers_hold() -> None:
+    found = list(violations(import_graph()))
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("module", "target", "rule"),
+    [
+        ("diceref.core.bad", "litestar", "only http/"),
+        ("diceref.core.bad", "diceref.tables.store", "core/ imports nothing"),
+        ("diceref.core.bad", "redis", "core/ is pure"),
+        ("diceref.tables.bad", "diceref.games.families", "knows no family"),
+        ("diceref.games.chicago.rules.bad", "diceref.games.yardkle.rules", "one another"),
+        ("diceref.games.chicago.rules.bad", "diceref.tables.spec", "rules imports only"),
+        ("diceref.games.yardkle.solver.bad", "diceref.http.problems", "web layer"),
+        ("diceref.games.yardkle.solver.bad", "redis", "is pure"),
+        ("diceref.games.yardkle.tables", "litestar", "only http/"),
+    ],
+)
+def test_each_rule_bites(module: str, target: str, rule: str) -> None:
+    """A checker that found nothing would pass the test above: each rule must fire."""
+    found = list(violations({module: [(1, target)]}))
+    assert any(rule in v for v in found), found
+
+
+def test_the_reader_sees_imports_inside_functions() -> None:
+    cli = dict(imports(PACKAGE / "cli.py"))
+    assert "diceref.http.app" in cli.values()  # imported inside _openapi
