@@ -27,6 +27,7 @@ os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
 from diceref.api.app import create_app  # noqa: E402
 from diceref.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.rules.ruleset import Ruleset  # noqa: E402
 from diceref.settings import Settings  # noqa: E402
 from diceref.solver.engine import FloatArray  # noqa: E402
 from diceref.tables.catalog import value_table_sync  # noqa: E402
@@ -80,6 +81,21 @@ def solved() -> Callable[[str], FloatArray]:
         if game not in memo:
             memo[game] = value_table_sync(store, SCORECARD_GAMES[game]).array
         return memo[game]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def solved_ruleset() -> Callable[[Ruleset], FloatArray]:
+    """`solved` for any ruleset (a game built with parameters), on the same disk cache:
+    tables are keyed by the rules' hash, so a variant is solved once across runs."""
+    store = make_test_store()
+    memo: dict[str, FloatArray] = {}
+
+    def get(ruleset: Ruleset) -> FloatArray:
+        if ruleset.rules_hash not in memo:
+            memo[ruleset.rules_hash] = value_table_sync(store, ruleset).array
+        return memo[ruleset.rules_hash]
 
     return get
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from diceref.rules.dice import DICE_PER_THROW, FACES, canonical
 from diceref.rules.points import points_table
-from diceref.rules.ruleset import Ruleset
+from diceref.rules.ruleset import Order, Ruleset
 from diceref.rules.scorecard import (
     RuleViolation,
     Scorecard,
@@ -95,6 +95,15 @@ def check_sheet(ruleset: Ruleset, sheet: Sheet, where: str) -> SheetReport:
                     entry.box,
                     f"order broken: the second series opens only when the first is "
                     f"complete ('{still_open[0]}' was still open)",
+                )
+        if ruleset.order is Order.FORCED:
+            first_open = next(b for b in ruleset.box_ids if b not in boxes)
+            if entry.box != first_open:
+                problem(
+                    f"{path}.box",
+                    entry.box,
+                    f"order broken: boxes are filled in scorecard order ('{first_open}' was "
+                    "still open)",
                 )
         if entry.dice is None:
             dice_known = False
