@@ -703,9 +703,8 @@ def yatzy(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="Yatzy, Scandinavian rules: the Swedish 'Yatzyregler (skandinaviska varianten)' "
-        "(Swedish) and the 'Yatzy' rules of the Vinga of Sweden yacht game manual (English); "
-        "see docs/rules/yatzy.md",
+        source="Yatzyregler, skandinaviska varianten (tarningsspel.se, Swedish); Outdoor "
+        "yacht game manual, Vinga of Sweden (English); see docs/rules/yatzy.md",
         summary="15 boxes with one pair, two pairs and only the matching dice counting; "
         "straights 1-5 for 15 and 2-6 for 20; upper bonus 50 at 63; no Joker.",
         boxes=boxes,
