@@ -317,10 +317,12 @@ class TurnValues:
 
     @property
     def keep_after_first(self) -> list[FloatArray]:
+        """The keeps after throw 1 (the names from when every turn had three throws)."""
         return self.keeps[0]
 
     @property
     def keep_after_second(self) -> list[FloatArray]:
+        """The keeps after throw 2 (a turn of at least three throws)."""
         return self.keeps[1]
 
 
