@@ -369,3 +369,22 @@ def test_more_throws_are_worth_more_and_advice_covers_every_throw(throws: int) -
             assert keep_all.expected_total == pytest.approx(one_fewer.expected_total, rel=1e-12)
     with pytest.raises(ValueError, match="throws can be left"):
         advise(ruleset, values, card, dice, throws_left=throws)
+
+
+def test_a_joker_added_to_yatzy_scores_the_dice_that_would_form_each_box() -> None:
+    """Yatzy has no Joker, but the parameter works on its boxes as data: a Joker's value in
+    a box that counts only the dice forming it is what those dice would score."""
+    rules = yatzy(joker="forced", extra_bonus=100)
+    card = Scorecard({"yatzy": 50, "fours": 16})
+    got = {o.box: (o.points, o.bonus) for o in legal_options(rules, card, [4, 4, 4, 4, 4])}
+    assert got == {
+        "one_pair": (8, 100),
+        "two_pairs": (16, 100),
+        "three_of_a_kind": (12, 100),
+        "four_of_a_kind": (16, 100),
+        "small_straight": (15, 100),
+        "large_straight": (20, 100),
+        "full_house": (20, 100),
+        "chance": (20, 100),
+    }
+    validate_scorecard(rules, Scorecard({"yatzy": 50, "fours": 16, "full_house": 20}, 100))
