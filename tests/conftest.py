@@ -26,6 +26,7 @@ os.environ.setdefault("DICEREF_PRELOAD", "none")
 os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.games.scorecard.rules.ruleset import Ruleset  # noqa: E402
 from diceref.games.scorecard.solver.engine import FloatArray  # noqa: E402
 from diceref.games.scorecard.tables import value_spec  # noqa: E402
 from diceref.http.app import create_app  # noqa: E402
@@ -82,6 +83,21 @@ def solved() -> Callable[[str], FloatArray]:
         if game not in memo:
             memo[game] = load_sync(store, value_spec(SCORECARD_GAMES[game])).array
         return memo[game]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def solved_ruleset() -> Callable[[Ruleset], FloatArray]:
+    """`solved` for any ruleset (a game built with parameters), on the same disk cache:
+    tables are keyed by the rules' hash, so a variant is solved once across runs."""
+    store = make_test_store()
+    memo: dict[str, FloatArray] = {}
+
+    def get(ruleset: Ruleset) -> FloatArray:
+        if ruleset.rules_hash not in memo:
+            memo[ruleset.rules_hash] = load_sync(store, value_spec(ruleset)).array
+        return memo[ruleset.rules_hash]
 
     return get
 

@@ -19,6 +19,7 @@ def test_list_games(client: Client) -> None:
         "dice-poker",
         "russian-poker",
         "chute-5",
+        "yatzy",
         "chicago",
         "yardkle",
     ]
@@ -73,6 +74,7 @@ def test_max_scores(client: Client) -> None:
         "dice-poker": 1835,
         "russian-poker": 510,
         "chute-5": 99,
+        "yatzy": 374,
     }
     assert {g: client.get(f"/games/{g}").json()["max_score"] for g in SCORECARD_GAMES} == expected
 

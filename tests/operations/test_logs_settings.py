@@ -88,7 +88,7 @@ def test_granian_log_config_is_a_valid_dict_config() -> None:
 
 def test_settings_defaults() -> None:
     s = Settings.from_env({})
-    assert s.preload == ("yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5")
+    assert s.preload == ("yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy")
     assert (s.retry_after_seconds, s.max_body_bytes, s.cors_origins) == (5, 65536, ())
     assert (s.log_level, s.log_format, s.redis_check_interval) == ("INFO", "json", 5.0)
 

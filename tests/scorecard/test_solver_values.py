@@ -76,6 +76,7 @@ def test_every_game_has_a_finite_start_value_within_bounds(game: str, solved: So
             "dice-poker": 1835,
             "russian-poker": 510,
             "chute-5": 99,
+            "yatzy": 374,
         }[game]
     )
 

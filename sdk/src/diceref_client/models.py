@@ -17,7 +17,7 @@ Conversion = Literal["two_sixes", "three_sixes"]
 Special = Literal["chicago", "one_six_five"]
 Decision = Literal["bank", "throw_on"]
 TurnEnd = Literal["bank", "yardkle"]
-ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5"]
+ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
 
 
 class _In(msgspec.Struct, kw_only=True, omit_defaults=True):

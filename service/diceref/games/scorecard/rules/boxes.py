@@ -62,7 +62,8 @@ class Box:
     first_throw_multiplier: int = 1
     premium: int = 0
     premium_doubled: bool = False
-    two_pairs_distinct: bool = True
+    two_pairs_distinct: bool = True  # False: four (or five) of a kind also counts as two pairs
+    full_house_distinct: bool = True  # False: five of a kind also counts as a full house
     how: str = field(default="", compare=False)
 
     def formed(self, dice: Dice) -> int | None:
@@ -97,7 +98,8 @@ class Box:
                     return self._value(total, 4 * quads[0])
                 return None
             case Pattern.FULL_HOUSE:
-                return self._value(total, total) if sorted(c)[-2:] == [2, 3] else None
+                full = sorted(c)[-2:] == [2, 3] or (not self.full_house_distinct and 5 in c)
+                return self._value(total, total) if full else None
             case Pattern.STRAIGHT:
                 present = set(dice)
                 runs = [r for r in self.runs if present.issuperset(r)]
@@ -129,6 +131,17 @@ class Box:
             return self.natural_points(dice, first_throw=False)
         if self.points is Points.FIXED:
             return self.fixed
+        if self.points is Points.SUM_FORMED:
+            # Only the dice forming the combination count, so a Joker is worth what those
+            # dice would score: the box's own value where five of a kind already forms it,
+            # else the dice the combination would use (a run's sum, two pairs of the face).
+            formed = self.formed(dice)
+            if formed is not None:
+                return formed
+            if self.pattern is Pattern.STRAIGHT:
+                return max(sum(r) for r in self.runs)
+            if self.pattern is Pattern.TWO_PAIRS:
+                return 4 * dice[0]
         return sum(dice)
 
     @property
@@ -175,6 +188,10 @@ def describe(box: Box) -> str:
         need = f"five dice totalling more than {box.over}"
     else:
         need = _PATTERN_TEXT[box.pattern]
+        if box.pattern is Pattern.TWO_PAIRS and not box.two_pairs_distinct:
+            need += " (four of a kind counts)"
+        if box.pattern is Pattern.FULL_HOUSE and not box.full_house_distinct:
+            need += " (five of a kind counts)"
     points = {
         Points.FIXED: f"{box.fixed} points",
         Points.SUM_ALL: "the sum of all five dice",

@@ -14,7 +14,7 @@ import numpy.typing as npt
 from diceref.core.arrays import IntArray
 from diceref.core.dice import N_THROWS, THROWS, face_counts
 from diceref.games.scorecard.rules.boxes import Section
-from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,8 @@ def _build(ruleset: Ruleset) -> PointsTable:
     achievable: dict[str, frozenset[int]] = {}
     for b, box in enumerate(ruleset.boxes):
         values = {0, *natural[0][b].tolist(), *natural[1][b].tolist()}
-        if ruleset.five_of_a_kind is not None and box.section is Section.LOWER:
+        rule = ruleset.five_of_a_kind
+        if rule is not None and rule.joker is not Joker.NONE and box.section is Section.LOWER:
             values |= set(joker[b][five].tolist())
         achievable[box.id] = frozenset(values)
     upper_min = {b: min(achievable[ruleset.boxes[b].id]) for b in ruleset.upper_indices}

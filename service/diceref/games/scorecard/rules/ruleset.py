@@ -19,6 +19,31 @@ from diceref.core.game import GameInfo, Parameter
 from diceref.games.scorecard.rules.boxes import Box, Section
 
 
+class Order(StrEnum):
+    """Which open boxes a turn may fill."""
+
+    FREE = "free"  # any open box
+    SERIES = "series"  # upper boxes first (any order among them), then the lower ones
+    FORCED = "forced"  # only the first open box in scorecard order (Swedish "tvångsyatzy")
+
+
+MIN_THROWS, MAX_THROWS = 1, 4
+DEFAULT_THROWS = 3  # the throws every table keyed before `throws_per_turn` became a rule
+
+
+class RuleParameterError(ValueError):
+    """A builder refused a parameter value: out of range, or contradicting another one.
+
+    `name` is the parameter's name as `GET /games/{game}` reports it, so a caller can point
+    at `rules.<name>` without parsing the message.
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
 class Joker(StrEnum):
     """What a further five of a kind may fill once the five-of-a-kind box is used."""
 
@@ -45,32 +70,54 @@ def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, 
     )
 
 
+MATCHING_UPPER_TEXT = (
+    "While the matching upper box is open a Joker roll must go there (True); False: it may "
+    "go in any open box at natural value, the Joker values applying once that box is filled "
+    "(Verhoeff's free-choice convention)."
+)
+
+
 def five_of_a_kind_parameters(
     rule: FiveOfAKindRule,
     joker_text: str,
     scratched_text: str,
     scratched_reading: bool,
-    forced_text: str = "",
+    forced_text: str = MATCHING_UPPER_TEXT,
     forced_reading: bool = False,
 ) -> tuple[Parameter, ...]:
-    params: tuple[Parameter, ...] = (
+    """The five-of-a-kind rule as parameters (a game without one reports it switched off:
+    see `games.py`, which passes a rule with `Joker.NONE` and no extra bonus)."""
+    return (
         Parameter(
             "extra_bonus",
             rule.extra_bonus,
-            f"Per further five of a kind once '{rule.box}' holds its 50.",
+            f"Per further five of a kind once '{rule.box}' holds its top value (0: none).",
         ),
         Parameter("joker", rule.joker.value, joker_text),
         Parameter(
             "joker_when_scratched", rule.joker_when_scratched, scratched_text, scratched_reading
         ),
+        Parameter("matching_upper_forced", rule.matching_upper_forced, forced_text, forced_reading),
     )
-    if forced_text:
-        params += (
-            Parameter(
-                "matching_upper_forced", rule.matching_upper_forced, forced_text, forced_reading
-            ),
-        )
-    return params
+
+
+def play_parameters(
+    throws_per_turn: int, order: Order, order_text: str, order_reading: bool = False
+) -> tuple[Parameter, ...]:
+    """How a turn goes: throws and which boxes it may fill."""
+    return (
+        Parameter(
+            "throws_per_turn",
+            throws_per_turn,
+            f"Throws per turn, the first included ({MIN_THROWS} to {MAX_THROWS}).",
+        ),
+        Parameter("order", order.value, order_text, order_reading),
+    )
+
+
+# Box fields added after tables were first keyed, with the value every earlier box had:
+# left out of the canonical description at that value (see `canonical_description`).
+LATE_BOX_DEFAULTS: dict[str, object] = {"full_house_distinct": True}
 
 
 @dataclass(frozen=True)
@@ -108,7 +155,7 @@ class Ruleset(GameInfo):
     boxes: tuple[Box, ...] = ()
     upper_bonus: UpperBonus = UpperBonus(63, 35)
     five_of_a_kind: FiveOfAKindRule | None = None
-    series_order: bool = False  # lower boxes open only once every upper box is filled
+    order: Order = Order.FREE
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     @cached_property
@@ -151,19 +198,41 @@ class Ruleset(GameInfo):
             return 0
         return self.boxes[self.five_box_index].fixed
 
+    @property
+    def series_order(self) -> bool:
+        """Lower boxes open only once every upper box is filled (`order` is `series`)."""
+        return self.order is Order.SERIES
+
     def box(self, box_id: str) -> Box:
         return self.boxes[self.box_index[box_id]]
 
     def canonical_description(self) -> dict[str, Any]:
-        """Everything that changes a score, as plain JSON data (names and prose left out)."""
-        return {
+        """Everything that changes a score, as plain JSON data (names and prose left out).
+
+        Rules added after the first tables were keyed (`LATE_BOX_DEFAULTS`, the throws per
+        turn, forced order) appear only when they differ from what every table before them
+        assumed, so the built-in games keep their hashes and their solved tables.
+        """
+        out: dict[str, Any] = {
             "boxes": [
-                {k: v for k, v in asdict(b).items() if k not in ("name", "how")} for b in self.boxes
+                {
+                    k: v
+                    for k, v in asdict(b).items()
+                    if k not in ("name", "how")
+                    and not (k in LATE_BOX_DEFAULTS and v == LATE_BOX_DEFAULTS[k])
+                }
+                for b in self.boxes
             ],
             "upper_bonus": asdict(self.upper_bonus),
             "five_of_a_kind": None if self.five_of_a_kind is None else asdict(self.five_of_a_kind),
-            "series_order": self.series_order,
         }
+        if self.order is Order.FORCED:
+            out["order"] = self.order.value
+        else:  # the key used before `order` existed: free and series keep their hashes
+            out["series_order"] = self.order is Order.SERIES
+        if self.throws_per_turn != DEFAULT_THROWS:
+            out["throws_per_turn"] = self.throws_per_turn
+        return out
 
     @cached_property
     def rules_hash(self) -> str:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from diceref.core.dice import DICE_PER_THROW, FACES, throw_index
 from diceref.core.errors import RuleViolation
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
+from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
 
 __all__ = ["RuleViolation"]
 
@@ -86,6 +86,18 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
         if points not in allowed:
             raise RuleViolation(
                 f"{where}.boxes.{box_id}", f"no throw can score {points} in '{box_id}'"
+            )
+    if ruleset.order is Order.FORCED:
+        first_open = next((b for b in ruleset.box_ids if b not in card.boxes), None)
+        later = [b for b in ruleset.box_ids if b in card.boxes]
+        if (
+            first_open is not None
+            and later
+            and ruleset.box_index[later[-1]] > ruleset.box_index[first_open]
+        ):
+            raise RuleViolation(
+                f"{where}.boxes.{later[-1]}",
+                f"boxes are filled in scorecard order ('{first_open}' is still open)",
             )
     if ruleset.series_order:
         upper_open = [
@@ -168,9 +180,11 @@ def legal_options(
     boxes = card.boxes
     ids = ruleset.box_ids
     open_ids = [i for i, box_id in enumerate(ids) if box_id not in boxes]
-    if ruleset.series_order:
+    if ruleset.order is Order.SERIES:
         upper = ruleset.upper_set
         open_ids = [i for i in open_ids if i in upper] or open_ids
+    elif ruleset.order is Order.FORCED:
+        open_ids = open_ids[:1]  # the first open box in scorecard order, and only it
     rule = ruleset.five_of_a_kind
     face = table.five_face_of[t]  # 0 unless the dice are a five of a kind
     holds_top = rule is not None and boxes.get(rule.box) == ruleset.five_box_top

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from diceref.core.dice import DICE_PER_THROW, FACES, canonical
 from diceref.core.ranking import competition_ranking
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.ruleset import Order, Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     RuleViolation,
     Scorecard,
@@ -96,6 +96,15 @@ def check_sheet(ruleset: Ruleset, sheet: Sheet, where: str) -> SheetReport:
                     entry.box,
                     f"order broken: the second series opens only when the first is "
                     f"complete ('{still_open[0]}' was still open)",
+                )
+        if ruleset.order is Order.FORCED:
+            first_open = next(b for b in ruleset.box_ids if b not in boxes)
+            if entry.box != first_open:
+                problem(
+                    f"{path}.box",
+                    entry.box,
+                    f"order broken: boxes are filled in scorecard order ('{first_open}' was "
+                    "still open)",
                 )
         if entry.dice is None:
             dice_known = False

@@ -121,7 +121,7 @@ def advise(
         )
     if throws_left > 0:
         turn = _turn(space, values, state)
-        levels = turn.keep_after_first if throws_left == 2 else turn.keep_after_second
+        levels = turn.keeps_with(throws_left)
         graph = keep_graph()
         for keep in sub_multisets(canonical(dice)):
             value = float(levels[len(keep)][graph.index[len(keep)][keep], 0])

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from diceref.core.dice import FACES, N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
+from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
 from diceref.games.scorecard.solver.allocator import reuse_freed_memory
 from diceref.games.scorecard.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.games.scorecard.solver.statespace import StateSpace, popcount, state_space
@@ -101,8 +101,11 @@ def next_values(
     upper: dict[int, FloatArray] = {}
     lower: dict[int, FloatArray] = {}
     five_top = five_other = None
+    forced = rules.order is Order.FORCED
     for b in range(len(rules.boxes)):
         is_open = (mask >> b & 1) == 0
+        if forced:  # only the first open box: every box before it filled
+            is_open &= (mask & ((1 << b) - 1)) == (1 << b) - 1
         new_mask = mask | (1 << b)
         if b in rules.upper_indices:
             q = np.empty((6, n))
@@ -136,8 +139,11 @@ def _next_values_one(
     upper: dict[int, FloatArray] = {}
     lower: dict[int, FloatArray] = {}
     five_top = five_other = None
+    forced = rules.order is Order.FORCED
     for b in range(len(rules.boxes)):
         is_open = not mask >> b & 1
+        if forced:  # only the first open box: every box before it filled
+            is_open = is_open and mask & ((1 << b) - 1) == (1 << b) - 1
         new_mask = mask | 1 << b
         if b in rules.upper_indices:
             column = []
@@ -298,21 +304,50 @@ class TurnValues:
     """Everything a turn's decisions are ranked by, for a batch of states."""
 
     placements: Placements
-    keep_after_first: list[FloatArray]  # E1 per keep size: keep after throw 1
-    keep_after_second: list[FloatArray]  # E2 per keep size: keep after throw 2
+    # keeps[j]: per keep size, the value of each keep after throw j + 1 (one entry per
+    # throw that can be followed by another: throws_per_turn - 1 of them)
+    keeps: tuple[list[FloatArray], ...]
     start: FloatArray  # (N,) expected value before the first throw
+
+    def keeps_with(self, throws_left: int) -> list[FloatArray]:
+        """Keep values when `throws_left` throws remain after the dice showing."""
+        if not 0 < throws_left <= len(self.keeps):
+            raise ValueError(f"1 to {len(self.keeps)} throws can be left, got {throws_left}")
+        return self.keeps[len(self.keeps) - throws_left]
+
+    @property
+    def keep_after_first(self) -> list[FloatArray]:
+        """The keeps after throw 1 (the names from when every turn had three throws)."""
+        return self.keeps[0]
+
+    @property
+    def keep_after_second(self) -> list[FloatArray]:
+        """The keeps after throw 2 (a turn of at least three throws)."""
+        return self.keeps[1]
 
 
 def turn_values(
     space: StateSpace, values: FloatArray, mask: IntArray, sub: IntArray, flag: IntArray
 ) -> TurnValues:
+    """Backward over the turn's throws, the ruleset's `throws_per_turn` of them.
+
+    Standing after the last throw is `placements.later`; after an earlier one, keeping all
+    five dice is a keep like any other (its value already includes standing later), except
+    after the first throw, where standing scores `placements.first` (russian-poker doubles).
+    """
     placements = placement_values(space, values, mask, sub, flag)
-    keep2 = keep_expectations(placements.later)
-    after_second = best_keep(keep2)  # stand on throw 2 is 'keep all five'
-    keep1 = keep_expectations(after_second)
-    after_first = np.maximum(placements.first, best_keep(keep1))
-    start = keep_graph().throw_probability @ after_first
-    return TurnValues(placements, keep1, keep2, start)
+    throws = space.ruleset.throws_per_turn
+    after = placements.first if throws == 1 else placements.later  # value after the last throw
+    keeps: list[list[FloatArray]] = []
+    for throw in range(throws - 1, 0, -1):  # the keeps after throw `throw`, last first
+        keep = keep_expectations(after)
+        keeps.append(keep)
+        after = best_keep(keep)  # standing on a throw before the last is 'keep all five'
+        if throw == 1:
+            after = np.maximum(placements.first, after)
+    keeps.reverse()
+    start = keep_graph().throw_probability @ after
+    return TurnValues(placements, tuple(keeps), start)
 
 
 def solve(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:

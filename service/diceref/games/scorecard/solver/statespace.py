@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from diceref.core.dice import N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.ruleset import Order, Ruleset
 
 IntArray = npt.NDArray[np.int64]
 
@@ -190,6 +190,9 @@ class StateSpace:
         if self.ruleset.series_order:
             upper_mask = np.broadcast_to(uppers[None, :, 0], (len(lower_masks), len(uppers)))
             ok = ((lower_masks[:, None] == 0) | (upper_mask == self.upper_bits)).ravel()
+            mask, sub = mask[ok], sub[ok]
+        elif self.ruleset.order is Order.FORCED:  # filled boxes are always a leading run
+            ok = (mask & (mask + 1)) == 0
             mask, sub = mask[ok], sub[ok]
         flag = np.zeros_like(mask)
         five = self.ruleset.five_box_index
