@@ -58,7 +58,7 @@ TABLE = CheckRequest(
 
 def check_table(client: Client, table: CheckRequest = TABLE) -> CheckResponse:
     """Every sheet checked and ranked by the service."""
-    return client.check_scorecards(table.game, table.sheets)
+    return client.scorecards_check(table.game, table.sheets)
 
 
 def report(result: CheckResponse) -> str:

@@ -75,14 +75,14 @@ def play_game(client: Client, game: str = "yahtzee", seed: int = 1) -> Game:
     `/scorecards/check` gives the finished sheet (bonuses included)."""
     rng = random.Random(seed)
     card = ScorecardIn()
-    rules = client.get_game(game)
+    rules = client.games_by_game(game)
     extra = rules.five_of_a_kind.extra_bonus if rules.five_of_a_kind else 0
     turns = [play_turn(client, game, card, rng, extra) for _ in rules.boxes or []]
     entries = [
         EntryIn(box=t.box, points=t.points, dice=t.throws[-1], throw=len(t.throws)) for t in turns
     ]
     sheet = SheetIn(player="you", entries=entries, extra_bonus=card.extra_bonus)
-    (checked,) = client.check_scorecards(game, [sheet]).sheets
+    (checked,) = client.scorecards_check(game, [sheet]).sheets
     assert checked.valid and checked.complete, checked.problems
     return Game(game, card, turns, checked.total)
 

@@ -23,7 +23,7 @@ from litestar.testing import TestClient
 
 from conftest import make_test_app
 from diceref.http.examples import Example
-from diceref.http.openapi import all_examples, render_document
+from diceref.http.openapi import all_examples, operation_id_of, render_document
 
 EXAMPLES = all_examples()
 
@@ -94,6 +94,17 @@ def test_every_operation_is_described(document: dict[str, Any]) -> None:
             assert op["requestBody"]["content"]["application/json"]["examples"], where
 
 
+def test_operation_ids_follow_from_the_paths(document: dict[str, Any]) -> None:
+    """`/chicago/throws` is `chicagoThrows` (SDK `chicago_throws`), so a frontend can name any
+    operation from its path; a path parameter reads `By` + its name."""
+    for method, path, op in operations(document):
+        assert op["operationId"] == operation_id_of(path), (method, path)
+    assert operation_id_of("/scorecards/check") == "scorecardsCheck"
+    assert operation_id_of("/games/{game}") == "gamesByGame"
+    assert operation_id_of("/games/{game:str}") == "gamesByGame"
+    assert operation_id_of("/yardkle/throws") == "yardkleThrows"
+
+
 def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
     statuses = {
         op["operationId"]: sorted(int(s) for s in op["responses"] if int(s) >= 400)
@@ -101,18 +112,18 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
     }
     assert statuses == {
         "healthz": [],
-        "listGames": [],
-        "getGame": [404],
-        "score": [400, 413, 422],
-        "holds": [400, 413, 422, 503],
-        "checkScorecards": [400, 413],
-        "chicagoThrow": [400, 413, 422],
-        "chicagoRound": [400, 413, 422],
-        "chicagoGame": [400, 413, 422],
+        "games": [],
+        "gamesByGame": [404],
+        "score": [400, 404, 413, 422],
+        "holds": [400, 404, 413, 422, 503],
+        "scorecardsCheck": [400, 404, 413],
+        "chicagoThrows": [400, 413, 422],
+        "chicagoRounds": [400, 413, 422],
+        "chicagoGames": [400, 413, 422],
         "chicagoHolds": [400, 413, 422],
         "yardkleThrows": [400, 413],
-        "yardkleTurn": [400, 413, 422],
-        "yardkleGame": [400, 413, 422],
+        "yardkleTurns": [400, 413, 422],
+        "yardkleGames": [400, 413, 422],
         "yardkleHolds": [400, 413, 422],
     }
     retry = document["paths"]["/holds"]["post"]["responses"]["503"]["headers"]["Retry-After"]

@@ -51,7 +51,7 @@ def in_process(coach: TestClient[Litestar]) -> Any:
 @pytest.mark.parametrize("game", sorted(SCORECARD_GAMES))
 def test_frontend_loop_plays_a_whole_game(sdk: Client, game: str) -> None:
     played = frontend_loop.play_game(sdk, game, seed=7)
-    boxes = sdk.get_game(game).boxes
+    boxes = sdk.games_by_game(game).boxes
     assert boxes is not None
     assert len(played.turns) == len(boxes) and set(played.card.boxes) == {b.id for b in boxes}
     for turn in played.turns:
@@ -59,7 +59,7 @@ def test_frontend_loop_plays_a_whole_game(sdk: Client, game: str) -> None:
         for kept, after in zip(turn.kept, turn.throws[1:], strict=False):
             assert after[: len(kept)] == kept  # the kept dice stay, the others are thrown
     # The sheet's total is the boxes, the extra bonuses the loop kept, and the upper bonus.
-    rules = sdk.get_game(game)
+    rules = sdk.games_by_game(game)
     assert rules.upper_bonus is not None
     rest = played.total - sum(played.card.boxes.values()) - played.card.extra_bonus
     assert rest in (0, rules.upper_bonus.points) and played.total > 0

@@ -4,7 +4,7 @@ The configuration is `schemathesis.toml` at the repository root (every check ena
 bounded deterministic run, the two justified settings explained there, no exclusion); the
 same file drives the CLI run against a live server shown in the README.  The app holds every
 scorecard table, as a serving instance does once its tables are loaded, so `/holds` answers.
-`tests/test_contract.py` checks that the app serves exactly this document.
+`tests/http/test_contract.py` checks that the app serves exactly this document.
 """
 
 from __future__ import annotations

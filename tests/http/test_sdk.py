@@ -71,14 +71,14 @@ ERRORS: dict[int, type[APIError]] = {
 REQUESTS: dict[str, type[msgspec.Struct]] = {
     "score": models.ScoreRequest,
     "holds": models.ScorecardHoldsRequest,
-    "checkScorecards": models.CheckRequest,
-    "chicagoThrow": models.ThrowRequest,
-    "chicagoRound": models.RoundRequest,
-    "chicagoGame": models.ChicagoGameRequest,
+    "scorecardsCheck": models.CheckRequest,
+    "chicagoThrows": models.ThrowRequest,
+    "chicagoRounds": models.RoundRequest,
+    "chicagoGames": models.ChicagoGameRequest,
     "chicagoHolds": models.ChicagoHoldsRequest,
     "yardkleThrows": models.ThrowsRequest,
-    "yardkleTurn": models.TurnRequest,
-    "yardkleGame": models.YardkleGameRequest,
+    "yardkleTurns": models.TurnRequest,
+    "yardkleGames": models.YardkleGameRequest,
     "yardkleHolds": models.YardkleHoldsRequest,
 }
 
@@ -234,7 +234,7 @@ def test_only_some_400_examples_are_beyond_the_sdks_types() -> None:
         for e in examples
         if call_for(op_id, e) is None
     }
-    assert beyond == {"chicagoGame-no-rounds-field", "yardkleTurn-unknown-end"}
+    assert beyond == {"chicagoGames-no-rounds-field", "yardkleTurns-unknown-end"}
 
 
 @pytest.mark.parametrize(("op_id", "example"), EXAMPLE_CASES)
@@ -494,7 +494,7 @@ def test_a_body_that_is_not_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     answers = [httpx.Response(502, text="<html>Bad Gateway</html>")]
     client, waits, _ = mock_client(answers, monkeypatch)
     with pytest.raises(ServerError) as raised:
-        client.list_games()
+        client.games()
     assert raised.value.status == 502 and "Bad Gateway" in raised.value.detail and not waits
 
 
@@ -563,22 +563,22 @@ def test_live_server(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DICEREF_URL", live_server)
     with Client() as client:
         assert client.healthz().status == "ok"
-        assert "chicago" in {g.id for g in client.list_games()}
-        assert client.get_game("chicago").family == "chicago"
+        assert "chicago" in {g.id for g in client.games()}
+        assert client.games_by_game("chicago").family == "chicago"
         card = models.ScorecardIn(boxes={"full_house": 25})
         scored = client.score("yahtzee", [4, 4, 6, 6, 6], scorecard=card)
         assert scored.total == 25 and "full_house" not in {o.box for o in scored.options}
         assert client.yardkle_throws([1, 5, 2]).max_points == 150
         with pytest.raises(NotFoundError):
-            client.get_game("backgammon")
+            client.games_by_game("backgammon")
         with pytest.raises(BadRequestError) as bad:
             client.score("yahtzee", [1, 2, 3, 4, 7])
         assert bad.value.errors[0].field == "dice[4]"
         with pytest.raises(RuleViolationError):
-            client.chicago_throw([1, 6, 5], throw=3, throws_allowed=2)
+            client.chicago_throws([1, 6, 5], throw=3, throws_allowed=2)
 
     async def run() -> int:
         async with AsyncClient() as client:
-            return (await client.chicago_throw([1, 1, 5], throw=1)).scores["high"]
+            return (await client.chicago_throws([1, 1, 5], throw=1)).scores["high"]
 
     assert asyncio.run(run()) == 205

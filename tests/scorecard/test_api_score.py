@@ -69,7 +69,6 @@ def problem(r: Any, status: int) -> dict[str, Any]:
         ({"game": "yahtzee", "dice": [1, 2, 3, 4, 7]}, "dice[4]"),
         ({"game": "yahtzee", "dice": [0, 2, 3, 4, 5]}, "dice[0]"),
         ({"game": "yahtzee", "dice": ["a", 2, 3, 4, 5]}, "dice[0]"),
-        ({"game": "backgammon", "dice": [1, 2, 3, 4, 5]}, "game"),
         ({"game": "chicago", "dice": [1, 2, 3, 4, 5]}, "game"),
         ({"dice": [1, 2, 3, 4, 5]}, "game"),
         ({"game": "yahtzee"}, "dice"),
@@ -90,6 +89,35 @@ def test_schema_errors_are_400_naming_the_field(
 ) -> None:
     body = problem(client.post("/score", json=payload), 400)
     assert any(field in e["field"] for e in body["errors"]), body
+
+
+@pytest.mark.parametrize(
+    ("path", "payload"),
+    [
+        ("/score", {"game": "backgammon", "dice": [1, 2, 3, 4, 5]}),
+        ("/holds", {"game": "backgammon", "dice": [1, 2, 3, 4, 5], "throws_left": 1}),
+        ("/scorecards/check", {"game": "backgammon", "sheets": [{"player": "A", "entries": []}]}),
+    ],
+)
+def test_an_unknown_game_is_a_404_naming_it(
+    client: Client, path: str, payload: dict[str, Any]
+) -> None:
+    body = problem(client.post(path, json=payload), 404)
+    assert body["type"].endswith("/unknown-game")
+    assert body["errors"] == [
+        {"field": "game", "reason": "unknown game 'backgammon'; see GET /games"}
+    ]
+    assert problem(client.get("/games/backgammon"), 404)["type"] == body["type"]
+
+
+def test_an_unknown_route_is_a_404_of_the_same_shape(client: Client) -> None:
+    body = problem(client.post("/scores", json={}), 404)
+    assert body["type"].endswith("/unknown-route") and body["errors"][0]["field"] == "path"
+
+
+def test_head_healthz_answers_200_without_a_body(client: Client) -> None:
+    r = client.head("/healthz")
+    assert r.status_code == 200 and r.content == b""
 
 
 @pytest.mark.parametrize(

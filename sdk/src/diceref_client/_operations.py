@@ -48,18 +48,18 @@ from diceref_client.models import (
 # operation id in the OpenAPI document -> client method name
 METHODS = {
     "healthz": "healthz",
-    "listGames": "list_games",
-    "getGame": "get_game",
+    "games": "games",
+    "gamesByGame": "games_by_game",
     "score": "score",
     "holds": "holds",
-    "checkScorecards": "check_scorecards",
-    "chicagoThrow": "chicago_throw",
-    "chicagoRound": "chicago_round",
-    "chicagoGame": "chicago_game",
+    "scorecardsCheck": "scorecards_check",
+    "chicagoThrows": "chicago_throws",
+    "chicagoRounds": "chicago_rounds",
+    "chicagoGames": "chicago_games",
     "chicagoHolds": "chicago_holds",
     "yardkleThrows": "yardkle_throws",
-    "yardkleTurn": "yardkle_turn",
-    "yardkleGame": "yardkle_game",
+    "yardkleTurns": "yardkle_turns",
+    "yardkleGames": "yardkle_games",
     "yardkleHolds": "yardkle_holds",
 }
 
@@ -68,12 +68,12 @@ def healthz() -> Operation[Health]:
     return Operation("healthz", "GET", "/healthz", None, Health)
 
 
-def list_games() -> Operation[list[GameSummary]]:
-    return Operation("listGames", "GET", "/games", None, list[GameSummary])
+def games() -> Operation[list[GameSummary]]:
+    return Operation("games", "GET", "/games", None, list[GameSummary])
 
 
-def get_game(game: str) -> Operation[GameRules]:
-    return Operation("getGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
+def games_by_game(game: str) -> Operation[GameRules]:
+    return Operation("gamesByGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
 
 
 def score(
@@ -97,12 +97,12 @@ def holds(
     return Operation("holds", "POST", "/holds", body, ScorecardHoldsResponse)
 
 
-def check_scorecards(game: str, sheets: Sequence[SheetIn]) -> Operation[CheckResponse]:
+def scorecards_check(game: str, sheets: Sequence[SheetIn]) -> Operation[CheckResponse]:
     body = CheckRequest(game=game, sheets=list(sheets))
-    return Operation("checkScorecards", "POST", "/scorecards/check", body, CheckResponse)
+    return Operation("scorecardsCheck", "POST", "/scorecards/check", body, CheckResponse)
 
 
-def chicago_throw(
+def chicago_throws(
     dice: Sequence[int],
     *,
     call: Call | None = None,
@@ -110,21 +110,21 @@ def chicago_throw(
     throws_allowed: int = 3,
 ) -> Operation[ThrowResponse]:
     body = ThrowRequest(dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed)
-    return Operation("chicagoThrow", "POST", "/chicago/throws", body, ThrowResponse)
+    return Operation("chicagoThrows", "POST", "/chicago/throws", body, ThrowResponse)
 
 
-def chicago_round(
+def chicago_rounds(
     players: Sequence[PlayerIn], *, players_at_start: int | None = None
 ) -> Operation[RoundResponse]:
     body = RoundRequest(players=list(players), players_at_start=players_at_start)
-    return Operation("chicagoRound", "POST", "/chicago/rounds", body, RoundResponse)
+    return Operation("chicagoRounds", "POST", "/chicago/rounds", body, RoundResponse)
 
 
-def chicago_game(
+def chicago_games(
     players: Sequence[str], rounds: Sequence[GameRoundIn]
 ) -> Operation[ChicagoGameResponse]:
     body = ChicagoGameRequest(players=list(players), rounds=list(rounds))
-    return Operation("chicagoGame", "POST", "/chicago/games", body, ChicagoGameResponse)
+    return Operation("chicagoGames", "POST", "/chicago/games", body, ChicagoGameResponse)
 
 
 def chicago_holds(
@@ -146,18 +146,18 @@ def yardkle_throws(dice: Sequence[int]) -> Operation[ThrowsResponse]:
     return Operation("yardkleThrows", "POST", "/yardkle/throws", body, ThrowsResponse)
 
 
-def yardkle_turn(
+def yardkle_turns(
     throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
 ) -> Operation[TurnResponse]:
     body = TurnRequest(throws=list(throws), end=end, banked_total=banked_total)
-    return Operation("yardkleTurn", "POST", "/yardkle/turns", body, TurnResponse)
+    return Operation("yardkleTurns", "POST", "/yardkle/turns", body, TurnResponse)
 
 
-def yardkle_game(
+def yardkle_games(
     players: Sequence[str], turns: Sequence[GameTurnIn] = ()
 ) -> Operation[YardkleGameResponse]:
     body = YardkleGameRequest(players=list(players), turns=list(turns))
-    return Operation("yardkleGame", "POST", "/yardkle/games", body, YardkleGameResponse)
+    return Operation("yardkleGames", "POST", "/yardkle/games", body, YardkleGameResponse)
 
 
 def yardkle_holds(

@@ -156,13 +156,13 @@ class Client:
         """`GET /healthz` (healthz): liveness."""
         return self._send(ops.healthz())
 
-    def list_games(self) -> list[GameSummary]:
-        """`GET /games` (listGames): every game the API referees."""
-        return self._send(ops.list_games())
+    def games(self) -> list[GameSummary]:
+        """`GET /games` (games): every game the API referees."""
+        return self._send(ops.games())
 
-    def get_game(self, game: str) -> GameRules:
-        """`GET /games/{game}` (getGame): a game's full ruleset; `NotFoundError` if unknown."""
-        return self._send(ops.get_game(game))
+    def games_by_game(self, game: str) -> GameRules:
+        """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
+        return self._send(ops.games_by_game(game))
 
     def score(
         self,
@@ -187,11 +187,11 @@ class Client:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
         return self._send(ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard))
 
-    def check_scorecards(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
-        """`POST /scorecards/check` (checkScorecards): problems, totals and ranking."""
-        return self._send(ops.check_scorecards(game, sheets))
+    def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+        """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
+        return self._send(ops.scorecards_check(game, sheets))
 
-    def chicago_throw(
+    def chicago_throws(
         self,
         dice: Sequence[int],
         *,
@@ -199,22 +199,22 @@ class Client:
         throw: int | None = None,
         throws_allowed: int = 3,
     ) -> ThrowResponse:
-        """`POST /chicago/throws` (chicagoThrow): a Chicago throw's value and conversions."""
+        """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return self._send(
-            ops.chicago_throw(dice, call=call, throw=throw, throws_allowed=throws_allowed)
+            ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
         )
 
-    def chicago_round(
+    def chicago_rounds(
         self, players: Sequence[PlayerIn], *, players_at_start: int | None = None
     ) -> RoundResponse:
-        """`POST /chicago/rounds` (chicagoRound): the ruling on a Chicago round."""
-        return self._send(ops.chicago_round(players, players_at_start=players_at_start))
+        """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
+        return self._send(ops.chicago_rounds(players, players_at_start=players_at_start))
 
-    def chicago_game(
+    def chicago_games(
         self, players: Sequence[str], rounds: Sequence[GameRoundIn]
     ) -> ChicagoGameResponse:
-        """`POST /chicago/games` (chicagoGame): every round's ruling and the standings."""
-        return self._send(ops.chicago_game(players, rounds))
+        """`POST /chicago/games` (chicagoGames): every round's ruling and the standings."""
+        return self._send(ops.chicago_games(players, rounds))
 
     def chicago_holds(
         self,
@@ -234,17 +234,17 @@ class Client:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
         return self._send(ops.yardkle_throws(dice))
 
-    def yardkle_turn(
+    def yardkle_turns(
         self, throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
     ) -> TurnResponse:
-        """`POST /yardkle/turns` (yardkleTurn): the referee's replay of a turn."""
-        return self._send(ops.yardkle_turn(throws, end, banked_total=banked_total))
+        """`POST /yardkle/turns` (yardkleTurns): the referee's replay of a turn."""
+        return self._send(ops.yardkle_turns(throws, end, banked_total=banked_total))
 
-    def yardkle_game(
+    def yardkle_games(
         self, players: Sequence[str], turns: Sequence[GameTurnIn] = ()
     ) -> YardkleGameResponse:
-        """`POST /yardkle/games` (yardkleGame): standings, last turns and winners."""
-        return self._send(ops.yardkle_game(players, turns))
+        """`POST /yardkle/games` (yardkleGames): standings, last turns and winners."""
+        return self._send(ops.yardkle_games(players, turns))
 
     def yardkle_holds(
         self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
@@ -319,13 +319,13 @@ class AsyncClient:
         """`GET /healthz` (healthz): liveness."""
         return await self._send(ops.healthz())
 
-    async def list_games(self) -> list[GameSummary]:
-        """`GET /games` (listGames): every game the API referees."""
-        return await self._send(ops.list_games())
+    async def games(self) -> list[GameSummary]:
+        """`GET /games` (games): every game the API referees."""
+        return await self._send(ops.games())
 
-    async def get_game(self, game: str) -> GameRules:
-        """`GET /games/{game}` (getGame): a game's full ruleset; `NotFoundError` if unknown."""
-        return await self._send(ops.get_game(game))
+    async def games_by_game(self, game: str) -> GameRules:
+        """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
+        return await self._send(ops.games_by_game(game))
 
     async def score(
         self,
@@ -352,11 +352,11 @@ class AsyncClient:
             ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard)
         )
 
-    async def check_scorecards(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
-        """`POST /scorecards/check` (checkScorecards): problems, totals and ranking."""
-        return await self._send(ops.check_scorecards(game, sheets))
+    async def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+        """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
+        return await self._send(ops.scorecards_check(game, sheets))
 
-    async def chicago_throw(
+    async def chicago_throws(
         self,
         dice: Sequence[int],
         *,
@@ -364,22 +364,22 @@ class AsyncClient:
         throw: int | None = None,
         throws_allowed: int = 3,
     ) -> ThrowResponse:
-        """`POST /chicago/throws` (chicagoThrow): a Chicago throw's value and conversions."""
+        """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return await self._send(
-            ops.chicago_throw(dice, call=call, throw=throw, throws_allowed=throws_allowed)
+            ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
         )
 
-    async def chicago_round(
+    async def chicago_rounds(
         self, players: Sequence[PlayerIn], *, players_at_start: int | None = None
     ) -> RoundResponse:
-        """`POST /chicago/rounds` (chicagoRound): the ruling on a Chicago round."""
-        return await self._send(ops.chicago_round(players, players_at_start=players_at_start))
+        """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
+        return await self._send(ops.chicago_rounds(players, players_at_start=players_at_start))
 
-    async def chicago_game(
+    async def chicago_games(
         self, players: Sequence[str], rounds: Sequence[GameRoundIn]
     ) -> ChicagoGameResponse:
-        """`POST /chicago/games` (chicagoGame): every round's ruling and the standings."""
-        return await self._send(ops.chicago_game(players, rounds))
+        """`POST /chicago/games` (chicagoGames): every round's ruling and the standings."""
+        return await self._send(ops.chicago_games(players, rounds))
 
     async def chicago_holds(
         self,
@@ -399,17 +399,17 @@ class AsyncClient:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
         return await self._send(ops.yardkle_throws(dice))
 
-    async def yardkle_turn(
+    async def yardkle_turns(
         self, throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
     ) -> TurnResponse:
-        """`POST /yardkle/turns` (yardkleTurn): the referee's replay of a turn."""
-        return await self._send(ops.yardkle_turn(throws, end, banked_total=banked_total))
+        """`POST /yardkle/turns` (yardkleTurns): the referee's replay of a turn."""
+        return await self._send(ops.yardkle_turns(throws, end, banked_total=banked_total))
 
-    async def yardkle_game(
+    async def yardkle_games(
         self, players: Sequence[str], turns: Sequence[GameTurnIn] = ()
     ) -> YardkleGameResponse:
-        """`POST /yardkle/games` (yardkleGame): standings, last turns and winners."""
-        return await self._send(ops.yardkle_game(players, turns))
+        """`POST /yardkle/games` (yardkleGames): standings, last turns and winners."""
+        return await self._send(ops.yardkle_games(players, turns))
 
     async def yardkle_holds(
         self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0

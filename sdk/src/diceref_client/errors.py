@@ -54,7 +54,7 @@ class BadRequestError(APIError):
 
 
 class NotFoundError(APIError):
-    """404: no such game."""
+    """404: no such game (problem type `unknown-game`) or route (`unknown-route`)."""
 
 
 class RuleViolationError(APIError):

@@ -24,6 +24,7 @@ from diceref.tables.store import TableStore
 
 SHARED_ROUTES: list[ControllerRouterHandler] = [
     health.healthz,
+    health.healthz_head,
     ops.readyz,
     ops.prometheus_metrics,
     games.list_games,

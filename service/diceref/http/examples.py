@@ -56,3 +56,8 @@ def invalid(instance: str, field: str, reason: str) -> Json:
 
 def rule_violation(instance: str, field: str, reason: str) -> Json:
     return problem(422, "rule-violation", "Breaks a rule of the game", instance, [(field, reason)])
+
+
+def unknown_game(instance: str, game: str) -> Json:
+    what = f"unknown game '{game}'; see GET /games"
+    return problem(404, "unknown-game", "Unknown game", instance, [("game", what)])

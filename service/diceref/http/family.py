@@ -47,14 +47,14 @@ def family_router(path: str, tag: str, handlers: Sequence[HTTPRouteHandler]) -> 
 
 
 def operation(
-    path: str, *, operation_id: str, summary: str, problems: Sequence[int]
+    path: str, *, summary: str, problems: Sequence[int]
 ) -> Callable[[F], HTTPRouteHandler]:
     """A POST operation with a JSON body answered 200, run on the event loop (every handler
     is a pure computation of microseconds; a thread hop would cost more than the work), and
-    the problem+json responses it may give."""
+    the problem+json responses it may give.  Its operation id follows from its path
+    (`diceref.http.openapi.operation_id_of`)."""
     decorator = post(
         path,
-        operation_id=operation_id,
         summary=summary,
         responses=problem_responses(*problems),
         status_code=200,

@@ -35,6 +35,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Tag
 from litestar.routes import HTTPRoute
+from litestar.types.internal_types import PathParameterDefinition
 
 from diceref import __version__
 from diceref.http.examples import Example
@@ -91,8 +92,29 @@ COPIED = (
 )
 
 
+def operation_id_of(path: str) -> str:
+    """An operation's id: the camelCase of its path's segments, a path parameter written
+    `By` + its name (`/chicago/throws` -> `chicagoThrows`, `/games/{game}` -> `gamesByGame`),
+    so that the id, and the SDK method named after it, follow from the path alone."""
+    words: list[str] = []
+    for segment in path.strip("/").split("/"):
+        parameter = re.fullmatch(r"\{(\w+)(?::\w+)?\}", segment)
+        words += ["by", parameter.group(1)] if parameter else re.split(r"[-_]", segment)
+    first, *rest = [w for w in words if w]
+    return first.lower() + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def _operation_id(
+    handler: HTTPRouteHandler, method: str, components: list[str | PathParameterDefinition]
+) -> str:
+    """Litestar's hook: the id of `operation_id_of` for the handler's full path."""
+    parts = [f"{{{c.name}}}" if isinstance(c, PathParameterDefinition) else c for c in components]
+    return operation_id_of("/" + "/".join(parts))
+
+
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
+        operation_id_creator=_operation_id,
         title="diceref",
         version=__version__,
         description=DESCRIPTION,
@@ -147,7 +169,7 @@ def contract_document(app: Litestar) -> JSON:
             _merge(components[name], _msgspec_component(cls), set())
     _rename_components(doc, expected)
     for path, handler in routes:
-        operation = _operation(doc, handler)
+        operation = _operation(doc, path, handler)
         _error_responses(operation)
         _add_examples(operation, handler, examples.get(operation["operationId"], []))
         if "requestBody" in operation:
@@ -180,14 +202,11 @@ def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:
                     yield route.path, handler
 
 
-def _operation(doc: JSON, handler: HTTPRouteHandler) -> JSON:
-    """The handler's operation in the document (found by its operation id: a handler's own
-    path lacks the prefix of the router it sits in)."""
-    for item in doc["paths"].values():
-        for operation in item.values():
-            if isinstance(operation, dict) and operation.get("operationId") == handler.operation_id:
-                return operation
-    raise RuntimeError(f"no operation {handler.operation_id} in the document")
+def _operation(doc: JSON, path: str, handler: HTTPRouteHandler) -> JSON:
+    """The handler's operation in the document (`path` is the route's full path)."""
+    (method,) = handler.http_methods
+    operation: JSON = doc["paths"][re.sub(r"\{(\w+):\w+\}", r"{\1}", path)][method.lower()]
+    return operation
 
 
 # --- components: which type is which, msgspec's view of it, names ----------------------------

@@ -16,12 +16,14 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.status_codes import (
+    HTTP_404_NOT_FOUND,
     HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     HTTP_500_INTERNAL_SERVER_ERROR,
 )
 from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
+from diceref.games.families import ALL_GAMES
 from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -69,8 +71,15 @@ class Problem(Exception):
         self.retry_after = retry_after
 
 
-def not_found(field: str, what: str) -> Problem:
-    return Problem(404, "not-found", "Not found", what, [FieldError(field, what)])
+def unknown_game(game: str, field: str = "game") -> Problem:
+    """The one 404 for a game the service does not know, on every operation that names one."""
+    what = f"unknown game '{game[:40]}'; see GET /games"
+    detail = f"{field}: {what}"
+    return Problem(404, "unknown-game", "Unknown game", detail, [FieldError(field, what)])
+
+
+# msgspec's words for a value outside an enum: how an unknown `game` reaches us.
+_UNKNOWN_GAME = re.compile(r"^Invalid enum value '(?P<value>.*)' - at `\$\.game`$", re.S)
 
 
 def unprocessable(field: str, reason: str) -> Problem:
@@ -158,6 +167,9 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
     status = exc.status_code
     if isinstance(exc, ValidationException):
+        game = _unknown_game(exc)
+        if game is not None:
+            return problem_handler(request, unknown_game(game))
         errors = _validation_errors(exc)
         body = ProblemDetails(
             type=PROBLEM_BASE + "invalid-request",
@@ -165,6 +177,16 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
             status=status,
             detail="; ".join(f"{e.field}: {e.reason}" for e in errors),
             errors=errors,
+        )
+        return _response(request, body, exc.headers)
+    if status == HTTP_404_NOT_FOUND:
+        what = "no such route; the operations are listed at /schema"
+        body = ProblemDetails(
+            type=PROBLEM_BASE + "unknown-route",
+            title="Unknown route",
+            status=status,
+            detail=what,
+            errors=[FieldError("path", what)],
         )
         return _response(request, body, exc.headers)
     if status == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
@@ -177,6 +199,17 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         detail=str(exc.detail),
     )
     return _response(request, body, exc.headers)
+
+
+def _unknown_game(exc: ValidationException) -> str | None:
+    """The game named, when the only thing wrong with a request is an unknown `game`."""
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    if len(extra) != 1 or not isinstance(extra[0], dict):
+        return None
+    match = _UNKNOWN_GAME.match(str(extra[0].get("message", "")))
+    if match is None or match.group("value") in ALL_GAMES:
+        return None  # a known game of another family: the request does not match the document
+    return match.group("value")
 
 
 def body_too_large(limit: int, instance: str = "") -> ProblemDetails:
@@ -213,7 +246,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
 PROBLEM_DESCRIPTIONS = {
     400: "The request does not match this document (not JSON, a missing or unknown field, "
     "a value out of range); `errors` names each offending field.",
-    404: "No such game; `errors` names the field.",
+    404: "An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`).",
     422: "The request matches this document but breaks a rule of the game; `errors` names "
     "the field and the rule.",
     413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "

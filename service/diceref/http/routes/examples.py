@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import msgspec
 
-from diceref.http.examples import Example, problem
+from diceref.http.examples import Example, unknown_game
 from diceref.http.routes.games import game_rules, list_games
 
 EXAMPLES: dict[str, list[Example]] = {
     "healthz": [Example("ok", "The process answers", 200, {"status": "ok"})],
-    "listGames": [
+    "games": [
         Example(
             "all",
             "Every game, scorecard games with their boxes",
@@ -19,7 +19,7 @@ EXAMPLES: dict[str, list[Example]] = {
             msgspec.to_builtins(list_games.fn()),
         )
     ],
-    "getGame": [
+    "gamesByGame": [
         Example(
             "chicago",
             "Chicago's rules and readings",
@@ -31,14 +31,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "unknown-game",
             "A game the service does not know",
             404,
-            problem(
-                404,
-                "not-found",
-                "Not found",
-                "/games/backgammon",
-                [("game", "unknown game 'backgammon'; see GET /games")],
-                detail="unknown game 'backgammon'; see GET /games",
-            ),
+            unknown_game("/games/backgammon", "backgammon"),
             path={"game": "backgammon"},
         ),
     ],

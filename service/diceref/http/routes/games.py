@@ -15,7 +15,7 @@ from litestar.params import Parameter
 from diceref.games.families import ALL_GAMES
 from diceref.http.family import api_of_game, registry_of
 from diceref.http.game_models import GameRules, GameSummary, base_rules, base_summary
-from diceref.http.problems import not_found, problem_responses
+from diceref.http.problems import problem_responses, unknown_game
 
 
 def _summary(game_id: str) -> GameSummary:
@@ -36,7 +36,6 @@ def game_rules(game_id: str) -> GameRules:
 
 @get(
     "/games",
-    operation_id="listGames",
     summary="List the games",
     tags=["games"],
     sync_to_thread=False,
@@ -51,7 +50,6 @@ GameId = Annotated[str, Parameter(description="A game's id, as listed by `GET /g
 
 @get(
     "/games/{game:str}",
-    operation_id="getGame",
     responses=problem_responses(404),
     summary="A game's full ruleset",
     tags=["games"],
@@ -60,7 +58,7 @@ async def get_game(game: GameId, request: Request) -> GameRules:  # type: ignore
     """Boxes with how each scores, bonuses, every reading with its value, the maximum score
     and, once its table is loaded, the optimal expected score from an empty card."""
     if game not in ALL_GAMES:
-        raise not_found("game", f"unknown game '{game}'; see GET /games")
+        raise unknown_game(game)
     rules = game_rules(game)
     api = api_of_game(game)
     if api.with_tables is not None:

@@ -33,7 +33,6 @@ class Readiness(msgspec.Struct):
 
 @get(
     "/readyz",
-    operation_id="readyz",
     summary="Readiness",
     tags=["operations"],
     sync_to_thread=False,
@@ -71,7 +70,6 @@ def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
 
 @get(
     "/metrics",
-    operation_id="metrics",
     summary="Prometheus metrics",
     tags=["operations"],
     sync_to_thread=False,

@@ -73,7 +73,7 @@ CHICAGO_ROUND_RULING = {
 }
 
 EXAMPLES: dict[str, list[Example]] = {
-    "chicagoThrow": [
+    "chicagoThrows": [
         Example(
             "first-throw",
             "Two 1s and a 5 on the first throw",
@@ -102,7 +102,7 @@ EXAMPLES: dict[str, list[Example]] = {
             body={"dice": [1, 6, 5], "throw": 3, "throws_allowed": 2},
         ),
     ],
-    "chicagoRound": [
+    "chicagoRounds": [
         Example(
             "worst-score",
             "The starter calls high and scores worst",
@@ -138,7 +138,7 @@ EXAMPLES: dict[str, list[Example]] = {
             },
         ),
     ],
-    "chicagoGame": [
+    "chicagoGames": [
         Example(
             "first-round",
             "A two-player game after its first round",

@@ -36,7 +36,6 @@ from diceref.http.family import operation
 
 @operation(
     "/throws",
-    operation_id="chicagoThrow",
     summary="Value a Chicago throw",
     problems=(400, 422),
 )
@@ -114,7 +113,6 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
 
 @operation(
     "/rounds",
-    operation_id="chicagoRound",
     summary="Rule on a Chicago round",
     problems=(400, 422),
 )
@@ -133,7 +131,6 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
 
 @operation(
     "/games",
-    operation_id="chicagoGame",
     summary="Rule on a Chicago game",
     problems=(400, 422),
 )
@@ -158,7 +155,6 @@ def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
 
 @operation(
     "/holds",
-    operation_id="chicagoHolds",
     summary="Coach a Chicago throw",
     problems=(400, 422),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from diceref.http.examples import Example, invalid, problem, rule_violation
+from diceref.http.examples import Example, invalid, problem, rule_violation, unknown_game
 
 Json = Any
 
@@ -58,6 +58,13 @@ def _score_options() -> Json:
 EXAMPLES: dict[str, list[Example]] = {
     "score": [
         Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/score", "backgammon"),
+            body={"game": "backgammon", "dice": [1, 2, 3, 4, 5]},
+        ),
+        Example(
             "empty-card",
             "A full house on an empty Yahtzee card",
             200,
@@ -80,6 +87,13 @@ EXAMPLES: dict[str, list[Example]] = {
         ),
     ],
     "holds": [
+        Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/holds", "backgammon"),
+            body={"game": "backgammon", "dice": [1, 2, 3, 4, 5], "throws_left": 1},
+        ),
         Example(
             "last-throw",
             "Two boxes left, no throw left: chance now beats scratching the straight",
@@ -140,7 +154,14 @@ EXAMPLES: dict[str, list[Example]] = {
             body=HOLDS_BODY,
         ),
     ],
-    "checkScorecards": [
+    "scorecardsCheck": [
+        Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/scorecards/check", "backgammon"),
+            body={"game": "backgammon", "sheets": [{"player": "Ann", "entries": []}]},
+        ),
         Example(
             "two-sheets",
             "Two sheets at an event table, one with an impossible value",

@@ -44,7 +44,7 @@ def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
     return open_card(ruleset, card)
 
 
-@operation("/score", operation_id="score", summary="Score a throw", problems=(400, 422))
+@operation("/score", summary="Score a throw", problems=(400, 404, 422))
 def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     """Every box the throw may legally fill now (Joker and series order applied), a scratch
     listed with 0 points, and the card's total before the throw."""
@@ -61,9 +61,8 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
 
 @operation(
     "/holds",
-    operation_id="holds",
     summary="Rank every keep and every box",
-    problems=(400, 422, 503),
+    problems=(400, 404, 422, 503),
 )
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by
@@ -85,9 +84,8 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 
 @operation(
     "/scorecards/check",
-    operation_id="checkScorecards",
     summary="Check score sheets",
-    problems=(400,),
+    problems=(400, 404),
 )
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,

@@ -64,7 +64,7 @@ EXAMPLES: dict[str, list[Example]] = {
             body={"dice": []},
         ),
     ],
-    "yardkleTurn": [
+    "yardkleTurns": [
         Example(
             "bank-on-the-pad",
             "Two throws, then bank, already on the pad",
@@ -130,7 +130,7 @@ EXAMPLES: dict[str, list[Example]] = {
             body={"throws": YARDKLE_TURN_THROWS, "end": "bank"},
         ),
     ],
-    "yardkleGame": [
+    "yardkleGames": [
         Example(
             "two-turns",
             "Ann gets on the pad with 600, Bob throws a Yardkle",

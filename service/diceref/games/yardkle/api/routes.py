@@ -42,7 +42,6 @@ def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
 
 @operation(
     "/throws",
-    operation_id="yardkleThrows",
     summary="Every set-aside a Yardkle throw allows",
     problems=(400,),
 )
@@ -62,7 +61,6 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
 
 @operation(
     "/turns",
-    operation_id="yardkleTurn",
     summary="Referee a Yardkle turn",
     problems=(400, 422),
 )
@@ -77,7 +75,6 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
 
 @operation(
     "/games",
-    operation_id="yardkleGame",
     summary="Referee a Yardkle game",
     problems=(400, 422),
 )
@@ -90,7 +87,6 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
 
 @operation(
     "/holds",
-    operation_id="yardkleHolds",
     summary="Coach a Yardkle set-aside",
     problems=(400, 422),
 )
