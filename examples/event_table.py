@@ -68,7 +68,7 @@ def report(result: CheckResponse) -> str:
         lines.append(f"  {sheet.player}: {sheet.total} points, {verdict}")
         lines += [f"    - {p.field}: {p.reason}" for p in sheet.problems]
     lines.append("ranking:")
-    lines += [f"  {s.rank}. {s.player} {s.total}" for s in result.ranking]
+    lines += [f"  {s.rank}. {s.player} {s.total}" for s in result.standings]
     return "\n".join(lines)
 
 

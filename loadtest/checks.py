@@ -128,7 +128,7 @@ def check_chicago_holds(body: dict[str, Any]) -> None:
     if [r["call"] for r in body["rankings"]] != ["high", "low"]:
         raise WrongAnswer("/chicago/holds: the starter gets one ranking per call")
     for ranking in body["rankings"]:
-        values = [o["expected_score"] for o in ranking["options"]]
+        values = [o["expected_points"] for o in ranking["options"]]
         if not values or values != sorted(values, reverse=ranking["call"] == "high"):
             raise WrongAnswer("/chicago/holds options not ranked by expectation")
 

@@ -29,7 +29,7 @@ def throw(
 
 
 def turn(name: str, *throws: Json, lives: int | None = None) -> Json:
-    out: Json = {"name": name, "throws": list(throws)}
+    out: Json = {"player": name, "throws": list(throws)}
     if lives is not None:
         out["lives"] = lives
     return out

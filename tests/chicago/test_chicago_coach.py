@@ -164,24 +164,24 @@ def test_holds_endpoint() -> None:
         assert top == {
             "keep": [1, 3],
             "conversion": "two_sixes",
-            "set_aside": 1,
-            "rethrow": 1,
-            "probability": pytest.approx(2 / 3, abs=1e-12),
-            "probability_exact": "2/3",
-            "expected_score": 7.5,
-            "expected_score_exact": "15/2",
+            "set_aside_count": 1,
+            "rethrow_count": 1,
+            "win_probability": pytest.approx(2 / 3, abs=1e-12),
+            "win_probability_exact": "2/3",
+            "expected_points": 7.5,
+            "expected_points_exact": "15/2",
         }
         assert len(ranking["options"]) == 8
-        stand = next(o for o in ranking["options"] if o["rethrow"] == 0)
+        stand = next(o for o in ranking["options"] if o["rethrow_count"] == 0)
         assert stand["keep"] == [3, 6, 6]
-        assert stand["probability_exact"] == "0"
+        assert stand["win_probability_exact"] == "0"
 
         starter = post(client, "/chicago/holds", {"dice": [2, 3, 4], "throws_left": 2})
         assert [r["call"] for r in starter["rankings"]] == ["high", "low"]
         high, low = starter["rankings"]
         assert high["options"][0]["keep"] == []  # on high, throw everything again
         assert low["options"][0]["keep"] == [2]
-        assert all(o["probability"] is None for o in high["options"])
+        assert all(o["win_probability"] is None for o in high["options"])
 
         forced = post(client, "/chicago/holds", {"dice": [6, 6, 6], "throws_left": 1})
         assert [(o["keep"], o["conversion"]) for o in forced["rankings"][0]["options"]] == [
@@ -193,8 +193,14 @@ def test_holds_endpoint() -> None:
     ("body", "field"),
     [
         ({"dice": [2, 3, 4], "throws_left": 1, "target": 10}, "target"),
-        ({"dice": [2, 3, 4], "throws_left": 1, "call": "high", "set_aside": 1}, "set_aside"),
-        ({"dice": [1, 3, 4], "throws_left": 2, "call": "high", "set_aside": 1}, "set_aside"),
+        (
+            {"dice": [2, 3, 4], "throws_left": 1, "call": "high", "set_aside_count": 1},
+            "set_aside_count",
+        ),
+        (
+            {"dice": [1, 3, 4], "throws_left": 2, "call": "high", "set_aside_count": 1},
+            "set_aside_count",
+        ),
     ],
 )
 def test_holds_rejections(body: dict[str, Any], field: str) -> None:

@@ -33,11 +33,11 @@ def game(players: list[str], *rounds: list[Json]) -> Json:
 
 
 def lives(ruling: Json) -> dict[str, int]:
-    return {p["name"]: p["lives_after"] for p in ruling["players"]}
+    return {p["player"]: p["lives_after"] for p in ruling["players"]}
 
 
 def standings(out: Json) -> list[tuple[int, str, int, int | None]]:
-    return [(s["place"], s["name"], s["lives"], s["out_in_round"]) for s in out["standings"]]
+    return [(s["rank"], s["player"], s["lives"], s["out_in_round"]) for s in out["standings"]]
 
 
 TWO = game(
@@ -237,7 +237,7 @@ GAME_REJECTIONS = [
                 ]
             },
         ],
-        "rounds[1].players[0].name",
+        "rounds[1].players[0].player",
         ["round 2 is started by Bob", "round 1 named Ann", "worst score starts"],
     ),
     (
@@ -264,13 +264,13 @@ GAME_REJECTIONS = [
     (
         "a stranger",
         [{"players": [one("Ann", [2, 3, 4], call="high"), one("Zed", [5, 5, 5])]}],
-        "rounds[0].players[1].name",
+        "rounds[0].players[1].player",
         ["'Zed' does not sit at this table"],
     ),
     (
         "a player twice",
         [{"players": [one("Ann", [2, 3, 4], call="high"), one("Ann", [5, 5, 5])]}],
-        "rounds[0].players[1].name",
+        "rounds[0].players[1].player",
         ["'Ann' appears twice"],
     ),
     (
@@ -314,7 +314,7 @@ def test_player_who_is_out_cannot_come_back(client: TestClient[Any]) -> None:
         [one("A", [2, 2, 2], call="high"), one("B", [3, 3, 3]), one("C", [5, 5, 5])],
     )
     field, reason = rejected(client, "/chicago/games", body)
-    assert field == "rounds[2].players[2].name"
+    assert field == "rounds[2].players[2].player"
     assert "C is out since round 2" in reason
 
 
@@ -420,11 +420,11 @@ def test_random_games_to_a_winner(client: TestClient[Any], n: int) -> None:
             players, after, starter = random_round(rng, order, lives)
             rounds.append(players)
             body = {
-                "players": [{**p, "lives": lives[p["name"]]} for p in players],
+                "players": [{**p, "lives": lives[p["player"]]} for p in players],
                 "players_at_start": n,
             }
             ruling = post(client, "/chicago/rounds", body)
-            assert {p["name"]: p["lives_after"] for p in ruling["players"]} == {
+            assert {p["player"]: p["lives_after"] for p in ruling["players"]} == {
                 name: after[name] for name in order
             }
             assert ruling["next_starter"] == starter
@@ -438,5 +438,5 @@ def test_random_games_to_a_winner(client: TestClient[Any], n: int) -> None:
         assert whole["rounds"] == singles
         [winner] = [p for p in seating if lives[p] > 0]
         assert whole["winner"] == winner
-        assert whole["standings"][0]["name"] == winner
+        assert whole["standings"][0]["player"] == winner
         assert [s["lives"] for s in whole["standings"][1:]] == [0] * (n - 1)

@@ -32,11 +32,11 @@ def round_(*players: Json, at_start: int | None = None) -> Json:
 
 
 def by_name(ruling: Json) -> dict[str, Json]:
-    return {p["name"]: p for p in ruling["players"]}
+    return {p["player"]: p for p in ruling["players"]}
 
 
 def lives_after(ruling: Json) -> dict[str, int]:
-    return {p["name"]: p["lives_after"] for p in ruling["players"]}
+    return {p["player"]: p["lives_after"] for p in ruling["players"]}
 
 
 # --- rulings ---------------------------------------------------------------------------
@@ -194,7 +194,7 @@ def test_chicago_costs_every_opponent_a_life_and_ends_the_round(client: TestClie
     assert ruling["ended_by"] == "chicago"
     assert ruling["next_starter"] is None  # drawn by lot
     assert by_name(ruling)["Cy"]["dice"] is None
-    assert by_name(ruling)["Cy"]["throws"] == 0
+    assert by_name(ruling)["Cy"]["throw_count"] == 0
 
 
 def test_starters_chicago_has_no_call(client: TestClient[Any]) -> None:
@@ -693,7 +693,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
     (
         "a player twice",
         round_(ANN_HIGH, one("Ann", [5, 5, 5], lives=3), one("Cy", [1, 1, 2], lives=3)),
-        "players[1].name",
+        "players[1].player",
         ["'Ann' appears twice"],
     ),
 ]
@@ -715,10 +715,10 @@ def test_illegal_record_is_rejected(
 def test_malformed_rounds_are_invalid_requests(client: TestClient[Any]) -> None:
     for body in (
         {"players": []},
-        round_(ANN_HIGH, {"name": "Bob", "lives": 3, "throws": [{"dice": [1, 2]}]}),
-        round_(ANN_HIGH, {"name": "Bob", "lives": 3, "throws": [], "hat": 1}),
-        round_(ANN_HIGH, {"name": "", "lives": 3, "throws": []}),
-        round_(ANN_HIGH, {"name": "Bob", "throws": []}),
+        round_(ANN_HIGH, {"player": "Bob", "lives": 3, "throws": [{"dice": [1, 2]}]}),
+        round_(ANN_HIGH, {"player": "Bob", "lives": 3, "throws": [], "hat": 1}),
+        round_(ANN_HIGH, {"player": "", "lives": 3, "throws": []}),
+        round_(ANN_HIGH, {"player": "Bob", "throws": []}),
         round_(ANN_HIGH, one("Bob", [2, 2, 2], lives=3, conversion="four_sixes")),
         round_(ANN_HIGH, one("Bob", [2, 2, 2], lives=3), at_start=7),
     ):

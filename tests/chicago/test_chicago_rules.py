@@ -153,7 +153,7 @@ def test_game_info_reports_every_reading() -> None:
     with TestClient(app) as client:
         info = client.get("/games/chicago").json()
         listed = {g["id"]: g for g in client.get("/games").json()}
-    assert listed["chicago"]["dice"] == 3
+    assert listed["chicago"]["dice_count"] == 3
     assert listed["chicago"]["max_players"] == 6
     params = {p["name"]: p for p in info["parameters"]}
     assert params["lives_by_players"]["value"] == [4, 3, 3, 3, 2]

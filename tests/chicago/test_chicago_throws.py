@@ -56,7 +56,7 @@ def test_two_sixes_may_convert(client: TestClient[Any]) -> None:
         {
             "kind": "two_sixes",
             "required": False,
-            "ones_set_aside": 1,
+            "set_aside_count": 1,
             "must_rethrow": [6],
             "may_keep": [3],
         }
@@ -70,7 +70,7 @@ def test_three_sixes_must_convert(client: TestClient[Any]) -> None:
         {
             "kind": "three_sixes",
             "required": True,
-            "ones_set_aside": 2,
+            "set_aside_count": 2,
             "must_rethrow": [6],
             "may_keep": [],
         }

@@ -24,9 +24,9 @@ def test_list_games(client: Client) -> None:
         "yardkle",
     ]
     by_id = {g["id"]: g for g in games}
-    assert by_id["yahtzee"]["dice"] == 5 and by_id["yahtzee"]["throws_per_turn"] == 3
-    assert by_id["chicago"]["dice"] == 3 and "boxes" not in by_id["chicago"]
-    assert by_id["yardkle"]["dice"] == 6
+    assert by_id["yahtzee"]["dice_count"] == 5 and by_id["yahtzee"]["throws_per_turn"] == 3
+    assert by_id["chicago"]["dice_count"] == 3 and "boxes" not in by_id["chicago"]
+    assert by_id["yardkle"]["dice_count"] == 6
     assert [b["id"] for b in by_id["dice-poker"]["boxes"]][:7] == [
         "ones",
         "twos",

@@ -87,7 +87,7 @@ def test_event_table_checks_and_ranks(sdk: Client) -> None:
     assert by_player["Ann"].valid and by_player["Ann"].total == 127
     assert [p.field for p in by_player["Bob"].problems] == ["sheets[1].entries[0].points"]
     assert [p.field for p in by_player["Cy"].problems] == ["sheets[2].claimed_total"]
-    assert [(s.rank, s.player) for s in result.ranking] == [(1, "Ann"), (2, "Bob"), (3, "Cy")]
+    assert [(s.rank, s.player) for s in result.standings] == [(1, "Ann"), (2, "Bob"), (3, "Cy")]
     text = event_table.report(result)
     assert "Bob: 89 points, 1 problem(s)" in text and "1. Ann 127" in text
 

@@ -72,6 +72,15 @@ def port_free() -> bool:
         return s.connect_ex(("127.0.0.1", PORT)) != 0
 
 
+def claim_port(timeout: float = 180) -> None:
+    """Wait for port 8000 to be free (another checkout's suite may be running the same
+    commands on this machine), and fail, touching nothing, if it stays taken."""
+    deadline = time.monotonic() + timeout
+    while not port_free():
+        assert time.monotonic() < deadline, f"port {PORT} is taken: the README's commands need it"
+        time.sleep(1)
+
+
 def bash(command: str, environ: dict[str, str], timeout: float = 300, **kw: object) -> str:
     """Run `command` verbatim; its stdout, or a failure with everything it printed."""
     run = subprocess.run(
@@ -91,7 +100,7 @@ class Background:
     """A command that starts a server, run verbatim in a process group of its own."""
 
     def __init__(self, command: str, environ: dict[str, str], log: Path) -> None:
-        assert port_free(), f"port {PORT} is taken: the README's commands need it"
+        claim_port()
         self.command, self.log = command, log
         with log.open("wb") as out:
             self.process = subprocess.Popen(
@@ -212,7 +221,7 @@ def run_openapi(block: str, tmp_path: Path) -> None:
 
 def run_script(block: str, tmp_path: Path, timeout: float = 300) -> str:
     """A block that starts its own server in the background and stops it: run it whole."""
-    assert port_free(), f"port {PORT} is taken: the README's commands need it"
+    claim_port()
     try:
         return bash(block, env(), timeout=timeout)
     finally:

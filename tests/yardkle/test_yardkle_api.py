@@ -53,7 +53,7 @@ def test_game_info_reports_every_reading(client: TestClient[Any]) -> None:
         "ties_share_win",
     ):
         assert params[reading]["reading"] is True, reading
-    assert body["dice"] == 6 and body["family"] == "farkle"
+    assert body["dice_count"] == 6 and body["family"] == "farkle"
 
 
 def test_throws(client: TestClient[Any]) -> None:
@@ -61,7 +61,7 @@ def test_throws(client: TestClient[Any]) -> None:
     assert body["dice"] == [1, 1, 2, 2, 2, 5]
     assert body["yardkle"] is False and body["max_points"] == 450
     best = body["set_asides"][0]
-    assert best["dice"] == [1, 1, 2, 2, 2, 5] and best["hot_dice"] and best["dice_left"] == 6
+    assert best["dice"] == [1, 1, 2, 2, 2, 5] and best["hot_dice"] and best["dice_left_count"] == 6
     assert sorted(p["combination"] for p in best["split"]) == [
         "single_1",
         "single_1",
@@ -187,7 +187,7 @@ def test_game(client: TestClient[Any]) -> None:
         "player": "ann",
         "total": 10500,
         "on_pad": True,
-        "turns": 4,
+        "turn_count": 4,
     }
     assert body["turns"][7]["last_turn"] and body["turns"][7]["points"] == 0
 
@@ -206,7 +206,7 @@ def test_holds_rank_every_set_aside(client: TestClient[Any]) -> None:
         (1,), (5,), (1, 1), (1, 5), (1, 1, 5)
     }  # fmt: skip
     # off the pad with under 500, banking is not allowed and is worth 0
-    assert all(not o["bank_allowed"] and o["bank"] == 0 for o in options)
+    assert all(not o["bank_allowed"] and o["bank_expected_points"] == 0 for o in options)
     # the classic advice: keep one 1 and throw five dice
     assert body["best"]["set_aside"] == [1] and body["best"]["decision"] == "throw_on"
     assert body["best"]["expected_points"] == options[0]["expected_points"]
@@ -219,7 +219,11 @@ def test_holds_bank_a_big_turn_with_one_die_left(client: TestClient[Any]) -> Non
     assert best["set_aside"] == [1] and best["decision"] == "bank"
     assert best["expected_points"] == 1100
     first = body["options"][0]
-    assert first["bank"] == 1100 and first["throw_on"] < 1100 and first["dice_left"] == 3
+    assert (
+        first["bank_expected_points"] == 1100
+        and first["throw_on_expected_points"] < 1100
+        and first["dice_left_count"] == 3
+    )
 
 
 def test_holds_on_a_yardkle(client: TestClient[Any]) -> None:
@@ -282,5 +286,5 @@ def test_the_coach_examples_of_the_docs(
 ) -> None:
     best = client.post("/yardkle/holds", json=payload).json()["options"][0]
     assert best["set_aside"] == set_aside and best["decision"] == decision
-    assert best["bank"] == bank
-    assert best["throw_on"] == pytest.approx(throw_on, abs=0.05)
+    assert best["bank_expected_points"] == bank
+    assert best["throw_on_expected_points"] == pytest.approx(throw_on, abs=0.05)

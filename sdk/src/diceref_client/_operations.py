@@ -17,6 +17,8 @@ from diceref_client.models import (
     ChicagoGameResponse,
     ChicagoHoldsRequest,
     ChicagoHoldsResponse,
+    ChicagoThrowsRequest,
+    ChicagoThrowsResponse,
     GameRoundIn,
     GameRules,
     GameSummary,
@@ -31,10 +33,6 @@ from diceref_client.models import (
     ScoreRequest,
     ScoreResponse,
     SheetIn,
-    ThrowRequest,
-    ThrowResponse,
-    ThrowsRequest,
-    ThrowsResponse,
     TurnEnd,
     TurnRequest,
     TurnResponse,
@@ -43,6 +41,8 @@ from diceref_client.models import (
     YardkleHoldsRequest,
     YardkleHoldsResponse,
     YardkleThrowIn,
+    YardkleThrowsRequest,
+    YardkleThrowsResponse,
 )
 
 # operation id in the OpenAPI document -> client method name
@@ -108,9 +108,11 @@ def chicago_throws(
     call: Call | None = None,
     throw: int | None = None,
     throws_allowed: int = 3,
-) -> Operation[ThrowResponse]:
-    body = ThrowRequest(dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed)
-    return Operation("chicagoThrows", "POST", "/chicago/throws", body, ThrowResponse)
+) -> Operation[ChicagoThrowsResponse]:
+    body = ChicagoThrowsRequest(
+        dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+    )
+    return Operation("chicagoThrows", "POST", "/chicago/throws", body, ChicagoThrowsResponse)
 
 
 def chicago_rounds(
@@ -133,17 +135,21 @@ def chicago_holds(
     *,
     call: Call | None = None,
     target: int | None = None,
-    set_aside: int = 0,
+    set_aside_count: int = 0,
 ) -> Operation[ChicagoHoldsResponse]:
     body = ChicagoHoldsRequest(
-        dice=list(dice), throws_left=throws_left, call=call, target=target, set_aside=set_aside
+        dice=list(dice),
+        throws_left=throws_left,
+        call=call,
+        target=target,
+        set_aside_count=set_aside_count,
     )
     return Operation("chicagoHolds", "POST", "/chicago/holds", body, ChicagoHoldsResponse)
 
 
-def yardkle_throws(dice: Sequence[int]) -> Operation[ThrowsResponse]:
-    body = ThrowsRequest(dice=list(dice))
-    return Operation("yardkleThrows", "POST", "/yardkle/throws", body, ThrowsResponse)
+def yardkle_throws(dice: Sequence[int]) -> Operation[YardkleThrowsResponse]:
+    body = YardkleThrowsRequest(dice=list(dice))
+    return Operation("yardkleThrows", "POST", "/yardkle/throws", body, YardkleThrowsResponse)
 
 
 def yardkle_turns(

@@ -27,6 +27,7 @@ from diceref_client.models import (
     CheckResponse,
     ChicagoGameResponse,
     ChicagoHoldsResponse,
+    ChicagoThrowsResponse,
     GameRoundIn,
     GameRules,
     GameSummary,
@@ -38,13 +39,12 @@ from diceref_client.models import (
     ScorecardIn,
     ScoreResponse,
     SheetIn,
-    ThrowResponse,
-    ThrowsResponse,
     TurnEnd,
     TurnResponse,
     YardkleGameResponse,
     YardkleHoldsResponse,
     YardkleThrowIn,
+    YardkleThrowsResponse,
 )
 
 T = TypeVar("T")
@@ -198,7 +198,7 @@ class Client:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
-    ) -> ThrowResponse:
+    ) -> ChicagoThrowsResponse:
         """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return self._send(
             ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
@@ -223,14 +223,16 @@ class Client:
         *,
         call: Call | None = None,
         target: int | None = None,
-        set_aside: int = 0,
+        set_aside_count: int = 0,
     ) -> ChicagoHoldsResponse:
         """`POST /chicago/holds` (chicagoHolds): every keep and conversion, ranked."""
         return self._send(
-            ops.chicago_holds(dice, throws_left, call=call, target=target, set_aside=set_aside)
+            ops.chicago_holds(
+                dice, throws_left, call=call, target=target, set_aside_count=set_aside_count
+            )
         )
 
-    def yardkle_throws(self, dice: Sequence[int]) -> ThrowsResponse:
+    def yardkle_throws(self, dice: Sequence[int]) -> YardkleThrowsResponse:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
         return self._send(ops.yardkle_throws(dice))
 
@@ -363,7 +365,7 @@ class AsyncClient:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
-    ) -> ThrowResponse:
+    ) -> ChicagoThrowsResponse:
         """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return await self._send(
             ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
@@ -388,14 +390,16 @@ class AsyncClient:
         *,
         call: Call | None = None,
         target: int | None = None,
-        set_aside: int = 0,
+        set_aside_count: int = 0,
     ) -> ChicagoHoldsResponse:
         """`POST /chicago/holds` (chicagoHolds): every keep and conversion, ranked."""
         return await self._send(
-            ops.chicago_holds(dice, throws_left, call=call, target=target, set_aside=set_aside)
+            ops.chicago_holds(
+                dice, throws_left, call=call, target=target, set_aside_count=set_aside_count
+            )
         )
 
-    async def yardkle_throws(self, dice: Sequence[int]) -> ThrowsResponse:
+    async def yardkle_throws(self, dice: Sequence[int]) -> YardkleThrowsResponse:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
         return await self._send(ops.yardkle_throws(dice))
 

@@ -65,7 +65,7 @@ class GameSummary(_Out):
     id: str
     name: str
     family: str
-    dice: int
+    dice_count: int
     throws_per_turn: int
     min_players: int
     max_players: int | None
@@ -106,7 +106,7 @@ class GameRules(_Out):
     id: str
     name: str
     family: str
-    dice: int
+    dice_count: int
     throws_per_turn: int
     min_players: int
     max_players: int | None
@@ -233,13 +233,13 @@ class Standing(_Out):
 class CheckResponse(_Out):
     game: str
     sheets: list[SheetOut]
-    ranking: list[Standing]
+    standings: list[Standing]
 
 
 # --- Chicago -----------------------------------------------------------------------------------
 
 
-class ThrowRequest(_In):
+class ChicagoThrowsRequest(_In):
     dice: list[int]
     call: Call | None = None
     throw: int | None = None
@@ -249,12 +249,12 @@ class ThrowRequest(_In):
 class ConversionOut(_Out):
     kind: Conversion
     required: bool
-    ones_set_aside: int
+    set_aside_count: int
     must_rethrow: list[int]
     may_keep: list[int]
 
 
-class ThrowResponse(_Out):
+class ChicagoThrowsResponse(_Out):
     dice: list[int]
     scores: dict[str, int]
     special: Special | None
@@ -273,7 +273,7 @@ class ChicagoThrowIn(_In):
 
 
 class PlayerIn(_In):
-    name: str
+    player: str
     lives: int
     throws: list[ChicagoThrowIn] = []
 
@@ -284,9 +284,9 @@ class RoundRequest(_In):
 
 
 class PlayerOut(_Out):
-    name: str
+    player: str
     lives: int
-    throws: int
+    throw_count: int
     dice: list[int] | None
     score: int | None
     special: Special | None
@@ -318,7 +318,7 @@ class RoundResponse(_Out):
 
 
 class TurnIn(_In):
-    name: str
+    player: str
     throws: list[ChicagoThrowIn] = []
 
 
@@ -334,8 +334,8 @@ class ChicagoGameRequest(_In):
 
 
 class ChicagoStandingOut(_Out):
-    place: int
-    name: str
+    rank: int
+    player: str
     lives: int
     out_in_round: int | None
 
@@ -355,18 +355,18 @@ class ChicagoHoldsRequest(_In):
     throws_left: int
     call: Call | None = None
     target: int | None = None
-    set_aside: int = 0
+    set_aside_count: int = 0
 
 
 class ChicagoHoldOut(_Out):
     keep: list[int]
     conversion: Conversion | None
-    set_aside: int
-    rethrow: int
-    probability: float | None
-    probability_exact: str | None
-    expected_score: float
-    expected_score_exact: str
+    set_aside_count: int
+    rethrow_count: int
+    win_probability: float | None
+    win_probability_exact: str | None
+    expected_points: float
+    expected_points_exact: str
 
 
 class RankingOut(_Out):
@@ -377,7 +377,7 @@ class RankingOut(_Out):
 class ChicagoHoldsResponse(_Out):
     dice: list[int]
     throws_left: int
-    set_aside: int
+    set_aside_count: int
     call: Call | None
     target: int | None
     rankings: list[RankingOut]
@@ -386,7 +386,7 @@ class ChicagoHoldsResponse(_Out):
 # --- Yardkle -----------------------------------------------------------------------------------
 
 
-class ThrowsRequest(_In):
+class YardkleThrowsRequest(_In):
     dice: list[int]
 
 
@@ -401,11 +401,11 @@ class SetAsideOut(_Out):
     dice: list[int]
     points: int
     split: list[PartOut]
-    dice_left: int
+    dice_left_count: int
     hot_dice: bool
 
 
-class ThrowsResponse(_Out):
+class YardkleThrowsResponse(_Out):
     dice: list[int]
     yardkle: bool
     max_points: int
@@ -429,7 +429,7 @@ class ThrowOut(_Out):
     points: int
     split: list[PartOut]
     running_total: int
-    dice_left: int
+    dice_left_count: int
     hot_dice: bool
     yardkle: bool
 
@@ -483,7 +483,7 @@ class YardkleStandingOut(_Out):
     player: str
     total: int
     on_pad: bool
-    turns: int
+    turn_count: int
 
 
 class YardkleGameResponse(_Out):
@@ -509,11 +509,11 @@ class YardkleHoldOut(_Out):
     points: int
     split: list[PartOut]
     turn_points: int
-    dice_left: int
+    dice_left_count: int
     hot_dice: bool
     bank_allowed: bool
-    bank: float
-    throw_on: float
+    bank_expected_points: float
+    throw_on_expected_points: float
     decision: Decision
     expected_points: float
 

@@ -21,7 +21,7 @@ class GameSummary(msgspec.Struct, omit_defaults=True):
     id: str
     name: str
     family: str
-    dice: int
+    dice_count: int
     throws_per_turn: int
     min_players: int
     max_players: int | None
@@ -62,7 +62,7 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     id: str
     name: str
     family: str
-    dice: int
+    dice_count: int
     throws_per_turn: int
     min_players: int
     max_players: int | None
@@ -95,7 +95,7 @@ def base_summary(game: GameInfo) -> GameSummary:
         id=game.id,
         name=game.name,
         family=game.family,
-        dice=game.dice,
+        dice_count=game.dice,
         throws_per_turn=game.throws_per_turn,
         min_players=game.min_players,
         max_players=game.max_players,
@@ -107,7 +107,7 @@ def base_rules(game: GameInfo) -> GameRules:
         id=game.id,
         name=game.name,
         family=game.family,
-        dice=game.dice,
+        dice_count=game.dice,
         throws_per_turn=game.throws_per_turn,
         min_players=game.min_players,
         max_players=game.max_players,

@@ -14,27 +14,27 @@ def _chicago_hold(keep: list[int], rethrow: int, p: str, pf: float, e: str, ef: 
     return {
         "keep": keep,
         "conversion": None,
-        "set_aside": 0,
-        "rethrow": rethrow,
-        "probability": pf,
-        "probability_exact": p,
-        "expected_score": ef,
-        "expected_score_exact": e,
+        "set_aside_count": 0,
+        "rethrow_count": rethrow,
+        "win_probability": pf,
+        "win_probability_exact": p,
+        "expected_points": ef,
+        "expected_points_exact": e,
     }
 
 
 CHICAGO_ROUND_PLAYERS = [
-    {"name": "Ann", "lives": 4, "throws": [{"dice": [2, 3, 4], "call": "high"}]},
-    {"name": "Bob", "lives": 4, "throws": [{"dice": [1, 2, 2]}]},
+    {"player": "Ann", "lives": 4, "throws": [{"dice": [2, 3, 4], "call": "high"}]},
+    {"player": "Bob", "lives": 4, "throws": [{"dice": [1, 2, 2]}]},
 ]
 CHICAGO_ROUND_RULING = {
     "call": "high",
     "throw_limit": 1,
     "players": [
         {
-            "name": "Ann",
+            "player": "Ann",
             "lives": 4,
-            "throws": 1,
+            "throw_count": 1,
             "dice": [2, 3, 4],
             "score": 9,
             "special": None,
@@ -43,9 +43,9 @@ CHICAGO_ROUND_RULING = {
             "out": False,
         },
         {
-            "name": "Bob",
+            "player": "Bob",
             "lives": 4,
-            "throws": 1,
+            "throw_count": 1,
             "dice": [1, 2, 2],
             "score": 104,
             "special": None,
@@ -130,7 +130,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "players": [
                     CHICAGO_ROUND_PLAYERS[0],
                     {
-                        "name": "Bob",
+                        "player": "Bob",
                         "lives": 4,
                         "throws": [{"dice": [1, 2, 2]}, {"dice": [1, 2, 3]}],
                     },
@@ -148,8 +148,8 @@ EXAMPLES: dict[str, list[Example]] = {
                 "starting_lives": 4,
                 "rounds": [CHICAGO_ROUND_RULING],
                 "standings": [
-                    {"place": 1, "name": "Bob", "lives": 4, "out_in_round": None},
-                    {"place": 2, "name": "Ann", "lives": 3, "out_in_round": None},
+                    {"rank": 1, "player": "Bob", "lives": 4, "out_in_round": None},
+                    {"rank": 2, "player": "Ann", "lives": 3, "out_in_round": None},
                 ],
                 "next_starter": "Ann",
                 "game_over": False,
@@ -160,7 +160,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "rounds": [
                     {
                         "players": [
-                            {k: p[k] for k in ("name", "throws")} for p in CHICAGO_ROUND_PLAYERS
+                            {k: p[k] for k in ("player", "throws")} for p in CHICAGO_ROUND_PLAYERS
                         ]
                     }
                 ],
@@ -179,7 +179,7 @@ EXAMPLES: dict[str, list[Example]] = {
             422,
             rule_violation(
                 "/chicago/games",
-                "rounds[1].players[0].name",
+                "rounds[1].players[0].player",
                 "round 2 is started by Bob, but the ruling of round 1 named Ann: the worst score "
                 "starts the next round",
             ),
@@ -188,13 +188,13 @@ EXAMPLES: dict[str, list[Example]] = {
                 "rounds": [
                     {
                         "players": [
-                            {k: p[k] for k in ("name", "throws")} for p in CHICAGO_ROUND_PLAYERS
+                            {k: p[k] for k in ("player", "throws")} for p in CHICAGO_ROUND_PLAYERS
                         ]
                     },
                     {
                         "players": [
-                            {"name": "Bob", "throws": [{"dice": [2, 3, 4], "call": "high"}]},
-                            {"name": "Ann", "throws": [{"dice": [1, 2, 2]}]},
+                            {"player": "Bob", "throws": [{"dice": [2, 3, 4], "call": "high"}]},
+                            {"player": "Ann", "throws": [{"dice": [1, 2, 2]}]},
                         ]
                     },
                 ],
@@ -209,7 +209,7 @@ EXAMPLES: dict[str, list[Example]] = {
             {
                 "dice": [1, 1, 6],
                 "throws_left": 1,
-                "set_aside": 0,
+                "set_aside_count": 0,
                 "call": "low",
                 "target": 10,
                 "rankings": [
@@ -240,9 +240,9 @@ EXAMPLES: dict[str, list[Example]] = {
             "Set-aside 1s that the dice do not show",
             422,
             rule_violation(
-                "/chicago/holds", "set_aside", "2 set-aside 1s, but the dice show fewer 1s"
+                "/chicago/holds", "set_aside_count", "2 set-aside 1s, but the dice show fewer 1s"
             ),
-            body={"dice": [2, 4, 6], "throws_left": 1, "set_aside": 2, "call": "high"},
+            body={"dice": [2, 4, 6], "throws_left": 1, "set_aside_count": 2, "call": "high"},
         ),
     ],
 }

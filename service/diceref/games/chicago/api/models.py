@@ -48,7 +48,7 @@ PlayersAtStart = Annotated[
 ]
 
 
-class ThrowRequest(msgspec.Struct, forbid_unknown_fields=True):
+class ThrowsRequest(msgspec.Struct, forbid_unknown_fields=True):
     dice: ThreeDice
     call: Call | None = None
     throw: ThrowNumber | None = None
@@ -58,12 +58,12 @@ class ThrowRequest(msgspec.Struct, forbid_unknown_fields=True):
 class ConversionOut(msgspec.Struct):
     kind: Conversion
     required: bool
-    ones_set_aside: int
+    set_aside_count: int
     must_rethrow: list[int]
     may_keep: list[int]
 
 
-class ThrowResponse(msgspec.Struct):
+class ThrowsResponse(msgspec.Struct):
     dice: list[int]
     scores: dict[str, int]
     special: Special | None
@@ -85,7 +85,7 @@ Throws = Annotated[list[ThrowIn], Meta(max_length=6, description="The player's t
 
 
 class PlayerIn(msgspec.Struct, forbid_unknown_fields=True):
-    name: Name
+    player: Name
     lives: Lives
     throws: Throws = []
 
@@ -98,9 +98,9 @@ class RoundRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class PlayerOut(msgspec.Struct):
-    name: str
+    player: str
     lives: int
-    throws: int
+    throw_count: int
     dice: list[int] | None
     score: int | None
     special: Special | None
@@ -132,7 +132,7 @@ class RoundResponse(msgspec.Struct):
 
 
 class TurnIn(msgspec.Struct, forbid_unknown_fields=True):
-    name: Name
+    player: Name
     throws: Throws = []
 
 
@@ -150,8 +150,8 @@ class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class StandingOut(msgspec.Struct):
-    place: int
-    name: str
+    rank: int
+    player: str
     lives: int
     out_in_round: int | None
 
@@ -171,18 +171,18 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     throws_left: ThrowsLeft
     call: Call | None = None
     target: Score | None = None
-    set_aside: SetAside = 0
+    set_aside_count: SetAside = 0
 
 
 class HoldOut(msgspec.Struct):
     keep: list[int]
     conversion: Conversion | None
-    set_aside: int
-    rethrow: int
-    probability: float | None
-    probability_exact: str | None
-    expected_score: float
-    expected_score_exact: str
+    set_aside_count: int
+    rethrow_count: int
+    win_probability: float | None
+    win_probability_exact: str | None
+    expected_points: float
+    expected_points_exact: str
 
 
 class RankingOut(msgspec.Struct):
@@ -193,7 +193,7 @@ class RankingOut(msgspec.Struct):
 class HoldsResponse(msgspec.Struct):
     dice: list[int]
     throws_left: int
-    set_aside: int
+    set_aside_count: int
     call: Call | None
     target: int | None
     rankings: list[RankingOut]

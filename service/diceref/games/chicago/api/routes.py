@@ -23,8 +23,8 @@ from diceref.games.chicago.api.models import (
     RoundResponse,
     StandingOut,
     ThrowIn,
-    ThrowRequest,
-    ThrowResponse,
+    ThrowsRequest,
+    ThrowsResponse,
 )
 from diceref.games.chicago.rules.games import referee_game, referee_round
 from diceref.games.chicago.rules.moves import conversion_offer, throws_left_after
@@ -39,7 +39,7 @@ from diceref.http.family import operation
     summary="Value a Chicago throw",
     problems=(400, 422),
 )
-def chicago_throw(data: JSONBody[ThrowRequest]) -> ThrowResponse:
+def chicago_throw(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """The throw's score under high and low (or the call given), whether it is a Chicago or
     a 1-6-5, and the conversion it allows or forces; without a throw number the conversion
     is listed as it would apply with a throw left."""
@@ -58,7 +58,7 @@ def chicago_throw(data: JSONBody[ThrowRequest]) -> ThrowResponse:
             )
         )
     calls = list(Call) if data.call is None else [data.call]
-    return ThrowResponse(
+    return ThrowsResponse(
         dice=list(dice),
         scores={c.value: CHICAGO.value(dice, c) for c in calls},
         special=special(dice),
@@ -79,9 +79,9 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
         throw_limit=ruling.throw_limit,
         players=[
             PlayerOut(
-                name=p.name,
+                player=p.name,
                 lives=p.lives,
-                throws=p.throws,
+                throw_count=p.throws,
                 dice=None if p.dice is None else list(p.dice),
                 score=p.score,
                 special=p.special,
@@ -122,7 +122,7 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     An illegal record is a 422 naming the player, the throw and the rule broken."""
     ruling = referee_round(
         CHICAGO,
-        [Turn(p.name, _throws(p.throws)) for p in data.players],
+        [Turn(p.player, _throws(p.throws)) for p in data.players],
         [p.lives for p in data.players],
         data.players_at_start,
     )
@@ -140,7 +140,7 @@ def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     ruling = referee_game(
         CHICAGO,
         data.players,
-        [[Turn(t.name, _throws(t.throws)) for t in r.players] for r in data.rounds],
+        [[Turn(t.player, _throws(t.throws)) for t in r.players] for r in data.rounds],
     )
     return GameResponse(
         players=data.players,
@@ -163,12 +163,12 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     than the target (then by expected score), with the expected final score under best play
     after it.  Without a call (the starter) there is one ranking per call, by expected score."""
     rankings = advise(
-        CHICAGO, tuple(data.dice), data.throws_left, data.call, data.target, data.set_aside
+        CHICAGO, tuple(data.dice), data.throws_left, data.call, data.target, data.set_aside_count
     )
     return HoldsResponse(
         dice=sorted(data.dice),
         throws_left=data.throws_left,
-        set_aside=data.set_aside,
+        set_aside_count=data.set_aside_count,
         call=data.call,
         target=data.target,
         rankings=[
@@ -178,12 +178,12 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
                     HoldOut(
                         keep=list(a.move.kept),
                         conversion=a.move.conversion,
-                        set_aside=a.move.aside,
-                        rethrow=a.move.rethrow,
-                        probability=None if a.probability is None else float(a.probability),
-                        probability_exact=None if a.probability is None else str(a.probability),
-                        expected_score=float(a.expected_score),
-                        expected_score_exact=str(a.expected_score),
+                        set_aside_count=a.move.aside,
+                        rethrow_count=a.move.rethrow,
+                        win_probability=None if a.probability is None else float(a.probability),
+                        win_probability_exact=None if a.probability is None else str(a.probability),
+                        expected_points=float(a.expected_score),
+                        expected_points_exact=str(a.expected_score),
                     )
                     for a in advice
                 ],

@@ -39,7 +39,7 @@ def referee_round(
     table's starting lives; with it, lives may be anything from 1 to that starting number.
     """
     names = [t.name for t in turns]
-    check_player_names(names, "players", ".name")
+    check_player_names(names, "players", ".player")
     for i, (name, n) in enumerate(zip(names, lives, strict=True)):
         if n <= 0:
             raise RuleViolation(
@@ -104,14 +104,14 @@ def _check_lineup(
     names = [t.name for t in turns]
     for i, name in enumerate(names):
         if name not in lives:
-            raise RuleViolation(f"{path}[{i}].name", f"'{name}' does not sit at this table")
+            raise RuleViolation(f"{path}[{i}].player", f"'{name}' does not sit at this table")
         if lives[name] == 0:
             raise RuleViolation(
-                f"{path}[{i}].name",
+                f"{path}[{i}].player",
                 f"{name} is out since round {out_in[name] + 1}: a player who is out takes no "
                 "part in a round",
             )
-    check_player_names(names, path, ".name")
+    check_player_names(names, path, ".player")
     missing = [n for n in seating if lives[n] > 0 and n not in names]
     if missing:
         raise RuleViolation(
@@ -119,7 +119,7 @@ def _check_lineup(
         )
     if next_starter is not None and names[0] != next_starter:
         raise RuleViolation(
-            f"{path}[0].name",
+            f"{path}[0].player",
             f"round {r + 1} is started by {names[0]}, but the ruling of round {r} named "
             f"{next_starter}: the worst score starts the next round",
         )

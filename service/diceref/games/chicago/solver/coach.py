@@ -79,10 +79,10 @@ def best_value(objective: Objective, dice: Dice, aside: int, left: int) -> Value
 
 def _check(rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | None) -> None:
     if Counter(dice)[1] < aside:
-        raise RuleViolation("set_aside", f"{aside} set-aside 1s, but the dice show fewer 1s")
+        raise RuleViolation("set_aside_count", f"{aside} set-aside 1s, but the dice show fewer 1s")
     if aside and left > rules.throws_per_turn - 2:
         raise RuleViolation(
-            "set_aside",
+            "set_aside_count",
             "set-aside 1s come from a conversion on an earlier throw, so at most "
             f"{rules.throws_per_turn - 2} throw can be left",
         )

@@ -198,7 +198,7 @@ EXAMPLES: dict[str, list[Example]] = {
                         "rank": 2,
                     },
                 ],
-                "ranking": [
+                "standings": [
                     {"rank": 1, "player": "Ann", "total": 43},
                     {"rank": 2, "player": "Bob", "total": 31},
                 ],

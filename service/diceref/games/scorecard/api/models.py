@@ -136,4 +136,4 @@ class Standing(msgspec.Struct):
 class CheckResponse(msgspec.Struct):
     game: str
     sheets: list[SheetOut]
-    ranking: list[Standing]
+    standings: list[Standing]

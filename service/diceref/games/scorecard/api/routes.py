@@ -125,5 +125,5 @@ def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
             )
             for r in reports
         ],
-        ranking=[Standing(r.rank, r.player, r.total) for r in ranked],
+        standings=[Standing(r.rank, r.player, r.total) for r in ranked],
     )

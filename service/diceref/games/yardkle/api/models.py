@@ -89,7 +89,7 @@ class SetAsideOut(msgspec.Struct):
     dice: list[int]
     points: int
     split: list[PartOut]
-    dice_left: int  # dice the next throw would use: all of them again after hot dice
+    dice_left_count: int  # dice the next throw would use: all of them again after hot dice
     hot_dice: bool
 
 
@@ -106,7 +106,7 @@ class ThrowOut(msgspec.Struct):
     points: int
     split: list[PartOut]
     running_total: int
-    dice_left: int
+    dice_left_count: int
     hot_dice: bool
     yardkle: bool
 
@@ -149,7 +149,7 @@ class StandingOut(msgspec.Struct):
     player: str
     total: int
     on_pad: bool
-    turns: int
+    turn_count: int
 
 
 class GameResponse(msgspec.Struct):
@@ -169,11 +169,11 @@ class HoldOut(msgspec.Struct):
     points: int
     split: list[PartOut]
     turn_points: int
-    dice_left: int
+    dice_left_count: int
     hot_dice: bool
     bank_allowed: bool
-    bank: float
-    throw_on: float
+    bank_expected_points: float
+    throw_on_expected_points: float
     decision: Decision
     expected_points: float
 
@@ -228,7 +228,7 @@ def _throw_out(t: ThrowResult) -> ThrowOut:
         points=t.points,
         split=parts_out(t.parts),
         running_total=t.running_total,
-        dice_left=t.dice_left,
+        dice_left_count=t.dice_left,
         hot_dice=t.hot_dice,
         yardkle=t.yardkle,
     )
@@ -266,11 +266,11 @@ def hold_out(h: HoldAdvice) -> HoldOut:
         points=h.set_aside.points,
         split=parts_out(h.set_aside.parts),
         turn_points=h.turn_points,
-        dice_left=h.dice_left,
+        dice_left_count=h.dice_left,
         hot_dice=h.hot_dice,
         bank_allowed=h.bank_allowed,
-        bank=h.bank,
-        throw_on=h.throw_on,
+        bank_expected_points=h.bank,
+        throw_on_expected_points=h.throw_on,
         decision=h.decision,
         expected_points=h.value,
     )
