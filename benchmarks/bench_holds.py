@@ -49,7 +49,7 @@ def situations(game: str, values: np.ndarray, count: int, seed: int) -> list[dic
                 "game": game,
                 "dice": dice,
                 "throws_left": throws_left,
-                "scorecard": {"boxes": dict(card.boxes), "extra_bonus": card.extra_bonus},
+                "scorecard": {"filled": dict(card.boxes), "extra_bonus": card.extra_bonus},
             }
         )
         best = next(a for a in advise(ruleset, values, card, dice, 0) if isinstance(a, BoxAdvice))

@@ -16,7 +16,7 @@ SCORE = {
     "dice": [6, 6, 6, 6, 6],
     "throw": 2,
     "scorecard": {
-        "boxes": {"yahtzee": 50, "sixes": 24, "ones": 3, "chance": 22},
+        "filled": {"yahtzee": 50, "sixes": 24, "ones": 3, "chance": 22},
         "extra_bonus": 100,
     },
 }

@@ -61,7 +61,7 @@ def play_turn(
     # /score lists every box these dice may fill from this throw: place them in the coach's.
     scored = client.score(game, dice, throw=3 - throws_left, scorecard=card)
     (option,) = [o for o in scored.options if o.box == best.box]
-    card.boxes[option.box] = option.points
+    card.filled[option.box] = option.points
     # `bonus` is what the placement earns in all: an upper bonus it secures and an extra
     # five-of-a-kind bonus.  The card keeps only the latter; the service adds the former.
     if extra_bonus and len(set(dice)) == 1 and option.bonus >= extra_bonus:

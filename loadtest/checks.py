@@ -48,7 +48,7 @@ class Position:
     dice: tuple[int, ...]
 
     def card_json(self) -> dict[str, Any]:
-        return {"boxes": dict(self.card.boxes), "extra_bonus": self.card.extra_bonus}
+        return {"filled": dict(self.card.boxes), "extra_bonus": self.card.extra_bonus}
 
 
 def positions(seed: int, games: tuple[str, ...] = GAMES, per_game: int = 60) -> list[Position]:

@@ -157,11 +157,11 @@ def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> No
     rules, 413 from Litestar's body limit), as on any other route."""
     r = coach.post(
         "/score",
-        json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": {"ones": 7}}},
+        json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"filled": {"ones": 7}}},
     )
     assert r.status_code == 422 and r.headers["content-type"].startswith(PROBLEM)
     assert r.json()["errors"] == [
-        {"field": "scorecard.boxes.ones", "reason": "no throw can score 7 in 'ones'"}
+        {"field": "scorecard.filled.ones", "reason": "no throw can score 7 in 'ones'"}
     ]
     r = coach.post("/scorecards/check", content=b"[" + b" " * 70_000 + b"]")
     assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
@@ -180,8 +180,8 @@ def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> No
 def test_a_bad_box_value_is_named_by_its_box(
     coach: Client, path: str, points: Any, reason: str
 ) -> None:
-    """msgspec says `scorecard.boxes[...]`; the problem names the box."""
-    card = {"boxes": {"ones": 3, "twos": points, "threes": 9}}
+    """msgspec says `scorecard.filled[...]`; the problem names the box."""
+    card = {"filled": {"ones": 3, "twos": points, "threes": 9}}
     r = coach.post(path, json={"game": "yahtzee", "dice": [2, 2, 3, 4, 6], "scorecard": card})
     assert r.status_code == 400, r.text
-    assert r.json()["errors"] == [{"field": "scorecard.boxes.twos", "reason": reason}]
+    assert r.json()["errors"] == [{"field": "scorecard.filled.twos", "reason": reason}]

@@ -53,7 +53,7 @@ def test_frontend_loop_plays_a_whole_game(sdk: Client, game: str) -> None:
     played = frontend_loop.play_game(sdk, game, seed=7)
     boxes = sdk.games_by_game(game).boxes
     assert boxes is not None
-    assert len(played.turns) == len(boxes) and set(played.card.boxes) == {b.id for b in boxes}
+    assert len(played.turns) == len(boxes) and set(played.card.filled) == {b.id for b in boxes}
     for turn in played.turns:
         assert 1 <= len(turn.throws) <= 3 and len(turn.kept) == len(turn.throws) - 1
         for kept, after in zip(turn.kept, turn.throws[1:], strict=False):
@@ -61,7 +61,7 @@ def test_frontend_loop_plays_a_whole_game(sdk: Client, game: str) -> None:
     # The sheet's total is the boxes, the extra bonuses the loop kept, and the upper bonus.
     rules = sdk.games_by_game(game)
     assert rules.upper_bonus is not None
-    rest = played.total - sum(played.card.boxes.values()) - played.card.extra_bonus
+    rest = played.total - sum(played.card.filled.values()) - played.card.extra_bonus
     assert rest in (0, rules.upper_bonus.points) and played.total > 0
 
 

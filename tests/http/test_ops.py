@@ -275,14 +275,14 @@ CHUTE_FULL = fill("chute-5", {}, set())
     ("payload", "field"),
     [
         ({"game": "chute-5", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
-          "scorecard": {"boxes": CHUTE_FULL}}, "scorecard.boxes"),
+          "scorecard": {"filled": CHUTE_FULL}}, "scorecard.filled"),
         ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 2, "throw": 3}, "throw"),
         ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
-          "scorecard": {"boxes": {"sixes": 7}}}, "scorecard.boxes.sixes"),
+          "scorecard": {"filled": {"sixes": 7}}}, "scorecard.filled.sixes"),
         ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 0,
-          "scorecard": {"boxes": {"yahtzee": 0}, "extra_bonus": 100}}, "scorecard.extra_bonus"),
+          "scorecard": {"filled": {"yahtzee": 0}, "extra_bonus": 100}}, "scorecard.extra_bonus"),
         ({"game": "dice-poker", "dice": [1, 2, 3, 4, 5], "throws_left": 1,
-          "scorecard": {"boxes": {"nine": 3}}}, "scorecard.boxes.nine"),
+          "scorecard": {"filled": {"nine": 3}}}, "scorecard.filled.nine"),
     ],
 )  # fmt: skip
 def test_a_full_card_or_an_inconsistent_request_never_loads_a_table(

@@ -565,7 +565,7 @@ def test_live_server(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
         assert client.healthz().status == "ok"
         assert "chicago" in {g.id for g in client.games()}
         assert client.games_by_game("chicago").family == "chicago"
-        card = models.ScorecardIn(boxes={"full_house": 25})
+        card = models.ScorecardIn(filled={"full_house": 25})
         scored = client.score("yahtzee", [4, 4, 6, 6, 6], scorecard=card)
         assert scored.total == 25 and "full_house" not in {o.box for o in scored.options}
         assert client.yardkle_throws([1, 5, 2]).max_points == 150

@@ -40,7 +40,7 @@ def test_start_of_game_ranking(coach: Client) -> None:
 
 
 def test_no_keeps_without_a_throw_left_and_boxes_match_score(coach: Client) -> None:
-    card = {"boxes": {"yahtzee": 50, "fours": 12, "chance": 20}, "extra_bonus": 0}
+    card = {"filled": {"yahtzee": 50, "fours": 12, "chance": 20}, "extra_bonus": 0}
     body = holds(coach, game="yahtzee", dice=[4] * 5, throws_left=0, scorecard=card)
     assert all(o["kind"] == "box" for o in body["options"])
     scored = coach.post(
@@ -56,7 +56,7 @@ def test_no_keeps_without_a_throw_left_and_boxes_match_score(coach: Client) -> N
 
 def test_russian_first_throw_doubling_changes_the_advice(coach: Client) -> None:
     first = {b: 0 for b in ("ones", "twos", "threes", "fours", "fives", "sixes")}
-    card = {"boxes": first}
+    card = {"filled": first}
     doubled = holds(
         coach, game="russian-poker", dice=[2, 3, 4, 5, 6], throws_left=2, scorecard=card
     )
@@ -97,7 +97,7 @@ def test_full_card_is_422_and_never_solves(coach: Client) -> None:
             "game": "yahtzee",
             "dice": [1, 2, 3, 4, 5],
             "throws_left": 0,
-            "scorecard": {"boxes": boxes},
+            "scorecard": {"filled": boxes},
         },
     )
     assert r.status_code == 422 and "full" in r.json()["detail"]

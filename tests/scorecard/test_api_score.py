@@ -25,7 +25,7 @@ def test_score_empty_card(client: Client) -> None:
 
 def test_score_with_scorecard_total_and_joker(client: Client) -> None:
     card = {
-        "boxes": {"yahtzee": 50, "sixes": 18, "fours": 16, "fives": 20, "threes": 9},
+        "filled": {"yahtzee": 50, "sixes": 18, "fours": 16, "fives": 20, "threes": 9},
         "extra_bonus": 0,
     }
     r = client.post("/score", json={"game": "yahtzee", "dice": [6] * 5, "scorecard": card})
@@ -44,7 +44,7 @@ def test_score_with_scorecard_total_and_joker(client: Client) -> None:
 
 def test_russian_throw_doubling(client: Client) -> None:
     first = {b: 0 for b in ("ones", "twos", "threes", "fours", "fives", "sixes")}
-    req = {"game": "russian-poker", "dice": [2, 2, 5, 5, 5], "scorecard": {"boxes": first}}
+    req = {"game": "russian-poker", "dice": [2, 2, 5, 5, 5], "scorecard": {"filled": first}}
     later = {o["box"]: o["points"] for o in client.post("/score", json=req).json()["options"]}
     req["throw"] = 1
     doubled = {o["box"]: o["points"] for o in client.post("/score", json=req).json()["options"]}
@@ -79,8 +79,8 @@ def problem(r: Any, status: int) -> dict[str, Any]:
             "scorecard.extra_bonus",
         ),
         (
-            {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": {"ones": "x"}}},
-            "scorecard.boxes",
+            {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"filled": {"ones": "x"}}},
+            "scorecard.filled",
         ),
     ],
 )
@@ -123,9 +123,9 @@ def test_head_healthz_answers_200_without_a_body(client: Client) -> None:
 @pytest.mark.parametrize(
     ("scorecard", "field", "fragment"),
     [
-        ({"boxes": {"pair": 10}}, "scorecard.boxes.pair", "no box"),
-        ({"boxes": {"ones": 7}}, "scorecard.boxes.ones", "no throw can score 7"),
-        ({"boxes": {"yahtzee": 0}, "extra_bonus": 100}, "scorecard.extra_bonus", "basis"),
+        ({"filled": {"pair": 10}}, "scorecard.filled.pair", "no box"),
+        ({"filled": {"ones": 7}}, "scorecard.filled.ones", "no throw can score 7"),
+        ({"filled": {"yahtzee": 0}, "extra_bonus": 100}, "scorecard.extra_bonus", "basis"),
     ],
 )
 def test_rule_violations_are_422(
@@ -143,7 +143,7 @@ def test_full_card_is_422(client: Client) -> None:
 
     boxes = {b.id: 0 for b in SCORECARD_GAMES["chute-5"].boxes}
     r = client.post(
-        "/score", json={"game": "chute-5", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": boxes}}
+        "/score", json={"game": "chute-5", "dice": [1, 2, 3, 4, 5], "scorecard": {"filled": boxes}}
     )
     assert "full" in problem(r, 422)["detail"]
 

@@ -232,7 +232,7 @@ def test_forced_order_rejects_a_card_with_a_gap() -> None:
     validate_scorecard(rules, Scorecard({"ones": 2, "twos": 4}))
     with pytest.raises(RuleViolation) as raised:
         validate_scorecard(rules, Scorecard({"ones": 2, "threes": 9}))
-    assert raised.value.field == "scorecard.boxes.threes"
+    assert raised.value.field == "scorecard.filled.threes"
     assert "'twos' is still open" in raised.value.reason
     validate_scorecard(yatzy(), Scorecard({"ones": 2, "threes": 9}))
 

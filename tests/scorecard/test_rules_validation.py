@@ -17,7 +17,7 @@ def reject(game: str, boxes: dict[str, int], extra: int = 0) -> RuleViolation:
 
 def test_unknown_box() -> None:
     exc = reject("yahtzee", {"pair": 10})
-    assert exc.field == "scorecard.boxes.pair" and "no box" in exc.reason
+    assert exc.field == "scorecard.filled.pair" and "no box" in exc.reason
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,7 @@ def test_unknown_box() -> None:
 )
 def test_impossible_values(game: str, box: str, value: int) -> None:
     exc = reject(game, {box: value})
-    assert exc.field == f"scorecard.boxes.{box}" and str(value) in exc.reason
+    assert exc.field == f"scorecard.filled.{box}" and str(value) in exc.reason
 
 
 @pytest.mark.parametrize(
@@ -62,7 +62,7 @@ def test_possible_values_pass(game: str, box: str, value: int) -> None:
 
 def test_russian_second_series_before_the_first_is_complete() -> None:
     exc = reject("russian-poker", {"ones": 0, "pair": 12})
-    assert exc.field == "scorecard.boxes.pair" and "second series" in exc.reason
+    assert exc.field == "scorecard.filled.pair" and "second series" in exc.reason
 
 
 @pytest.mark.parametrize(

@@ -159,7 +159,7 @@ def test_get_games_lists_and_describes_yatzy(client: Client) -> None:
 
 
 def test_score_a_yatzy_throw_over_http(client: Client) -> None:
-    card = {"boxes": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}}
+    card = {"filled": {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}}
     r = client.post("/score", json={"game": "yatzy", "dice": [6, 6, 6, 5, 5], "scorecard": card})
     assert r.status_code == 200, r.text
     got = {o["box"]: (o["points"], o["bonus"]) for o in r.json()["options"]}

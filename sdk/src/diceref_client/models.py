@@ -128,7 +128,7 @@ class GameRules(_Out):
 class ScorecardIn(_In):
     """The boxes filled so far (box id -> points) and the extra five-of-a-kind bonus."""
 
-    boxes: dict[str, int] = {}
+    filled: dict[str, int] = {}
     extra_bonus: int = 0
 
 

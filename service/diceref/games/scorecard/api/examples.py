@@ -31,7 +31,7 @@ HOLDS_BODY = {
     "game": "yahtzee",
     "dice": [2, 3, 4, 6, 6],
     "throws_left": 0,
-    "scorecard": {"boxes": YAHTZEE_ALL_BUT_TWO},
+    "scorecard": {"filled": YAHTZEE_ALL_BUT_TWO},
 }
 
 
@@ -82,8 +82,8 @@ EXAMPLES: dict[str, list[Example]] = {
             "impossible-box",
             "A scorecard no game can produce",
             422,
-            rule_violation("/score", "scorecard.boxes.ones", "no throw can score 7 in 'ones'"),
-            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"boxes": {"ones": 7}}},
+            rule_violation("/score", "scorecard.filled.ones", "no throw can score 7 in 'ones'"),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"filled": {"ones": 7}}},
         ),
     ],
     "holds": [

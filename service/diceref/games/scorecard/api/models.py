@@ -28,7 +28,7 @@ ScorecardGame = Enum(  # type: ignore[misc]
 class ScorecardIn(msgspec.Struct, forbid_unknown_fields=True):
     """The boxes filled so far and the extra five-of-a-kind bonus already earned."""
 
-    boxes: dict[str, int] = {}
+    filled: dict[str, int] = {}
     extra_bonus: Annotated[int, Meta(ge=0)] = 0
 
 

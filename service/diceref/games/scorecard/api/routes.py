@@ -40,7 +40,7 @@ from diceref.http.family import operation, registry_of
 
 
 def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
-    card = Scorecard() if card_in is None else Scorecard(card_in.boxes, card_in.extra_bonus)
+    card = Scorecard() if card_in is None else Scorecard(card_in.filled, card_in.extra_bonus)
     return open_card(ruleset, card)
 
 

@@ -82,10 +82,10 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
     for box_id, points in card.boxes.items():
         allowed = achievable.get(box_id)
         if allowed is None:
-            raise RuleViolation(f"{where}.boxes.{box_id}", f"{ruleset.id} has no box '{box_id}'")
+            raise RuleViolation(f"{where}.filled.{box_id}", f"{ruleset.id} has no box '{box_id}'")
         if points not in allowed:
             raise RuleViolation(
-                f"{where}.boxes.{box_id}", f"no throw can score {points} in '{box_id}'"
+                f"{where}.filled.{box_id}", f"no throw can score {points} in '{box_id}'"
             )
     if ruleset.order is Order.FORCED:
         first_open = next((b for b in ruleset.box_ids if b not in card.boxes), None)
@@ -96,7 +96,7 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
             and ruleset.box_index[later[-1]] > ruleset.box_index[first_open]
         ):
             raise RuleViolation(
-                f"{where}.boxes.{later[-1]}",
+                f"{where}.filled.{later[-1]}",
                 f"boxes are filled in scorecard order ('{first_open}' is still open)",
             )
     if ruleset.series_order:
@@ -110,7 +110,7 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
         ]
         if upper_open and lower_filled:
             raise RuleViolation(
-                f"{where}.boxes.{lower_filled[0]}",
+                f"{where}.filled.{lower_filled[0]}",
                 f"the second series opens only when the first is complete "
                 f"('{upper_open[0]}' is still open)",
             )
@@ -122,7 +122,7 @@ def open_card(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> Sc
     full card is a request no game can make)."""
     validate_scorecard(ruleset, card, where)
     if is_complete(ruleset, card.boxes):
-        raise RuleViolation(f"{where}.boxes", "the scorecard is full: no box left to fill")
+        raise RuleViolation(f"{where}.filled", "the scorecard is full: no box left to fill")
     return card
 
 
