@@ -9,6 +9,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from diceref.settings import Settings, SettingsError
@@ -145,25 +146,40 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
 
 
 class _ProgressBar:
-    """A one-line progress bar on stderr (only while a table is really being solved)."""
+    """Progress of one table's solve on stderr: a bar drawn by rich on a terminal, and on
+    anything else (a build log, CI) a plain line at 0, 25, 50, 75 and 100%, since a bar
+    redrawn with `\\r` floods a log.  Nothing is shown for a table found in a cache."""
 
-    def __init__(self, label: str, width: int = 30) -> None:
-        self.label, self.width, self.shown = label, width, False
+    STEPS = (0, 25, 50, 75, 100)
+
+    def __init__(self, label: str) -> None:
+        from rich.console import Console
+
+        self.label = label
+        self.console = Console(stderr=True)
+        self.bar: Any = None
+        self.task: Any = None
+        self.printed = -1  # the last plain-line step printed
 
     def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // max(total, 1)
-        bar = "#" * filled + "." * (self.width - filled)
-        print(
-            f"\r{self.label:14} [{bar}] {100 * done // max(total, 1):3d}%",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
-        self.shown = True
+        percent = 100 * done // max(total, 1)
+        if self.console.is_terminal:
+            if self.bar is None:
+                from rich.progress import Progress
+
+                self.bar = Progress(console=self.console, transient=False)
+                self.bar.start()
+                self.task = self.bar.add_task(self.label, total=total)
+            self.bar.update(self.task, completed=done)
+            return
+        step = max(s for s in self.STEPS if s <= percent)
+        if step > self.printed:
+            self.printed = step
+            print(f"{self.label}: solving, {step}%", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _openapi(args: argparse.Namespace, settings: Settings) -> int:

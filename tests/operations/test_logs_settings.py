@@ -205,3 +205,22 @@ def test_the_settings_feed_serves_defaults() -> None:
     settings = Settings.from_env({"DICEREF_PORT": "8123", "DICEREF_WORKERS": "3"})
     args = build_parser(settings).parse_args(["serve"])
     assert (args.port, args.workers, args.host) == (8123, 3, "127.0.0.1")
+
+
+def test_precompute_prints_a_few_plain_lines_when_not_on_a_terminal(tmp_path: Path) -> None:
+    """A build log gets at most five progress lines per solved table and no `\\r` redraws;
+    a table found in the cache prints none."""
+    run = run_cli("precompute", "chute-5", DICEREF_CACHE_DIR=str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert "\r" not in run.stderr
+    lines = run.stderr.splitlines()
+    assert lines == [f"chute-5 value: solving, {p}%" for p in (0, 25, 50, 75, 100)], lines
+    assert [line.split()[:3] for line in run.stdout.splitlines()] == [
+        ["chute-5", "value", "computed"],
+        ["chute-5", "max", "computed"],
+    ]
+    again = run_cli("precompute", "chute-5", DICEREF_CACHE_DIR=str(tmp_path))
+    assert again.stderr == "" and [line.split()[2] for line in again.stdout.splitlines()] == [
+        "disk",
+        "disk",
+    ]
