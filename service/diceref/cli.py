@@ -9,8 +9,8 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from diceref.settings import Settings, SettingsError
 

@@ -29,11 +29,11 @@ def client() -> Any:
 
 
 def game(players: list[str], *rounds: list[Json]) -> Json:
-    return {"players": players, "rounds": [{"players": r} for r in rounds]}
+    return {"players": players, "rounds": [{"turns": r} for r in rounds]}
 
 
 def lives(ruling: Json) -> dict[str, int]:
-    return {p["player"]: p["lives_after"] for p in ruling["players"]}
+    return {p["player"]: p["lives_after"] for p in ruling["turns"]}
 
 
 def standings(out: Json) -> list[tuple[int, str, int, int | None]]:
@@ -73,7 +73,7 @@ def test_two_players(client: TestClient[Any]) -> None:
 
 def test_round_after_the_game_ended(client: TestClient[Any]) -> None:
     body = dict(TWO)
-    body["rounds"] = [*TWO["rounds"], {"players": [one("Bob", [2, 2, 2], call="high")]}]
+    body["rounds"] = [*TWO["rounds"], {"turns": [one("Bob", [2, 2, 2], call="high")]}]
     field, reason = rejected(client, "/chicago/games", body)
     assert field == "rounds[6]"
     assert "round 7 comes after the game ended: Bob won in round 6" in reason
@@ -221,7 +221,7 @@ def test_game_in_progress(client: TestClient[Any]) -> None:
 
 
 TWO_ROUNDS = [
-    {"players": [one("Ann", [2, 3, 4], call="high"), one("Bob", [5, 5, 5]), one("Cy", [4, 4, 4])]},
+    {"turns": [one("Ann", [2, 3, 4], call="high"), one("Bob", [5, 5, 5]), one("Cy", [4, 4, 4])]},
 ]
 
 GAME_REJECTIONS = [
@@ -230,14 +230,14 @@ GAME_REJECTIONS = [
         [
             *TWO_ROUNDS,
             {
-                "players": [
+                "turns": [
                     one("Bob", [2, 3, 4], call="high"),
                     one("Cy", [5, 5, 5]),
                     one("Ann", [5, 5, 5]),
                 ]
             },
         ],
-        "rounds[1].players[0].player",
+        "rounds[1].turns[0].player",
         ["round 2 is started by Bob", "round 1 named Ann", "worst score starts"],
     ),
     (
@@ -245,32 +245,32 @@ GAME_REJECTIONS = [
         [
             *TWO_ROUNDS,
             {
-                "players": [
+                "turns": [
                     one("Ann", [2, 3, 4], call="high"),
                     one("Cy", [5, 5, 5]),
                     one("Bob", [5, 5, 5]),
                 ]
             },
         ],
-        "rounds[1].players",
+        "rounds[1].turns",
         ["goes round the table from Ann", "expected ['Ann', 'Bob', 'Cy']"],
     ),
     (
         "a player missing",
-        [*TWO_ROUNDS, {"players": [one("Ann", [2, 3, 4], call="high"), one("Bob", [5, 5, 5])]}],
-        "rounds[1].players",
+        [*TWO_ROUNDS, {"turns": [one("Ann", [2, 3, 4], call="high"), one("Bob", [5, 5, 5])]}],
+        "rounds[1].turns",
         ["Cy still has 3 lives and must play round 2"],
     ),
     (
         "a stranger",
-        [{"players": [one("Ann", [2, 3, 4], call="high"), one("Zed", [5, 5, 5])]}],
-        "rounds[0].players[1].player",
+        [{"turns": [one("Ann", [2, 3, 4], call="high"), one("Zed", [5, 5, 5])]}],
+        "rounds[0].turns[1].player",
         ["'Zed' does not sit at this table"],
     ),
     (
         "a player twice",
-        [{"players": [one("Ann", [2, 3, 4], call="high"), one("Ann", [5, 5, 5])]}],
-        "rounds[0].players[1].player",
+        [{"turns": [one("Ann", [2, 3, 4], call="high"), one("Ann", [5, 5, 5])]}],
+        "rounds[0].turns[1].player",
         ["'Ann' appears twice"],
     ),
     (
@@ -278,14 +278,14 @@ GAME_REJECTIONS = [
         [
             *TWO_ROUNDS,
             {
-                "players": [
+                "turns": [
                     one("Ann", [2, 3, 4], call="high"),
                     one("Bob", [5, 5, 5]),
                     turn("Cy", throw([4, 4, 4], kept=[]), throw([4, 4, 5])),
                 ]
             },
         ],
-        "rounds[1].players[2].throws[1]",
+        "rounds[1].turns[2].throws[1]",
         ["Cy: throw 2 of 1 allowed", "more times than the starter"],
     ),
 ]
@@ -314,7 +314,7 @@ def test_player_who_is_out_cannot_come_back(client: TestClient[Any]) -> None:
         [one("A", [2, 2, 2], call="high"), one("B", [3, 3, 3]), one("C", [5, 5, 5])],
     )
     field, reason = rejected(client, "/chicago/games", body)
-    assert field == "rounds[2].players[2].player"
+    assert field == "rounds[2].turns[2].player"
     assert "C is out since round 2" in reason
 
 
@@ -420,15 +420,15 @@ def test_random_games_to_a_winner(client: TestClient[Any], n: int) -> None:
             players, after, starter = random_round(rng, order, lives)
             rounds.append(players)
             body = {
-                "players": [{**p, "lives": lives[p["player"]]} for p in players],
+                "turns": [{**p, "lives": lives[p["player"]]} for p in players],
                 "players_at_start": n,
             }
             ruling = post(client, "/chicago/rounds", body)
-            assert {p["player"]: p["lives_after"] for p in ruling["players"]} == {
+            assert {p["player"]: p["lives_after"] for p in ruling["turns"]} == {
                 name: after[name] for name in order
             }
             assert ruling["next_starter"] == starter
-            assert sum(p["lives_lost"] for p in ruling["players"]) == sum(
+            assert sum(p["lives_lost"] for p in ruling["turns"]) == sum(
                 len(e["losers"]) for e in ruling["events"]
             )
             singles.append(ruling)

@@ -25,18 +25,18 @@ def client() -> Any:
 
 
 def round_(*players: Json, at_start: int | None = None) -> Json:
-    body: Json = {"players": list(players)}
+    body: Json = {"turns": list(players)}
     if at_start is not None:
         body["players_at_start"] = at_start
     return body
 
 
 def by_name(ruling: Json) -> dict[str, Json]:
-    return {p["player"]: p for p in ruling["players"]}
+    return {p["player"]: p for p in ruling["turns"]}
 
 
 def lives_after(ruling: Json) -> dict[str, int]:
-    return {p["player"]: p["lives_after"] for p in ruling["players"]}
+    return {p["player"]: p["lives_after"] for p in ruling["turns"]}
 
 
 # --- rulings ---------------------------------------------------------------------------
@@ -370,7 +370,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Bob", throw([2, 2, 3], kept=[]), throw([4, 4, 4]), lives=3),
             one("Cy", [5, 5, 5], lives=3),
         ),
-        "players[1].throws[1]",
+        "turns[1].throws[1]",
         ["Bob", "throw 2 of 1 allowed", "more times than the starter"],
     ),
     (
@@ -386,7 +386,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[3]",
+        "turns[0].throws[3]",
         ["Ann", "throw 4 of 3 allowed", "at most 3 throws"],
     ),
     (
@@ -395,7 +395,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([2, 3, 4], kept=[2]), throw([3, 3, 5], call="high"), lives=4),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[1].dice",
+        "turns[0].throws[1].dice",
         ["Ann", "throw 2", "kept dice cannot change"],
     ),
     (
@@ -409,7 +409,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].conversion",
+        "turns[0].throws[0].conversion",
         ["Ann", "throw 1", "needs 2 sixes", "show 1"],
     ),
     (
@@ -423,7 +423,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].conversion",
+        "turns[0].throws[0].conversion",
         ["Ann", "needs 3 sixes"],
     ),
     (
@@ -433,7 +433,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [6, 6, 2], lives=3, conversion="two_sixes"),
             one("Cy", [2, 2, 2], lives=3),
         ),
-        "players[1].throws[0].conversion",
+        "turns[1].throws[0].conversion",
         ["Bob", "throw 1", "needs a throw left"],
     ),
     (
@@ -442,7 +442,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([6, 6, 2], conversion="two_sixes", call="high"), lives=4),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].conversion",
+        "turns[0].throws[0].conversion",
         ["Ann", "throw 1", "no next throw is recorded"],
     ),
     (
@@ -451,13 +451,13 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([6, 6, 6], kept=[6, 6]), throw([6, 6, 3], call="high"), lives=4),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].conversion",
+        "turns[0].throws[0].conversion",
         ["Ann", "throw 1", "must be converted", "skipped"],
     ),
     (
         "standing on three sixes with a throw left",
         round_(one("Ann", [6, 6, 6], lives=4, call="high"), one("Bob", [5, 5, 5], lives=4)),
-        "players[0].throws[0].conversion",
+        "turns[0].throws[0].conversion",
         ["Ann", "throw 1", "forced conversion was skipped"],
     ),
     (
@@ -471,7 +471,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].kept",
+        "turns[0].throws[0].kept",
         ["Ann", "throw 1", "set-aside 1(s) must stay"],
     ),
     (
@@ -485,7 +485,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].kept",
+        "turns[0].throws[0].kept",
         ["Ann", "remaining 6 goes back into the shaker"],
     ),
     (
@@ -494,7 +494,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([2, 3, 4], kept=[5]), throw([5, 1, 1], call="high"), lives=4),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].kept",
+        "turns[0].throws[0].kept",
         ["Ann", "kept [5] is not on the table"],
     ),
     (
@@ -503,19 +503,19 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([2, 3, 4], kept=[2, 3, 4]), throw([2, 3, 4], call="high"), lives=4),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].kept",
+        "turns[0].throws[0].kept",
         ["Ann", "throws at least one die"],
     ),
     (
         "a missing call",
         round_(one("Ann", [2, 3, 4], lives=4), one("Bob", [5, 5, 5], lives=4)),
-        "players[0].throws[0].call",
+        "turns[0].throws[0].call",
         ["Ann", "throw 1", "missing call"],
     ),
     (
         "a late call",
         round_(ANN_HIGH, one("Bob", [5, 5, 5], lives=3, call="low"), one("Cy", [1, 2, 3], lives=3)),
-        "players[1].throws[0].call",
+        "turns[1].throws[0].call",
         ["Bob", "throw 1", "late call", "only the starter calls"],
     ),
     (
@@ -529,13 +529,13 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].call",
+        "turns[0].throws[0].call",
         ["Ann", "throw 1", "called and threw again"],
     ),
     (
         "a call after the starter's Chicago",
         round_(one("Ann", [1, 1, 1], lives=4, call="high"), turn("Bob", lives=4)),
-        "players[0].throws[0].call",
+        "turns[0].throws[0].call",
         ["Ann", "no call after a Chicago"],
     ),
     (
@@ -545,7 +545,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [1, 6, 5], lives=3, victim="Bob"),
             one("Cy", [2, 2, 2], lives=3),
         ),
-        "players[1].throws[0].victim",
+        "turns[1].throws[0].victim",
         ["Bob", "throw 1", "must be an opponent", "cannot pick themselves"],
     ),
     (
@@ -555,7 +555,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [1, 6, 5], lives=3, victim="Zed"),
             one("Cy", [2, 2, 2], lives=3),
         ),
-        "players[1].throws[0].victim",
+        "turns[1].throws[0].victim",
         ["Bob", "must be an opponent", "'Zed' does not play"],
     ),
     (
@@ -566,13 +566,13 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Cy", lives=1),
             at_start=3,
         ),
-        "players[1].throws[0].victim",
+        "turns[1].throws[0].victim",
         ["Bob", "'Cy' is already out", "Ann's 1-6-5"],
     ),
     (
         "a 1-6-5 without a victim",
         round_(ANN_HIGH, one("Bob", [1, 6, 5], lives=3), one("Cy", [2, 2, 2], lives=3)),
-        "players[1].throws[0].victim",
+        "turns[1].throws[0].victim",
         ["Bob", "throw 1", "names no opponent"],
     ),
     (
@@ -582,7 +582,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [1, 6, 4], lives=3, victim="Cy"),
             one("Cy", [2, 2, 2], lives=3),
         ),
-        "players[1].throws[0].victim",
+        "turns[1].throws[0].victim",
         ["Bob", "not 1-6-5"],
     ),
     (
@@ -596,7 +596,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             ),
             one("Bob", [5, 5, 5], lives=4),
         ),
-        "players[0].throws[0].victim",
+        "turns[0].throws[0].victim",
         ["Ann", "throw 1", "only on the dice the player stands on"],
     ),
     (
@@ -605,13 +605,13 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             turn("Ann", throw([2, 3, 4], kept=[]), throw([2, 3, 5], call="high"), lives=4),
             turn("Bob", throw([1, 1, 1], kept=[1, 1]), throw([1, 1, 2]), lives=4),
         ),
-        "players[1].throws[1]",
+        "turns[1].throws[1]",
         ["Bob", "throw 2", "Chicago", "ends the turn"],
     ),
     (
         "a throw after the round ended at a Chicago",
         round_(ANN_HIGH, one("Bob", [1, 1, 1], lives=3), one("Cy", [2, 3, 3], lives=3)),
-        "players[2].throws[0]",
+        "turns[2].throws[0]",
         ["Cy", "throw 1", "round ended at Bob's Chicago"],
     ),
     (
@@ -622,7 +622,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Cy", [3, 3, 3], lives=2),
             at_start=3,
         ),
-        "players[1].throws[0]",
+        "turns[1].throws[0]",
         ["Bob", "throw 1", "lost their last life to Ann's 1-6-5"],
     ),
     (
@@ -632,25 +632,25 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [2, 2, 2], lives=1),
             at_start=2,
         ),
-        "players[1].throws[0]",
+        "turns[1].throws[0]",
         ["Bob", "throw 1", "the game is over", "Ann is the last player with lives"],
     ),
     (
         "a player still in without a throw",
         round_(ANN_HIGH, turn("Bob", lives=3), one("Cy", [2, 2, 2], lives=3)),
-        "players[1].throws",
+        "turns[1].throws",
         ["Bob", "no throw recorded", "at least once"],
     ),
     (
         "a player who is out",
         round_(ANN_HIGH, one("Bob", [5, 5, 5], lives=0), one("Cy", [2, 2, 2], lives=3), at_start=3),
-        "players[1].lives",
+        "turns[1].lives",
         ["Bob", "is out", "takes no part"],
     ),
     (
         "a round after the game ended",
         round_(ANN_HIGH, at_start=3),
-        "players",
+        "turns",
         ["after the game ended", "one player left"],
     ),
     (
@@ -660,13 +660,13 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [5, 5, 5], lives=3),
             one("Cy", [2, 2, 2], lives=3),
         ),
-        "players[0].lives",
+        "turns[0].lives",
         ["Ann", "has 4 lives", "a game of 3 players starts with 3"],
     ),
     (
         "fewer lives than the start in a first round",
         round_(one("Ann", [2, 3, 4], lives=3, call="high"), one("Bob", [5, 5, 5], lives=4)),
-        "players[0].lives",
+        "turns[0].lives",
         ["Ann", "has 3 lives", "a game of 2 players starts with 4", "players_at_start"],
     ),
     (
@@ -676,7 +676,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [5, 5, 5], lives=4),
             at_start=4,
         ),
-        "players[1].lives",
+        "turns[1].lives",
         ["Bob", "more than the 3 a game of 4 players starts with"],
     ),
     (
@@ -693,7 +693,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
     (
         "a player twice",
         round_(ANN_HIGH, one("Ann", [5, 5, 5], lives=3), one("Cy", [1, 1, 2], lives=3)),
-        "players[1].player",
+        "turns[1].player",
         ["'Ann' appears twice"],
     ),
 ]

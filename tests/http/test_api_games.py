@@ -46,7 +46,7 @@ def test_list_games(client: Client) -> None:
 def test_game_rules(client: Client) -> None:
     rules = client.get("/games/yahtzee").json()
     assert rules["max_score"] == 1575
-    assert rules["upper_bonus"] == {"threshold": 63, "strictly_greater": False, "points": 35}
+    assert rules["upper_bonus_rule"] == {"threshold": 63, "strictly_greater": False, "points": 35}
     assert rules["five_of_a_kind"]["joker"] == "forced"
     box = {b["id"]: b for b in rules["boxes"]}
     assert box["full_house"]["max_points"] == 25

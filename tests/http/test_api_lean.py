@@ -46,7 +46,7 @@ IDS = [f"{method} {path}" for method, path, _ in OPERATIONS]
 
 def integer_leaf(value: Any, where: str = "") -> tuple[str, list[Any]] | None:
     """The first integer in a request body: its field name as problems spell it
-    (`players[1].throws[0].kept[1]`) and the key path to reach it."""
+    (`turns[1].throws[0].kept[1]`) and the key path to reach it."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

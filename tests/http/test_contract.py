@@ -105,6 +105,50 @@ def test_operation_ids_follow_from_the_paths(document: dict[str, Any]) -> None:
     assert operation_id_of("/yardkle/throws") == "yardkleThrows"
 
 
+# RFC 9457 names the members of a problem; they keep the standard's names and types.
+RFC_9457 = {("ProblemDetails", m) for m in ("type", "title", "status", "detail", "instance")}
+
+
+def type_signature(schema: dict[str, Any], components: dict[str, Any]) -> str:
+    """A property's JSON type, looking through references and nullability: `integer`,
+    `array<integer>`, `map<integer>`, `object` (any Struct), `string` (enums too)."""
+    if "$ref" in schema:
+        target = components[schema["$ref"].rsplit("/", 1)[-1]]
+        return "string" if "enum" in target else "object"
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            options = {
+                type_signature(s, components) for s in schema[key] if s.get("type") != "null"
+            }
+            return "|".join(sorted(options))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = "|".join(sorted(k for k in kind if k != "null"))
+    if kind == "array":
+        return f"array<{type_signature(schema.get('items', {}), components)}>"
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return f"map<{type_signature(schema['additionalProperties'], components)}>"
+    return str(kind or ("string" if "enum" in schema else "any"))
+
+
+def test_one_property_name_has_one_type_across_components(document: dict[str, Any]) -> None:
+    """`dice` is a list of faces everywhere, a `*_count` always a number, `standings` always
+    ranked players: a name that changes its type between two components is two concepts."""
+    components = document["components"]["schemas"]
+    seen: dict[str, dict[str, list[str]]] = {}
+    for name, component in components.items():
+        for prop, schema in (component.get("properties") or {}).items():
+            if (name, prop) in RFC_9457:
+                continue
+            seen.setdefault(prop, {}).setdefault(type_signature(schema, components), []).append(
+                name
+            )
+    clashes = {prop: kinds for prop, kinds in seen.items() if len(kinds) > 1}
+    assert not clashes, clashes
+    assert seen["dice"] == {"array<integer>": seen["dice"]["array<integer>"]}
+    assert all(kinds.keys() == {"integer"} for p, kinds in seen.items() if p.endswith("_count"))
+
+
 def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
     statuses = {
         op["operationId"]: sorted(int(s) for s in op["responses"] if int(s) >= 400)

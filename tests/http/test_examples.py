@@ -60,9 +60,9 @@ def test_frontend_loop_plays_a_whole_game(sdk: Client, game: str) -> None:
             assert after[: len(kept)] == kept  # the kept dice stay, the others are thrown
     # The sheet's total is the boxes, the extra bonuses the loop kept, and the upper bonus.
     rules = sdk.games_by_game(game)
-    assert rules.upper_bonus is not None
+    assert rules.upper_bonus_rule is not None
     rest = played.total - sum(played.card.filled.values()) - played.card.extra_bonus
-    assert rest in (0, rules.upper_bonus.points) and played.total > 0
+    assert rest in (0, rules.upper_bonus_rule.points) and played.total > 0
 
 
 def test_frontend_loop_is_reproducible(sdk: Client) -> None:

@@ -145,7 +145,7 @@ def test_get_games_lists_and_describes_yatzy(client: Client) -> None:
     rules = client.get("/games/yatzy").json()
     assert rules["name"] == "Yatzy (Scandinavian)" and rules["family"] == "scorecard"
     assert "rulebooks/" not in rules["source"] and "Swedish" in rules["source"]
-    assert rules["upper_bonus"] == {"threshold": 63, "strictly_greater": False, "points": 50}
+    assert rules["upper_bonus_rule"] == {"threshold": 63, "strictly_greater": False, "points": 50}
     assert "five_of_a_kind" not in rules and rules["series_order"] is False
     assert rules["max_score"] == 374
     params = {p["name"]: p for p in rules["parameters"]}

@@ -116,9 +116,9 @@ def chicago_throws(
 
 
 def chicago_rounds(
-    players: Sequence[PlayerIn], *, players_at_start: int | None = None
+    turns: Sequence[PlayerIn], *, players_at_start: int | None = None
 ) -> Operation[RoundResponse]:
-    body = RoundRequest(players=list(players), players_at_start=players_at_start)
+    body = RoundRequest(turns=list(turns), players_at_start=players_at_start)
     return Operation("chicagoRounds", "POST", "/chicago/rounds", body, RoundResponse)
 
 

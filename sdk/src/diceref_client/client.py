@@ -205,10 +205,10 @@ class Client:
         )
 
     def chicago_rounds(
-        self, players: Sequence[PlayerIn], *, players_at_start: int | None = None
+        self, turns: Sequence[PlayerIn], *, players_at_start: int | None = None
     ) -> RoundResponse:
         """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
-        return self._send(ops.chicago_rounds(players, players_at_start=players_at_start))
+        return self._send(ops.chicago_rounds(turns, players_at_start=players_at_start))
 
     def chicago_games(
         self, players: Sequence[str], rounds: Sequence[GameRoundIn]
@@ -372,10 +372,10 @@ class AsyncClient:
         )
 
     async def chicago_rounds(
-        self, players: Sequence[PlayerIn], *, players_at_start: int | None = None
+        self, turns: Sequence[PlayerIn], *, players_at_start: int | None = None
     ) -> RoundResponse:
         """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
-        return await self._send(ops.chicago_rounds(players, players_at_start=players_at_start))
+        return await self._send(ops.chicago_rounds(turns, players_at_start=players_at_start))
 
     async def chicago_games(
         self, players: Sequence[str], rounds: Sequence[GameRoundIn]

@@ -115,7 +115,7 @@ class GameRules(_Out):
     face_labels: list[str]
     parameters: list[ParameterOut]
     boxes: list[BoxRules] | None = None
-    upper_bonus: UpperBonusOut | None = None
+    upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
     max_score: int | None = None
@@ -279,7 +279,7 @@ class PlayerIn(_In):
 
 
 class RoundRequest(_In):
-    players: list[PlayerIn]
+    turns: list[PlayerIn]
     players_at_start: int | None = None
 
 
@@ -308,7 +308,7 @@ class EventOut(_Out):
 class RoundResponse(_Out):
     call: Call | None
     throw_limit: int
-    players: list[PlayerOut]
+    turns: list[PlayerOut]
     events: list[EventOut]
     knocked_out: list[str]
     ended_by: str
@@ -325,7 +325,7 @@ class TurnIn(_In):
 class GameRoundIn(_In):
     """A round's players in turn order, the starter first."""
 
-    players: list[TurnIn]
+    turns: list[TurnIn]
 
 
 class ChicagoGameRequest(_In):

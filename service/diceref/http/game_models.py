@@ -71,7 +71,7 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     face_labels: list[str]
     parameters: list[ParameterOut]
     boxes: list[BoxRules] | None = None
-    upper_bonus: UpperBonusOut | None = None
+    upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
     max_score: int | None = None

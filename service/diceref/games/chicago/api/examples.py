@@ -30,7 +30,7 @@ CHICAGO_ROUND_PLAYERS = [
 CHICAGO_ROUND_RULING = {
     "call": "high",
     "throw_limit": 1,
-    "players": [
+    "turns": [
         {
             "player": "Ann",
             "lives": 4,
@@ -108,14 +108,14 @@ EXAMPLES: dict[str, list[Example]] = {
             "The starter calls high and scores worst",
             200,
             CHICAGO_ROUND_RULING,
-            body={"players": CHICAGO_ROUND_PLAYERS},
+            body={"turns": CHICAGO_ROUND_PLAYERS},
         ),
         Example(
             "no-player",
             "A round without players",
             400,
-            invalid("/chicago/rounds", "players", "Expected `array` of length >= 1"),
-            body={"players": []},
+            invalid("/chicago/rounds", "turns", "Expected `array` of length >= 1"),
+            body={"turns": []},
         ),
         Example(
             "too-many-throws",
@@ -123,11 +123,11 @@ EXAMPLES: dict[str, list[Example]] = {
             422,
             rule_violation(
                 "/chicago/rounds",
-                "players[1].throws[1]",
+                "turns[1].throws[1]",
                 "Bob: throw 2 of 1 allowed: no player may throw more times than the starter",
             ),
             body={
-                "players": [
+                "turns": [
                     CHICAGO_ROUND_PLAYERS[0],
                     {
                         "player": "Bob",
@@ -159,7 +159,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "players": ["Ann", "Bob"],
                 "rounds": [
                     {
-                        "players": [
+                        "turns": [
                             {k: p[k] for k in ("player", "throws")} for p in CHICAGO_ROUND_PLAYERS
                         ]
                     }
@@ -179,7 +179,7 @@ EXAMPLES: dict[str, list[Example]] = {
             422,
             rule_violation(
                 "/chicago/games",
-                "rounds[1].players[0].player",
+                "rounds[1].turns[0].player",
                 "round 2 is started by Bob, but the ruling of round 1 named Ann: the worst score "
                 "starts the next round",
             ),
@@ -187,12 +187,12 @@ EXAMPLES: dict[str, list[Example]] = {
                 "players": ["Ann", "Bob"],
                 "rounds": [
                     {
-                        "players": [
+                        "turns": [
                             {k: p[k] for k in ("player", "throws")} for p in CHICAGO_ROUND_PLAYERS
                         ]
                     },
                     {
-                        "players": [
+                        "turns": [
                             {"player": "Bob", "throws": [{"dice": [2, 3, 4], "call": "high"}]},
                             {"player": "Ann", "throws": [{"dice": [1, 2, 2]}]},
                         ]

@@ -93,7 +93,7 @@ class PlayerIn(msgspec.Struct, forbid_unknown_fields=True):
 class RoundRequest(msgspec.Struct, forbid_unknown_fields=True):
     """The players in turn order, the starter first, with their lives and throws."""
 
-    players: Annotated[list[PlayerIn], Meta(min_length=1, max_length=6)]
+    turns: Annotated[list[PlayerIn], Meta(min_length=1, max_length=6)]
     players_at_start: PlayersAtStart | None = None
 
 
@@ -122,7 +122,7 @@ class EventOut(msgspec.Struct):
 class RoundResponse(msgspec.Struct):
     call: Call | None
     throw_limit: int
-    players: list[PlayerOut]
+    turns: list[PlayerOut]
     events: list[EventOut]
     knocked_out: list[str]
     ended_by: str
@@ -139,7 +139,7 @@ class TurnIn(msgspec.Struct, forbid_unknown_fields=True):
 class GameRoundIn(msgspec.Struct, forbid_unknown_fields=True):
     """A round's players in turn order, the starter first; lives are carried by the service."""
 
-    players: Annotated[list[TurnIn], Meta(min_length=1, max_length=6)]
+    turns: Annotated[list[TurnIn], Meta(min_length=1, max_length=6)]
 
 
 class GameRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -77,7 +77,7 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
     return RoundResponse(
         call=ruling.call,
         throw_limit=ruling.throw_limit,
-        players=[
+        turns=[
             PlayerOut(
                 player=p.name,
                 lives=p.lives,
@@ -122,8 +122,8 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     An illegal record is a 422 naming the player, the throw and the rule broken."""
     ruling = referee_round(
         CHICAGO,
-        [Turn(p.player, _throws(p.throws)) for p in data.players],
-        [p.lives for p in data.players],
+        [Turn(p.player, _throws(p.throws)) for p in data.turns],
+        [p.lives for p in data.turns],
         data.players_at_start,
     )
     return _round_out(ruling)
@@ -140,7 +140,7 @@ def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     ruling = referee_game(
         CHICAGO,
         data.players,
-        [[Turn(t.player, _throws(t.throws)) for t in r.players] for r in data.rounds],
+        [[Turn(t.player, _throws(t.throws)) for t in r.turns] for r in data.rounds],
     )
     return GameResponse(
         players=data.players,

@@ -39,16 +39,16 @@ def referee_round(
     table's starting lives; with it, lives may be anything from 1 to that starting number.
     """
     names = [t.name for t in turns]
-    check_player_names(names, "players", ".player")
+    check_player_names(names, "turns", ".player")
     for i, (name, n) in enumerate(zip(names, lives, strict=True)):
         if n <= 0:
             raise RuleViolation(
-                f"players[{i}].lives",
+                f"turns[{i}].lives",
                 f"{name} is out (0 lives): a player who is out takes no part in a round",
             )
     if len(turns) < rules.min_players:
         raise RuleViolation(
-            "players",
+            "turns",
             "a round after the game ended: with one player left holding lives the game is "
             "over and that player has won",
         )
@@ -63,16 +63,16 @@ def referee_round(
     for i, (name, n) in enumerate(zip(names, lives, strict=True)):
         if players_at_start is None and n != full:
             raise RuleViolation(
-                f"players[{i}].lives",
+                f"turns[{i}].lives",
                 f"{name} has {n} lives, but a game of {start} players starts with {full} each "
                 "(for a later round, give players_at_start)",
             )
         if n > full:
             raise RuleViolation(
-                f"players[{i}].lives",
+                f"turns[{i}].lives",
                 f"{name} has {n} lives, more than the {full} a game of {start} players starts with",
             )
-    return rule_round(rules, turns, dict(zip(names, lives, strict=True)), "players")
+    return rule_round(rules, turns, dict(zip(names, lives, strict=True)), "turns")
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _check_lineup(
     next_starter: str | None,
     r: int,
 ) -> None:
-    path = f"rounds[{r}].players"
+    path = f"rounds[{r}].turns"
     names = [t.name for t in turns]
     for i, name in enumerate(names):
         if name not in lives:
@@ -154,7 +154,7 @@ def referee_game(
                 f"round {r + 1} comes after the game ended: {winner} won in round {r}",
             )
         _check_lineup(seating, lives, out_in, turns, next_starter, r)
-        ruling = rule_round(rules, turns, lives, f"rounds[{r}].players")
+        ruling = rule_round(rules, turns, lives, f"rounds[{r}].turns")
         rulings.append(ruling)
         for p in ruling.players:
             lives[p.name] = p.lives_after

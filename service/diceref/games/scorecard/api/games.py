@@ -46,7 +46,7 @@ def describe(game: GameInfo, rules: GameRules) -> GameRules:
         for b in game.boxes
     ]
     bonus = game.upper_bonus
-    rules.upper_bonus = UpperBonusOut(bonus.threshold, bonus.strictly_greater, bonus.points)
+    rules.upper_bonus_rule = UpperBonusOut(bonus.threshold, bonus.strictly_greater, bonus.points)
     if game.five_of_a_kind is not None:
         f = game.five_of_a_kind
         rules.five_of_a_kind = FiveOfAKindOut(
