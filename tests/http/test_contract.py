@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from litestar.testing import TestClient
 
 from conftest import make_test_app
 from diceref.http.examples import Example
+from diceref.http.glossary import GLOSSARY
 from diceref.http.openapi import all_examples, operation_id_of, render_document
 
 EXAMPLES = all_examples()
@@ -147,6 +149,21 @@ def test_one_property_name_has_one_type_across_components(document: dict[str, An
     assert not clashes, clashes
     assert seen["dice"] == {"array<integer>": seen["dice"]["array<integer>"]}
     assert all(kinds.keys() == {"integer"} for p, kinds in seen.items() if p.endswith("_count"))
+
+
+def test_every_property_and_parameter_is_described(document: dict[str, Any]) -> None:
+    for name, component in document["components"]["schemas"].items():
+        for prop, schema in (component.get("properties") or {}).items():
+            assert schema.get("description"), f"{name}.{prop} has no description"
+    for method, path, op in operations(document):
+        for parameter in op.get("parameters", []):
+            assert parameter.get("description"), (method, path, parameter["name"])
+
+
+def test_the_glossary_in_the_docs_is_the_services() -> None:
+    text = (ROOT / "docs" / "contract.md").read_text().split("## Glossary", 1)[1]
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| (.*) \|$", text, re.M))
+    assert rows == {k: v.replace("|", "/") for k, v in GLOSSARY.items()}
 
 
 def test_error_statuses_per_operation(document: dict[str, Any]) -> None:

@@ -40,6 +40,7 @@ from litestar.types.internal_types import PathParameterDefinition
 from diceref import __version__
 from diceref.http.examples import Example
 from diceref.http.family import family_apis
+from diceref.http.glossary import GLOSSARY
 from diceref.http.problems import PROBLEM_DESCRIPTIONS, PROBLEM_MEDIA_TYPE, body_too_large
 
 JSON = dict[str, Any]
@@ -168,6 +169,7 @@ def contract_document(app: Litestar) -> JSON:
         if issubclass(cls, msgspec.Struct):
             _merge(components[name], _msgspec_component(cls), set())
     _rename_components(doc, expected)
+    _describe_properties(doc["components"]["schemas"])
     for path, handler in routes:
         operation = _operation(doc, path, handler)
         _error_responses(operation)
@@ -282,6 +284,22 @@ def _public_name(litestar_name: str, cls: type) -> str:
             "outside any game family: rename one of them"
         )
     return family.group("family").title() + cls.__qualname__
+
+
+def _describe_properties(components: JSON) -> None:
+    """Every property gets the glossary's description of its name, unless its type carries
+    its own; a name missing from the glossary stops the document (see `GLOSSARY`)."""
+    missing = []
+    for name, component in components.items():
+        for prop, schema in (component.get("properties") or {}).items():
+            if "description" in schema:
+                continue
+            if prop not in GLOSSARY:
+                missing.append(f"{name}.{prop}")
+                continue
+            schema["description"] = GLOSSARY[prop]
+    if missing:
+        raise RuntimeError(f"properties missing from diceref.http.glossary: {missing}")
 
 
 def _rename_components(doc: JSON, names: dict[str, type]) -> None:
