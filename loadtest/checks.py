@@ -148,7 +148,7 @@ def check_yardkle_holds(dice: list[int], body: dict[str, Any]) -> None:
     values = [o["expected_points"] for o in options]
     if values != sorted(values, reverse=True):
         raise WrongAnswer("/yardkle/holds options not ranked")
-    if options and body["best"]["expected_points"] != values[0]:
+    if options and (body["best_option"]["expected_points"] != values[0] or not options[0]["best"]):
         raise WrongAnswer("/yardkle/holds best is not the first option")
 
 

@@ -170,8 +170,13 @@ def test_holds_endpoint() -> None:
             "win_probability_exact": "2/3",
             "expected_points": 7.5,
             "expected_points_exact": "15/2",
+            "best": True,
+            "loss": 0.0,
         }
         assert len(ranking["options"]) == 8
+        for o in ranking["options"][1:]:  # the loss is in probability when a target ranks
+            loss = Fraction(2, 3) - Fraction(o["win_probability_exact"])
+            assert o["loss"] == pytest.approx(float(loss), abs=1e-12) and not o["best"]
         stand = next(o for o in ranking["options"] if o["rethrow_count"] == 0)
         assert stand["keep"] == [3, 6, 6]
         assert stand["win_probability_exact"] == "0"

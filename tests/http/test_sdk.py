@@ -505,7 +505,7 @@ def test_a_success_that_is_not_the_documented_shape(monkeypatch: pytest.MonkeyPa
 
 
 def test_requests_leave_defaults_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    answer = {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "options": [], "total": 0}
+    answer = {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "options": [], "blocked": [], "total": 0}
     client, _, seen = mock_client([httpx.Response(200, json=answer)], monkeypatch)
     client.score("yahtzee", (1, 2, 3, 4, 5))
     assert json.loads(seen[0].content) == {"game": "yahtzee", "dice": [1, 2, 3, 4, 5]}

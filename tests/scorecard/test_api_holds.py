@@ -29,7 +29,12 @@ def test_start_of_game_ranking(coach: Client) -> None:
         "kind": "keep",
         "keep": [6, 6, 6],
         "expected_total": pytest.approx(265.1134, abs=5e-5),
+        "best": True,
+        "loss": 0.0,
     }
+    assert [o["best"] for o in options].count(True) == 1
+    for o in options[1:]:
+        assert o["loss"] == pytest.approx(options[0]["expected_total"] - o["expected_total"])
     keeps = [tuple(o["keep"]) for o in options if o["kind"] == "keep"]
     assert sorted(keeps) == sorted(sub_multisets((4, 4, 6, 6, 6)))  # none to all five, once
     boxes = {o["box"]: o for o in options if o["kind"] == "box"}

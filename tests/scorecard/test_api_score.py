@@ -153,3 +153,41 @@ def test_malformed_json_and_wrong_method(client: Client) -> None:
     problem(client.post("/score", content=b"[]", headers={"content-type": "application/json"}), 400)
     problem(client.get("/score"), 405)
     problem(client.get("/nowhere"), 404)
+
+
+def test_options_name_their_box_and_split_the_bonus(client: Client) -> None:
+    """Sixes completes 63 in the upper section (35) and the further Yahtzee earns 100."""
+    card = {"filled": {"yahtzee": 50, "ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}}
+    body = client.post(
+        "/score", json={"game": "yahtzee", "dice": [6] * 5, "scorecard": card}
+    ).json()
+    (sixes,) = body["options"]  # the matching upper box is open: the forced Joker sends it there
+    assert sixes == {
+        "box": "sixes",
+        "name": "Sixes",
+        "points": 30,
+        "bonus": 135,
+        "upper_bonus": 35,
+        "extra_bonus": 100,
+    }
+    blocked = {b["box"]: b for b in body["blocked"]}
+    assert set(blocked) == {
+        "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+        "large_straight", "chance",
+    }  # fmt: skip
+    assert {b["code"] for b in blocked.values()} == {"forced_joker"}
+    assert blocked["chance"]["name"] == "Chance" and blocked["chance"]["reason"]
+
+
+def test_series_order_blocks_the_second_series_with_its_code(client: Client) -> None:
+    body = client.post("/score", json={"game": "russian-poker", "dice": [2, 2, 5, 5, 5]}).json()
+    assert {o["box"] for o in body["options"]} == {
+        "ones", "twos", "threes", "fours", "fives", "sixes"
+    }  # fmt: skip
+    assert body["blocked"] and {b["code"] for b in body["blocked"]} == {"series_order"}
+    assert "full_house" in {b["box"] for b in body["blocked"]}
+
+
+def test_nothing_is_blocked_on_a_free_card(client: Client) -> None:
+    body = client.post("/score", json={"game": "yahtzee", "dice": [1, 2, 3, 4, 6]}).json()
+    assert body["blocked"] == [] and len(body["options"]) == 13

@@ -208,14 +208,14 @@ def test_holds_rank_every_set_aside(client: TestClient[Any]) -> None:
     # off the pad with under 500, banking is not allowed and is worth 0
     assert all(not o["bank_allowed"] and o["bank_expected_points"] == 0 for o in options)
     # the classic advice: keep one 1 and throw five dice
-    assert body["best"]["set_aside"] == [1] and body["best"]["decision"] == "throw_on"
-    assert body["best"]["expected_points"] == options[0]["expected_points"]
+    assert body["best_option"]["set_aside"] == [1] and body["best_option"]["decision"] == "throw_on"
+    assert body["best_option"]["expected_points"] == options[0]["expected_points"]
 
 
 def test_holds_bank_a_big_turn_with_one_die_left(client: TestClient[Any]) -> None:
     payload = {"dice": [1, 2, 3, 6], "on_pad": True, "turn_points": 1000}
     body = client.post("/yardkle/holds", json=payload).json()
-    best = body["best"]
+    best = body["best_option"]
     assert best["set_aside"] == [1] and best["decision"] == "bank"
     assert best["expected_points"] == 1100
     first = body["options"][0]
@@ -229,7 +229,7 @@ def test_holds_bank_a_big_turn_with_one_die_left(client: TestClient[Any]) -> Non
 def test_holds_on_a_yardkle(client: TestClient[Any]) -> None:
     payload = {"dice": [2, 3], "on_pad": True, "turn_points": 400}
     body = client.post("/yardkle/holds", json=payload).json()
-    assert body["yardkle"] and body["options"] == [] and body["best"] is None
+    assert body["yardkle"] and body["options"] == [] and body["best_option"] is None
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ Call = Literal["high", "low"]
 Conversion = Literal["two_sixes", "three_sixes"]
 Special = Literal["chicago", "one_six_five"]
 Decision = Literal["bank", "throw_on"]
+BlockReason = Literal["series_order", "forced_order", "forced_joker"]
 TurnEnd = Literal["bank", "yardkle"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
 
@@ -141,14 +142,27 @@ class ScoreRequest(_In):
 
 class OptionOut(_Out):
     box: str
+    name: str
     points: int
     bonus: int
+    upper_bonus: int
+    extra_bonus: int
+
+
+class BlockedOut(_Out):
+    """An open box these dice may not fill now."""
+
+    box: str
+    name: str
+    code: BlockReason
+    reason: str
 
 
 class ScoreResponse(_Out):
     game: str
     dice: list[int]
     options: list[OptionOut]
+    blocked: list[BlockedOut]
     total: int
 
 
@@ -165,15 +179,22 @@ class KeepOption(_Out, tag_field="kind", tag="keep"):
 
     keep: list[int]
     expected_total: float
+    best: bool
+    loss: float
 
 
 class BoxOption(_Out, tag_field="kind", tag="box"):
     """End the turn now in this box."""
 
     box: str
+    name: str
     points: int
     bonus: int
+    upper_bonus: int
+    extra_bonus: int
     expected_total: float
+    best: bool
+    loss: float
 
 
 class ScorecardHoldsResponse(_Out):
@@ -367,6 +388,8 @@ class ChicagoHoldOut(_Out):
     win_probability_exact: str | None
     expected_points: float
     expected_points_exact: str
+    best: bool
+    loss: float
 
 
 class RankingOut(_Out):
@@ -516,6 +539,8 @@ class YardkleHoldOut(_Out):
     throw_on_expected_points: float
     decision: Decision
     expected_points: float
+    best: bool
+    loss: float
 
 
 class BestOut(_Out):
@@ -530,4 +555,4 @@ class YardkleHoldsResponse(_Out):
     on_pad: bool
     yardkle: bool
     options: list[YardkleHoldOut]
-    best: BestOut | None
+    best_option: BestOut | None

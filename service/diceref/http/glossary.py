@@ -24,13 +24,16 @@ GLOSSARY: dict[str, str] = {
     "bank_expected_points": "Expected points of banking now: the turn points, or 0 if banking "
     "is not allowed.",
     "banked_total": "The player's total before this turn.",
-    "best": "The best option (ties: the first listed), or null when there is none.",
+    "best": "Whether this option is among the best (ties included).",
+    "best_option": "The best option (ties: the first listed), or null when there is none.",
+    "blocked": "The open boxes these dice may not fill now, each with the rule that closes it.",
     "bonus": "All the bonus points this placement earns: `upper_bonus` + `extra_bonus`.",
     "box": "A box's id, as `GET /games/{game}` lists them.",
     "boxes": "The game's boxes, in scorecard order.",
     "call": "The call in force: `high` or `low` (null: not made yet, the starter chooses).",
     "claimed_total": "The total written on the sheet, to check (null: not written).",
     "claimed_upper_bonus": "The upper bonus written on the sheet, to check (null: not written).",
+    "code": "A stable, machine-readable code for the reason (`series_order`, ...).",
     "combination": "A scoring combination's id.",
     "complete": "Whether every box of the sheet is filled.",
     "conversion": "A conversion of dice (Chicago: sixes turned into a 1), or null for none.",
@@ -80,6 +83,8 @@ GLOSSARY: dict[str, str] = {
     "lives_after": "Lives after the round.",
     "lives_lost": "Lives lost in the round.",
     "losers": "The players who lost a life by this event.",
+    "loss": "What this option costs against the best, in the coach's unit (expected points or "
+    "total, or win probability); 0 for a best option.",
     "max_players": "The most players a game takes (null: no limit).",
     "max_points": "The most points this can score.",
     "max_score": "The most points the game can give from an empty card, null while its table "

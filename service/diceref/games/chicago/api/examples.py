@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from diceref.http.examples import Example, invalid, rule_violation
@@ -10,7 +11,10 @@ from diceref.http.examples import Example, invalid, rule_violation
 Json = Any
 
 
-def _chicago_hold(keep: list[int], rethrow: int, p: str, pf: float, e: str, ef: float) -> Json:
+def _chicago_hold(
+    keep: list[int], rethrow: int, p: str, pf: float, e: str, ef: float, best: bool = False
+) -> Json:
+    """One option of a ranking whose best win probability is 1 (the loss is against it)."""
     return {
         "keep": keep,
         "conversion": None,
@@ -20,6 +24,8 @@ def _chicago_hold(keep: list[int], rethrow: int, p: str, pf: float, e: str, ef: 
         "win_probability_exact": p,
         "expected_points": ef,
         "expected_points_exact": e,
+        "best": best,
+        "loss": float(1 - Fraction(p)),
     }
 
 
@@ -216,7 +222,7 @@ EXAMPLES: dict[str, list[Example]] = {
                     {
                         "call": "low",
                         "options": [
-                            _chicago_hold([1, 1], 1, "1", 1.0, "11/2", 5.5),
+                            _chicago_hold([1, 1], 1, "1", 1.0, "11/2", 5.5, best=True),
                             _chicago_hold([1, 1, 6], 0, "1", 1.0, "8", 8.0),
                             _chicago_hold([1], 2, "13/18", 0.7222222222222222, "8", 8.0),
                             _chicago_hold([], 3, "3/8", 0.375, "21/2", 10.5),

@@ -183,6 +183,8 @@ class HoldOut(msgspec.Struct):
     win_probability_exact: str | None
     expected_points: float
     expected_points_exact: str
+    best: bool
+    loss: float
 
 
 class RankingOut(msgspec.Struct):

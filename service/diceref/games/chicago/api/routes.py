@@ -30,7 +30,7 @@ from diceref.games.chicago.rules.games import referee_game, referee_round
 from diceref.games.chicago.rules.moves import conversion_offer, throws_left_after
 from diceref.games.chicago.rules.round import EventKind, RoundRuling, ThrowRecord, Turn
 from diceref.games.chicago.rules.ruleset import CHICAGO, Call, special
-from diceref.games.chicago.solver.coach import advise
+from diceref.games.chicago.solver.coach import Advice, advise
 from diceref.http.family import operation
 
 
@@ -171,23 +171,36 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
         set_aside_count=data.set_aside_count,
         call=data.call,
         target=data.target,
-        rankings=[
-            RankingOut(
-                call,
-                [
-                    HoldOut(
-                        keep=list(a.move.kept),
-                        conversion=a.move.conversion,
-                        set_aside_count=a.move.aside,
-                        rethrow_count=a.move.rethrow,
-                        win_probability=None if a.probability is None else float(a.probability),
-                        win_probability_exact=None if a.probability is None else str(a.probability),
-                        expected_points=float(a.expected_score),
-                        expected_points_exact=str(a.expected_score),
-                    )
-                    for a in advice
-                ],
-            )
-            for call, advice in rankings.items()
-        ],
+        rankings=[RankingOut(call, _ranked(advice)) for call, advice in rankings.items()],
     )
+
+
+def _ranked(advice: list[Advice]) -> list[HoldOut]:
+    """The options as ranked, the best marked (every option equal to the first on the
+    ranking, ties included) and each one's loss against it: in probability when a target
+    ranks them, else in points (high: fewer, low: more)."""
+    if not advice:
+        return []
+    top = advice[0]
+    out = []
+    for a in advice:
+        if a.probability is not None and top.probability is not None:
+            loss = top.probability - a.probability
+        else:
+            loss = abs(top.expected_score - a.expected_score)
+        same = (a.probability, a.expected_score) == (top.probability, top.expected_score)
+        out.append(
+            HoldOut(
+                keep=list(a.move.kept),
+                conversion=a.move.conversion,
+                set_aside_count=a.move.aside,
+                rethrow_count=a.move.rethrow,
+                win_probability=None if a.probability is None else float(a.probability),
+                win_probability_exact=None if a.probability is None else str(a.probability),
+                expected_points=float(a.expected_score),
+                expected_points_exact=str(a.expected_score),
+                best=same,
+                loss=float(loss),
+            )
+        )
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from diceref.games.scorecard.rules.games import yahtzee
 from diceref.http.examples import Example, invalid, problem, rule_violation, unknown_game
 
 Json = Any
@@ -52,7 +53,18 @@ def _score_options() -> Json:
         "yahtzee",
         "chance",
     ]
-    return [{"box": b, "points": points.get(b, 0), "bonus": 0} for b in boxes]
+    names = {b.id: b.name for b in yahtzee().boxes}
+    return [
+        {
+            "box": b,
+            "name": names[b],
+            "points": points.get(b, 0),
+            "bonus": 0,
+            "upper_bonus": 0,
+            "extra_bonus": 0,
+        }
+        for b in boxes
+    ]
 
 
 EXAMPLES: dict[str, list[Example]] = {
@@ -68,7 +80,13 @@ EXAMPLES: dict[str, list[Example]] = {
             "empty-card",
             "A full house on an empty Yahtzee card",
             200,
-            {"game": "yahtzee", "dice": [4, 4, 6, 6, 6], "options": _score_options(), "total": 0},
+            {
+                "game": "yahtzee",
+                "dice": [4, 4, 6, 6, 6],
+                "options": _score_options(),
+                "blocked": [],
+                "total": 0,
+            },
             body={"game": "yahtzee", "dice": [4, 4, 6, 6, 6]},
         ),
         Example(
@@ -107,16 +125,26 @@ EXAMPLES: dict[str, list[Example]] = {
                     {
                         "kind": "box",
                         "box": "chance",
+                        "name": "Chance",
                         "points": 21,
                         "bonus": 0,
+                        "upper_bonus": 0,
+                        "extra_bonus": 0,
                         "expected_total": 226.48074968943519,
+                        "best": True,
+                        "loss": 0.0,
                     },
                     {
                         "kind": "box",
                         "box": "small_straight",
+                        "name": "Small straight",
                         "points": 0,
                         "bonus": 0,
+                        "upper_bonus": 0,
+                        "extra_bonus": 0,
                         "expected_total": 210.33333333333331,
+                        "best": False,
+                        "loss": 226.48074968943519 - 210.33333333333331,
                     },
                 ],
             },

@@ -13,6 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import BlockReason
 from diceref.http.fields import Die, ThrowNumber
 
 FiveDice = Annotated[
@@ -34,8 +35,20 @@ class ScorecardIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class OptionOut(msgspec.Struct):
     box: str
+    name: str
     points: int
     bonus: int
+    upper_bonus: int
+    extra_bonus: int
+
+
+class BlockedOut(msgspec.Struct):
+    """An open box these dice may not fill now."""
+
+    box: str
+    name: str
+    code: BlockReason
+    reason: str
 
 
 class ScoreRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -49,6 +62,7 @@ class ScoreResponse(msgspec.Struct):
     game: str
     dice: list[int]
     options: list[OptionOut]
+    blocked: list[BlockedOut]
     total: int
 
 
@@ -68,15 +82,22 @@ class KeepOption(msgspec.Struct, tag_field="kind", tag="keep"):
 
     keep: list[int]
     expected_total: float
+    best: bool
+    loss: float
 
 
 class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
     """End the turn now in this box."""
 
     box: str
+    name: str
     points: int
     bonus: int
+    upper_bonus: int
+    extra_bonus: int
     expected_total: float
+    best: bool
+    loss: float
 
 
 class HoldsResponse(msgspec.Struct):

@@ -10,6 +10,7 @@ from litestar import Request
 from litestar.params import JSONBody
 
 from diceref.games.scorecard.api.models import (
+    BlockedOut,
     BoxOption,
     CheckRequest,
     CheckResponse,
@@ -28,6 +29,7 @@ from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
+    blocked_boxes,
     card_total,
     legal_options,
     open_card,
@@ -37,6 +39,9 @@ from diceref.games.scorecard.rules.sheets import Entry, Sheet, check_sheet, rank
 from diceref.games.scorecard.solver.advice import BoxAdvice, advise
 from diceref.games.scorecard.tables import value_spec
 from diceref.http.family import operation, registry_of
+
+# Options within this of the best expected total are best too (ties; float arithmetic).
+BEST_WITHIN = 1e-9
 
 
 def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
@@ -51,10 +56,18 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     ruleset = SCORECARD_GAMES[data.game.value]
     card = _card(ruleset, data.scorecard)
     options = legal_options(ruleset, card, data.dice, data.throw)
+    name = ruleset.box_name
     return ScoreResponse(
         game=ruleset.id,
         dice=data.dice,
-        options=[OptionOut(o.box, o.points, o.bonus) for o in options],
+        options=[
+            OptionOut(o.box, name[o.box], o.points, o.bonus, o.upper_bonus, o.extra_bonus)
+            for o in options
+        ],
+        blocked=[
+            BlockedOut(b.box, name[b.box], b.code, b.reason)
+            for b in blocked_boxes(ruleset, card, options)
+        ],
         total=card_total(ruleset, card),
     )
 
@@ -71,12 +84,30 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     card = _card(ruleset, data.scorecard)
     throw = throw_of(ruleset, data.throws_left, data.throw)
     values = registry_of(request).require(value_spec(ruleset))
-    options: list[KeepOption | BoxOption] = [
-        BoxOption(o.box, o.points, o.bonus, o.expected_total)
-        if isinstance(o, BoxAdvice)
-        else KeepOption(list(o.keep), o.expected_total)
-        for o in advise(ruleset, values, card, data.dice, data.throws_left, throw)
-    ]
+    advice = advise(ruleset, values, card, data.dice, data.throws_left, throw)
+    split = {o.box: o for o in legal_options(ruleset, card, data.dice, throw)}
+    top = advice[0].expected_total if advice else 0.0
+    options: list[KeepOption | BoxOption] = []
+    for o in advice:
+        loss = top - o.expected_total
+        best, loss = loss <= BEST_WITHIN, 0.0 if loss <= BEST_WITHIN else loss
+        if isinstance(o, BoxAdvice):
+            placed = split[o.box]
+            options.append(
+                BoxOption(
+                    o.box,
+                    ruleset.box_name[o.box],
+                    o.points,
+                    o.bonus,
+                    placed.upper_bonus,
+                    placed.extra_bonus,
+                    o.expected_total,
+                    best,
+                    loss,
+                )
+            )
+        else:
+            options.append(KeepOption(list(o.keep), o.expected_total, best, loss))
     return HoldsResponse(
         ruleset.id, data.dice, data.throws_left, card_total(ruleset, card), options
     )

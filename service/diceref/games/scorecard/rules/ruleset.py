@@ -203,6 +203,11 @@ class Ruleset(GameInfo):
         """Lower boxes open only once every upper box is filled (`order` is `series`)."""
         return self.order is Order.SERIES
 
+    @cached_property
+    def box_name(self) -> dict[str, str]:
+        """Box id -> display name."""
+        return {b.id: b.name for b in self.boxes}
+
     def box(self, box_id: str) -> Box:
         return self.boxes[self.box_index[box_id]]
 

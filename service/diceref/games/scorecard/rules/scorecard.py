@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import NamedTuple
 
 from diceref.core.dice import DICE_PER_THROW, FACES, throw_index
@@ -25,11 +26,31 @@ class Scorecard:
 
 
 class Option(NamedTuple):
-    """A legal placement (a named tuple: scoring builds a dozen per request)."""
+    """A legal placement (a named tuple: scoring builds a dozen per request).  `bonus` is
+    what the placement earns in all: the upper bonus it secures plus the extra
+    five-of-a-kind bonus."""
 
     box: str
     points: int
     bonus: int
+    upper_bonus: int = 0
+    extra_bonus: int = 0
+
+
+class BlockReason(StrEnum):
+    """Why an open box may not take these dice now."""
+
+    SERIES_ORDER = "series_order"  # the second series opens once the first is complete
+    FORCED_ORDER = "forced_order"  # every box in scorecard order: only the first open one
+    FORCED_JOKER = "forced_joker"  # a Joker must go to the matching upper box, or a lower one
+
+
+class Blocked(NamedTuple):
+    """An open box these dice may not fill now, and why."""
+
+    box: str
+    code: BlockReason
+    reason: str
 
 
 def validate_dice(dice: list[int] | tuple[int, ...], where: str = "dice") -> None:
@@ -203,17 +224,50 @@ def legal_options(
     worst = _worst_upper_total(ruleset, boxes)
     reached = ruleset.upper_bonus.reached
     if reached(worst):  # bonus already secured: no placement earns it
-        return [Option(ids[i], points, extra) for i, points in placements]
+        return [Option(ids[i], points, extra, 0, extra) for i, points in placements]
     bonus = ruleset.upper_bonus.points
     upper_min = table.upper_min
-    return [
-        Option(
-            ids[i],
-            points,
-            extra + bonus if i in upper_min and reached(worst - upper_min[i] + points) else extra,
-        )
-        for i, points in placements
-    ]
+    options = []
+    for i, points in placements:
+        earned = bonus if i in upper_min and reached(worst - upper_min[i] + points) else 0
+        options.append(Option(ids[i], points, earned + extra, earned, extra))
+    return options
+
+
+def blocked_boxes(ruleset: Ruleset, card: Scorecard, options: list[Option]) -> list[Blocked]:
+    """The open boxes that `options` (the legal placements of a throw) leave out, in
+    scorecard order, each with the rule that closes it to these dice."""
+    legal = {o.box for o in options}
+    blocked = []
+    first_open = next((b for b in ruleset.box_ids if b not in card.boxes), None)
+    for box_id in ruleset.box_ids:
+        if box_id in card.boxes or box_id in legal:
+            continue
+        if ruleset.order is Order.FORCED:
+            blocked.append(
+                Blocked(
+                    box_id,
+                    BlockReason.FORCED_ORDER,
+                    f"boxes are filled in scorecard order: '{first_open}' comes first",
+                )
+            )
+        elif ruleset.order is Order.SERIES and ruleset.box_index[box_id] not in ruleset.upper_set:
+            blocked.append(
+                Blocked(
+                    box_id,
+                    BlockReason.SERIES_ORDER,
+                    "the second series opens once every box of the first is filled",
+                )
+            )
+        else:
+            blocked.append(
+                Blocked(
+                    box_id,
+                    BlockReason.FORCED_JOKER,
+                    "a further five of a kind must go where the Joker rule sends it",
+                )
+            )
+    return blocked
 
 
 def extra_bonus_for(

@@ -176,6 +176,8 @@ class HoldOut(msgspec.Struct):
     throw_on_expected_points: float
     decision: Decision
     expected_points: float
+    best: bool
+    loss: float
 
 
 class BestOut(msgspec.Struct):
@@ -190,7 +192,7 @@ class HoldsResponse(msgspec.Struct):
     on_pad: bool
     yardkle: bool
     options: list[HoldOut]
-    best: BestOut | None
+    best_option: BestOut | None
 
 
 # --- conversion ---------------------------------------------------------------------------
@@ -259,7 +261,13 @@ def game_out(result: GameResult) -> GameResponse:
     )
 
 
-def hold_out(h: HoldAdvice) -> HoldOut:
+# Options within this of the best expected points are best too (ties; float arithmetic).
+BEST_WITHIN = 1e-9
+
+
+def hold_out(h: HoldAdvice, top: float) -> HoldOut:
+    """`top`: the best option's expected points (the loss is against it)."""
+    loss = top - h.value
     return HoldOut(
         rank=h.rank,
         set_aside=list(h.set_aside.dice),
@@ -273,4 +281,6 @@ def hold_out(h: HoldAdvice) -> HoldOut:
         throw_on_expected_points=h.throw_on,
         decision=h.decision,
         expected_points=h.value,
+        best=loss <= BEST_WITHIN,
+        loss=0.0 if loss <= BEST_WITHIN else loss,
     )

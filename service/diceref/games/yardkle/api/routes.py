@@ -103,8 +103,8 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
         turn_points=data.turn_points,
         on_pad=data.on_pad,
         yardkle=not options,
-        options=[hold_out(h) for h in options],
-        best=None
+        options=[hold_out(h, options[0].value) for h in options],
+        best_option=None
         if best is None
         else BestOut(list(best.set_aside.dice), best.decision, best.value),
     )
