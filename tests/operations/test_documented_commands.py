@@ -200,6 +200,8 @@ def run_using_it(block: str, tmp_path: Path) -> None:
             "kind": "keep",
             "keep": [6, 6, 6],
             "expected_total": pytest.approx(265.1134, abs=1e-4),
+            "best": True,
+            "loss": 0.0,
         }
     finally:
         server.stop()
