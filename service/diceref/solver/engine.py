@@ -1,10 +1,13 @@
 """Backward induction over a scorecard game: the expected points still to come from every
 reachable state under optimal play.
 
-States are solved layer by layer (most boxes filled first), in chunks, with every step a
-whole-array numpy operation over the chunk.  The same `placement_values` routine serves the
-solve and the per-request advice in `advice.py`, so the table and the answers built from it
-cannot disagree about what a placement is worth.
+`solve` and `solve_max` build the tables with `batched.py`, which compiles a ruleset's turn
+into a few dozen gathers over a cache-sized batch of states.  This module keeps the same
+arithmetic written box by box and keep size by keep size: `turn_values` evaluates the turn
+of one state for the per-request advice in `advice.py`, and `solve_reference` /
+`solve_max_reference` solve whole games with it, which the tests hold the fast tables to
+(state by state, to 1e-9), so the table and the answers built from it cannot disagree about
+what a placement is worth.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import numpy.typing as npt
 from diceref.rules.dice import FACES, N_THROWS, face_counts
 from diceref.rules.points import points_table
 from diceref.rules.ruleset import Joker, Ruleset
+from diceref.solver import batched
 from diceref.solver.allocator import reuse_freed_memory
 from diceref.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.solver.statespace import StateSpace, popcount, state_space
 
-SOLVER_VERSION = "2"  # bump whenever a table computed before would differ
+SOLVER_VERSION = "3"  # bump whenever a table computed before would differ
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
@@ -317,11 +321,21 @@ def turn_values(
 
 def solve(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
     """The value table: expected points still to come from each state (NaN: unreachable)."""
-    return _backward(ruleset, progress, _expected)
+    return batched.solve_table(ruleset, progress)
 
 
 def solve_max(ruleset: Ruleset) -> FloatArray:
     """Most points still to come from each state if every throw could be chosen."""
+    return batched.solve_table(ruleset, maximum=True)
+
+
+def solve_reference(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
+    """`solve` box by box with `turn_values` (slower; what the fast tables are held to)."""
+    return _backward(ruleset, progress, _expected)
+
+
+def solve_max_reference(ruleset: Ruleset) -> FloatArray:
+    """`solve_max` box by box (slower; what the fast tables are held to)."""
     return _backward(ruleset, None, _maximum, MAX_CHUNK)
 
 

@@ -1,0 +1,794 @@
+"""The solve's inner loop: every turn of a batch of states as a short list of gathers.
+
+`engine.turn_values` evaluates a turn box by box and keep size by keep size, which is clear
+and serves one request in well under a millisecond.  Solving a whole game evaluates some
+360,000 turns (yahtzee) to 1.4 million (dice-poker), and there the number of passes over
+memory and how much of it stays in the core's cache decide the time.  This module compiles
+a ruleset's turn, once, into a `TurnPlan`: a list of steps, each one `np.take` of rows of a
+per-batch buffer followed by a max or a mean over groups of a fixed width, written into the
+same buffer.  With the states of a batch as the buffer's columns (128 at a time) the whole
+turn's working set stays in the core's L2 cache and every numpy call works on whole rows.
+
+What makes the list short, each measured against the box-by-box form:
+
+* Points go into the next state's value ahead of time.  A batch first gathers, for every
+  open box, the value of the state it leads to (the "next values", upper boxes once per
+  count of their face), then adds each distinct point value a lower box can score (25 for a
+  full house, 5..30 for chance...) once per state: one row per (box, points) pair, not one
+  (252, N) addition per box.
+* A throw's candidates are only the boxes it scores in.  A lower box that scores 0 for a
+  throw offers the value of scratching it, the same for every such throw; since points are
+  never negative there, the best scratch over all lower boxes is one row that every throw
+  may take (scoring more than 0 in a box is worth at least its scratch).  Upper boxes score
+  by the count of their face: a throw takes the row of each face it shows, and one row for
+  the best of the faces it lacks (with the lower scratch), built per set of missing faces.
+  A throw then has 3 to 11 candidates instead of 13 or 15 boxes; throws with the same
+  number are one group, one gather and one max.
+* The six five-of-a-kind throws, where the Joker and the extra bonus decide, are one group
+  patched with `np.where`, exactly as `engine._five_of_a_kind_rows` does.
+* Keeps: a keep's value is the mean of its six one-die-more keeps; the best keep of a
+  multiset is the best of itself and of the best keeps of it with one face removed, once
+  per distinct face (not once per die: 6-6-6-2-2 has two sub-keeps one die smaller, not
+  five), grouped by how many distinct faces the multiset has.
+
+The arithmetic is the engine's, in the same order up to the order of a max or of six
+additions, so tables agree with `engine.turn_values` to rounding (about 1e-13), which
+`tests/test_solver_batched.py` checks state by state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.rules.dice import DICE_PER_THROW, FACES, N_THROWS, face_counts
+from diceref.rules.points import points_table
+from diceref.rules.ruleset import Joker, Ruleset
+from diceref.solver.allocator import reuse_freed_memory
+from diceref.solver.keeps import keep_graph
+from diceref.solver.statespace import StateSpace, popcount, state_space
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+NEG = -np.inf
+CHUNK = 128  # states a turn is evaluated for at once: the buffer (~1,400 rows) fits L2
+
+
+@dataclass(frozen=True)
+class Step:
+    """buffer[start:stop] = max (or mean) over groups of `width` rows of buffer[src]."""
+
+    src: IntArray  # (groups * width,) row numbers, group by group
+    width: int
+    start: int  # first output row; the groups' results are contiguous
+    mean: bool = False
+
+    @property
+    def stop(self) -> int:
+        return self.start + len(self.src) // self.width
+
+
+@dataclass(frozen=True)
+class Buf:
+    """Rows [start, stop) of the buffer."""
+
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True)
+class Scr:
+    """Rows [start, stop) of the gather scratch."""
+
+    start: int
+    stop: int
+
+
+Ref = Buf | Scr
+
+
+@dataclass(frozen=True)
+class Take:
+    """scratch[at : at + len(src)] = buffer[src]"""
+
+    src: IntArray
+    at: int
+
+
+@dataclass(frozen=True)
+class Mean:
+    """buffer[start:...] = the mean of each six consecutive scratch rows from 0 to `rows`."""
+
+    rows: int
+    start: int
+
+
+@dataclass(frozen=True)
+class Max:
+    """out = np.maximum(a, b)"""
+
+    a: Ref
+    b: Ref
+    out: Ref
+
+
+Instr = Take | Mean | Max
+
+
+@dataclass(frozen=True)
+class JokerRows:
+    """What the six five-of-a-kind throws need beyond their natural candidates."""
+
+    lower_src: IntArray  # (6 * n_lower,) rows: each lower box's value plus its Joker points
+    n_lower: int
+    upper_zero_src: IntArray  # (6 * 5,) rows: 0 in an upper box other than the matching one
+    matching_five: IntArray  # (6,) rows: the matching upper box with five of its face
+    matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of the matching upper box in the mask
+
+
+@dataclass
+class TurnPlan:
+    """A ruleset's turn as steps over one buffer; built once per ruleset (`turn_plan`).
+
+    Rows [0, n_next) hold a batch's next values, built per block by `next_values`: 6 rows
+    per upper box (0..5 dice of its face: points, bonus and the next state's value), one
+    per lower box (two for a Joker game's five-of-a-kind box: holding the top score or a
+    scratch), the (box, points) rows, the lower scratch row and the missing-faces rows.
+    """
+
+    space: StateSpace
+    n_upper_rows: int
+    upper_delta: npt.NDArray[np.int64]  # (n_upper_rows, 64 * n_sub): index step to next state
+    upper_add: FloatArray  # (n_upper_rows, 64 * n_sub): points + bonus, -inf if box closed
+    n_lower_rows: int
+    lower_delta: npt.NDArray[np.int64]  # (n_lower_rows, lower masks): index step, 0 if closed
+    lower_add: FloatArray  # (n_lower_rows, lower masks): 0 if open, -inf if closed
+    pair_src: IntArray  # rows a point value is added to
+    pair_points: FloatArray
+    pair_start: int
+    scratch_src: IntArray  # rows the lower scratch row is the best of
+    scratch_row: int
+    missing: list[Step]  # best 0 in an upper box (or lower scratch), per set of missing faces
+    n_next: int
+    stand: list[Step]  # standing on each throw (after the turn's second or third throw)
+    five_rows: tuple[slice, ...]  # rows of the five-of-a-kind throws among the stand rows
+    joker: JokerRows | None
+    keeps: list[Instr]  # every round of keeps, down to the best value after the first throw
+    final: slice  # that value, one row per throw
+    final_probability: FloatArray  # the chance of each of those throws
+    maximum: Step  # solve_max: each box at its best over the ordinary throws
+    n_rows: int
+    scratch_size: int
+    _local: threading.local = field(default_factory=threading.local, repr=False)
+
+    def workspace(self, n: int) -> Workspace:
+        """This thread's workspace for batches of n states (built once, then reused)."""
+        cache: dict[int, Workspace] | None = getattr(self._local, "spaces", None)
+        if cache is None:
+            cache = self._local.spaces = {}
+        got = cache.get(n)
+        if got is None:
+            got = cache[n] = Workspace(self, n)
+        return got
+
+
+class Workspace:
+    """A buffer for n states and every step bound to views of it.
+
+    Binding the views once matters: a batch runs some 50 steps, and numpy's per-call cost
+    (a reshape, a slice, the Python wrapper of `np.max`) is then paid once per process
+    instead of once per step and batch.
+    """
+
+    def __init__(self, plan: TurnPlan, n: int) -> None:
+        self.buf = np.empty((plan.n_rows, n))
+        self.scratch = np.empty((plan.scratch_size, n))
+        self.stand = self.bind_steps(plan.stand)
+        self.keeps = [self.bind(instr) for instr in plan.keeps]
+
+    def view(self, ref: Ref) -> FloatArray:
+        whole = self.buf if isinstance(ref, Buf) else self.scratch
+        return whole[ref.start : ref.stop]
+
+    def bind(self, instr: Instr) -> Callable[[], object]:
+        n = self.buf.shape[1]
+        if isinstance(instr, Take):
+            flat = self.scratch[instr.at : instr.at + len(instr.src)]
+            return partial(self.buf.take, instr.src, 0, flat, "clip")
+        if isinstance(instr, Mean):
+            view = self.scratch[: instr.rows].reshape(instr.rows // 6, 6, n)
+            out = self.buf[instr.start : instr.start + instr.rows // 6]
+            return partial(_mean6, view, out)
+        return partial(np.maximum, self.view(instr.a), self.view(instr.b), out=self.view(instr.out))
+
+    def bind_steps(self, steps: list[Step]) -> list[Callable[[], object]]:
+        n = self.buf.shape[1]
+        ops: list[Callable[[], object]] = []
+        for step in steps:
+            rows = len(step.src)
+            flat = self.scratch[:rows]
+            view = flat.reshape(rows // step.width, step.width, n)
+            ops.append(partial(self.buf.take, step.src, 0, flat, "clip"))
+            out = self.buf[step.start : step.stop]
+            ops.append(partial(_max_groups, view, out))
+        return ops
+
+    @staticmethod
+    def run(ops: list[Callable[[], object]]) -> None:
+        for op in ops:
+            op()
+
+
+def _mean6(view: FloatArray, out: FloatArray) -> None:
+    np.add.reduce(view, axis=1, out=out)
+    np.multiply(out, 1.0 / 6.0, out=out)
+
+
+def _max_groups(view: FloatArray, out: FloatArray) -> None:
+    np.maximum.reduce(view, axis=1, out=out)
+
+
+def run_steps(buf: FloatArray, scratch: FloatArray, steps: list[Step]) -> None:
+    """The steps on a buffer of any width (the max solve's blocks)."""
+    n = buf.shape[1]
+    for step in steps:
+        rows = len(step.src)
+        gathered = np.take(buf, step.src, axis=0, out=scratch[:rows], mode="clip")
+        view = gathered.reshape(rows // step.width, step.width, n)
+        out = buf[step.start : step.stop]
+        if step.mean:
+            np.add.reduce(view, axis=1, out=out)
+            out *= 1.0 / 6.0
+        else:
+            np.maximum.reduce(view, axis=1, out=out)
+
+
+_PLANS: dict[str, TurnPlan] = {}
+_PLANS_LOCK = threading.Lock()
+
+
+def turn_plan(ruleset: Ruleset) -> TurnPlan:
+    """The ruleset's plan, built on first use (a few milliseconds) and kept per process."""
+    with _PLANS_LOCK:
+        plan = _PLANS.get(ruleset.rules_hash)
+        if plan is None:
+            plan = _PLANS[ruleset.rules_hash] = _Builder(ruleset).plan()
+        return plan
+
+
+@dataclass
+class Block:
+    """Per-state facts of a block of states that the Joker rows need (None without one)."""
+
+    extra: FloatArray | None = None  # (n,) extra bonus for a further five of a kind
+    joker_on: BoolArray | None = None  # (n,)
+    matching_open: BoolArray | None = None  # (6, n)
+    box_used: BoolArray | None = None  # (n,)
+
+
+def next_values(
+    plan: TurnPlan,
+    values: FloatArray,
+    mask: npt.NDArray[np.int64],
+    sub: npt.NDArray[np.int64],
+    flag: npt.NDArray[np.int64],
+) -> tuple[FloatArray, Block]:
+    """Rows [0, n_next) for a block of states: what every box leads to, points added.
+
+    `values` holds -inf wherever no value is known yet; a closed box points back at the
+    state itself with -inf added, so it can never be chosen (no NaN arithmetic).
+    """
+    space = plan.space
+    ruleset = space.ruleset
+    n = len(mask)
+    nv = np.empty((plan.n_next, n))
+    base = space.index(mask, sub, flag)
+    n_upper = len(ruleset.upper_indices)
+    key = mask & ((1 << n_upper) - 1)
+    pair = key * space.n_sub + (sub - space.sub_low)
+    up = slice(0, plan.n_upper_rows)
+    np.take(values, base + plan.upper_delta[:, pair], out=nv[up])
+    nv[up] += plan.upper_add[:, pair]
+    lo = slice(plan.n_upper_rows, plan.n_upper_rows + plan.n_lower_rows)
+    lower_key = mask >> n_upper
+    np.take(values, base + plan.lower_delta[:, lower_key], out=nv[lo])
+    nv[lo] += plan.lower_add[:, lower_key]
+    if ruleset.series_order:  # lower boxes open only once the upper boxes are full
+        nv[lo] += np.where(key == (1 << n_upper) - 1, 0.0, NEG)
+    if len(plan.pair_src):
+        pairs = slice(plan.pair_start, plan.pair_start + len(plan.pair_src))
+        np.add(nv[plan.pair_src], plan.pair_points[:, None], out=nv[pairs])
+    if len(plan.scratch_src):
+        np.max(nv[plan.scratch_src], axis=0, out=nv[plan.scratch_row])
+    else:
+        nv[plan.scratch_row] = NEG
+    for step in plan.missing:
+        got = nv[step.src].reshape(-1, 2, n)
+        np.maximum(got[:, 0], got[:, 1], out=nv[step.start : step.stop])
+    block = Block()
+    rule = ruleset.five_of_a_kind
+    five = ruleset.five_box_index
+    if plan.joker is not None and rule is not None and five is not None:
+        used = (mask >> five & 1) == 1
+        top = used & (flag == 1)
+        block.box_used = used
+        block.extra = np.where(top, float(rule.extra_bonus), 0.0)
+        on = used & (top | rule.joker_when_scratched)
+        block.joker_on = on if rule.joker is not Joker.NONE else np.zeros_like(on)
+        block.matching_open = (mask[None, :] >> plan.joker.matching_bit & 1) == 0
+    return nv, block
+
+
+def joker_patch(
+    plan: TurnPlan, buf: FloatArray, scratch: FloatArray, block: Block, cols: slice
+) -> None:
+    """The five-of-a-kind throws once their box is used: extra bonus and Joker placement
+    (`engine._five_of_a_kind_rows`, for the rows of a batch)."""
+    jr = plan.joker
+    rule = plan.space.ruleset.five_of_a_kind
+    assert jr is not None and rule is not None
+    assert block.box_used is not None and block.extra is not None
+    assert block.joker_on is not None and block.matching_open is not None
+    if not block.box_used[cols].any():  # the box is open everywhere: the natural rows stand
+        return
+    n = buf.shape[1]
+    extra = block.extra[cols]
+    lower = np.take(buf, jr.lower_src, axis=0, out=scratch[: len(jr.lower_src)])
+    lower_best = lower.reshape(6, jr.n_lower, n).max(axis=1)
+    upper = np.take(buf, jr.upper_zero_src, axis=0, out=scratch[: len(jr.upper_zero_src)])
+    upper_zero = upper.reshape(6, -1, n).max(axis=1)
+    if rule.joker is Joker.FORCED:
+        elsewhere = np.where(lower_best > NEG, lower_best, upper_zero)
+    else:
+        elsewhere = np.maximum(lower_best, upper_zero)
+    matching_open = block.matching_open[:, cols]
+    joker_on = block.joker_on[cols]
+    for rows in plan.five_rows:
+        natural = buf[rows] + extra
+        if rule.matching_upper_forced:
+            joker = np.where(matching_open, buf[jr.matching_five], elsewhere) + extra
+        else:
+            joker = np.where(matching_open, natural, elsewhere + extra)
+        buf[rows] = np.where(joker_on, joker, natural)
+
+
+def block_values(plan: TurnPlan, nv: FloatArray, block: Block, chunk: int = 0) -> FloatArray:
+    """Expected points to come for every state of a block (its next values given)."""
+    n_states = nv.shape[1]
+    chunk = chunk or CHUNK
+    out = np.empty(n_states)
+    for a in range(0, n_states, chunk):
+        b = min(a + chunk, n_states)
+        ws = plan.workspace(b - a)
+        ws.buf[: plan.n_next] = nv[:, a:b]
+        ws.run(ws.stand)
+        if plan.joker is not None:
+            joker_patch(plan, ws.buf, ws.scratch, block, slice(a, b))
+        ws.run(ws.keeps)
+        np.dot(plan.final_probability, ws.buf[plan.final], out=out[a:b])
+    return out
+
+
+def block_maximum(plan: TurnPlan, nv: FloatArray, block: Block) -> FloatArray:
+    """Most points to come for every state of a block if every throw could be chosen: each
+    box at its best over the ordinary throws (a box's best throw is the same whatever the
+    other boxes hold), then the six five-of-a-kind throws exactly, Joker included."""
+    n = nv.shape[1]
+    step = plan.maximum
+    best: FloatArray = np.take(nv, step.src, axis=0).reshape(step.width, n).max(axis=0)
+    if plan.joker is not None:
+        five_steps = [s for s in plan.stand if any(s.start == r.start for r in plan.five_rows)]
+        buf = np.empty((max(s.stop for s in five_steps), n))
+        scratch = np.empty((plan.scratch_size, n))
+        buf[: plan.n_next] = nv
+        run_steps(buf, scratch, five_steps)
+        joker_patch(plan, buf, scratch, block, slice(0, n))
+        for rows in plan.five_rows:
+            np.maximum(best, buf[rows].max(axis=0), out=best)
+    return best
+
+
+class _Builder:
+    """Lays out a ruleset's rows and steps (see `TurnPlan`)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.space = state_space(ruleset)
+        self.table = points_table(ruleset)
+        upper = ruleset.upper_indices
+        assert upper == tuple(range(len(upper))), "upper boxes must lead the scorecard"
+        assert ruleset.throws_per_turn >= 2, "a turn of one throw has no keep to solve"
+        self.upper = upper
+        self.five = ruleset.five_box_index
+        self.joker_game = ruleset.five_of_a_kind is not None and self.five is not None
+        self.lower = [b for b in range(self.space.n_boxes) if b not in upper and b != self.five]
+        self.multiplied = not np.array_equal(self.table.natural[0], self.table.natural[1])
+        self.variants = (0, 1) if self.multiplied else (0,)
+        self.five_throw = (
+            self.table.five_of_a_kind if self.joker_game else np.zeros(N_THROWS, dtype=bool)
+        )
+        self.face_of = {b: ruleset.boxes[b].face for b in upper}
+        self.q_row = {self.face_of[b]: [6 * j + c for c in range(6)] for j, b in enumerate(upper)}
+        self.n = 6 * len(upper)
+        # lower boxes whose points are never negative share one scratch row
+        self.scratch_boxes = [
+            b for b in self.lower if all((self.table.natural[v][b] >= 0).all() for v in (0, 1))
+        ]
+        self.pairs: dict[tuple[int, int], int] = {}
+        self.missing_at: dict[frozenset[int], int] = {}
+
+    def take(self, count: int) -> int:
+        start, self.n = self.n, self.n + count
+        return start
+
+    # Row lookups: in the first pass (`collect`) they record what is needed.
+    def scored(self, source: int, pts: int) -> int:
+        if pts == 0:
+            return source
+        return self.pairs.setdefault((source, pts), -1)
+
+    def missing_row(self, absent: frozenset[int]) -> int:
+        return self.missing_at.setdefault(absent, -1)
+
+    def throw_candidates(self, t: int, v: int) -> list[int]:
+        counts = face_counts()[t]
+        table = self.table
+        if not self.five_throw[t]:
+            absent = frozenset(f for f in FACES if counts[f - 1] == 0)
+            row = [self.missing_row(absent)]
+            row += [self.q_row[f][int(counts[f - 1])] for f in FACES if counts[f - 1]]
+            for b in self.lower:
+                pts = int(table.natural[v][b, t])
+                if pts or b not in self.scratch_boxes:
+                    row.append(self.scored(self.w_row[b], pts))
+            return row
+        f = int(table.five_face[t])
+        row = [self.q_row[f][5], *(self.q_row[g][0] for g in FACES if g != f)]
+        row += [self.scored(self.w_row[b], int(table.natural[v][b, t])) for b in self.lower]
+        assert self.five is not None
+        row.append(self.scored(self.top_row, int(table.natural[v][self.five, t])))
+        return row
+
+    def others(self, matching: int) -> list[int]:
+        return [b for b in self.upper if b != matching]
+
+    def joker_lower(self, t: int) -> list[int]:
+        return [self.scored(self.w_row[b], int(self.table.joker[b, t])) for b in self.lower]
+
+    def max_candidates(self) -> list[int]:
+        out: list[int] = []
+        for f in FACES:
+            out += self.q_row[f][: 5 if self.joker_game else 6]
+        ordinary = ~self.five_throw
+        for b in self.lower:
+            best = max(int(self.table.natural[v][b][ordinary].max()) for v in (0, 1))
+            out.append(self.scored(self.w_row[b], best))
+        if self.joker_game:
+            out.append(self.other_row)
+        return out
+
+    def lookups(self) -> tuple[list[list[int]], list[int], list[int]]:
+        stand = [self.throw_candidates(t, v) for v in self.variants for t in range(N_THROWS)]
+        fives = [int(t) for t in np.flatnonzero(self.five_throw)]
+        joker = [r for t in fives for r in self.joker_lower(t)]
+        return stand, joker, self.max_candidates()
+
+    def upper_tables(self) -> tuple[npt.NDArray[np.int64], FloatArray]:
+        space, ruleset = self.space, self.ruleset
+        n_sub, low = space.n_sub, space.sub_low
+        keys = np.repeat(np.arange(1 << len(self.upper), dtype=np.int64), n_sub)
+        subs = np.tile(np.arange(low, low + n_sub, dtype=np.int64), 1 << len(self.upper))
+        delta = np.zeros((6 * len(self.upper), len(keys)), dtype=np.int64)
+        add = np.full((6 * len(self.upper), len(keys)), NEG)
+        secured_now = space.secured(keys, subs)
+        for j, b in enumerate(self.upper):
+            is_open = (keys >> b & 1) == 0
+            new_keys = keys | 1 << b
+            for c, pts in enumerate(space.upper_points_by_count[b].tolist()):
+                new_sub = subs + pts
+                folded = space.fold(new_keys, new_sub)
+                bonus = np.where(
+                    ~secured_now & space.secured(new_keys, new_sub), ruleset.upper_bonus.points, 0
+                )
+                step = ((1 << b) * n_sub + folded - subs) * space.n_flag
+                delta[6 * j + c] = np.where(is_open, step, 0)
+                add[6 * j + c] = np.where(is_open, pts + bonus, NEG)
+        return delta, add
+
+    def lower_tables(self) -> tuple[npt.NDArray[np.int64], FloatArray]:
+        n_upper = len(self.upper)
+        n_lower_bits = self.space.n_boxes - n_upper
+        keys = np.arange(1 << n_lower_bits, dtype=np.int64)
+        per_mask = self.space.n_sub * self.space.n_flag
+        specs = [(b, 0) for b in self.lower]
+        if self.joker_game:
+            assert self.five is not None
+            specs += [(self.five, 1), (self.five, 0)]  # holds the top score / scratched
+        delta = np.zeros((len(specs), len(keys)), dtype=np.int64)
+        add = np.full((len(specs), len(keys)), NEG)
+        for r, (b, flag_step) in enumerate(specs):
+            is_open = (keys >> (b - n_upper) & 1) == 0
+            delta[r] = np.where(is_open, (1 << b) * per_mask + flag_step, 0)
+            add[r] = np.where(is_open, 0.0, NEG)
+        return delta, add
+
+    def plan(self) -> TurnPlan:
+        table = self.table
+        if self.joker_game:
+            assert self.five is not None
+            for v in self.variants:
+                assert not table.natural[v][self.five][~self.five_throw].any(), (
+                    "the five-of-a-kind box scores only five of a kind"
+                )
+        n_upper_rows = self.n
+        lower_start = self.take(len(self.lower))
+        self.w_row = {b: lower_start + i for i, b in enumerate(self.lower)}
+        self.top_row = self.other_row = -1
+        if self.joker_game:
+            self.top_row = self.take(1)
+            self.other_row = self.take(1)
+        n_lower_rows = self.n - n_upper_rows
+        self.lookups()  # first pass: which (box, points) rows and missing-face sets
+        pair_list = sorted(self.pairs)
+        pair_start = self.take(len(pair_list))
+        self.pairs = {key: pair_start + i for i, key in enumerate(pair_list)}
+        scratch_src = [self.w_row[b] for b in self.scratch_boxes]
+        if self.joker_game:
+            scratch_src.append(self.other_row)
+        scratch_row = self.take(1)
+        missing = self.missing_steps(scratch_row)
+        n_next = self.n
+        stand_cands, joker_cands, max_cands = self.lookups()  # second pass: real rows
+
+        stand: list[Step] = []
+        stand_at: list[dict[int, int]] = []
+        five_rows: list[slice] = []
+        fives = [int(t) for t in np.flatnonzero(self.five_throw)]
+        plain = [t for t in range(N_THROWS) if not self.five_throw[t]]
+        for i, _v in enumerate(self.variants):
+            cands = stand_cands[i * N_THROWS : (i + 1) * N_THROWS]
+            steps, where = self.group_steps([cands[t] for t in plain])
+            at = {t: where[j] for j, t in enumerate(plain)}
+            if fives:
+                steps_5, where_5 = self.group_steps([cands[t] for t in fives])
+                assert len(steps_5) == 1
+                steps += steps_5
+                at.update({t: where_5[j] for j, t in enumerate(fives)})
+                five_rows.append(slice(steps_5[0].start, steps_5[0].stop))
+            stand += steps
+            stand_at.append(at)
+
+        keeps, final_at, keep_scratch = self.keep_steps(stand_at)
+        final = slice(min(final_at), min(final_at) + N_THROWS)
+        probability = np.zeros(N_THROWS)
+        for t in range(N_THROWS):
+            probability[final_at[t] - final.start] = keep_graph().throw_probability[t]
+        maximum = Step(np.array(max_cands, dtype=np.intp), len(max_cands), self.take(1))
+
+        joker = None
+        if self.joker_game:
+            faces = [int(table.five_face[t]) for t in fives]
+            matching = [next(b for b in self.upper if self.face_of[b] == f) for f in faces]
+            joker = JokerRows(
+                lower_src=np.array(joker_cands, dtype=np.intp),
+                n_lower=len(self.lower),
+                upper_zero_src=np.array(
+                    [self.q_row[self.face_of[b]][0] for m in matching for b in self.others(m)],
+                    dtype=np.intp,
+                ),
+                matching_five=np.array([self.q_row[f][5] for f in faces], dtype=np.intp),
+                matching_bit=np.array(matching, dtype=np.int64)[:, None],
+            )
+        steps = [*stand, maximum]
+        scratch = max(keep_scratch, *(len(s.src) for s in steps))
+        if joker is not None:
+            scratch = max(scratch, len(joker.lower_src), len(joker.upper_zero_src))
+        upper_delta, upper_add = self.upper_tables()
+        lower_delta, lower_add = self.lower_tables()
+        return TurnPlan(
+            space=self.space,
+            n_upper_rows=n_upper_rows,
+            upper_delta=upper_delta,
+            upper_add=upper_add,
+            n_lower_rows=n_lower_rows,
+            lower_delta=lower_delta,
+            lower_add=lower_add,
+            pair_src=np.array([s for s, _ in pair_list], dtype=np.intp),
+            pair_points=np.array([p for _, p in pair_list], dtype=np.float64),
+            pair_start=pair_start,
+            scratch_src=np.array(scratch_src, dtype=np.intp),
+            scratch_row=scratch_row,
+            missing=missing,
+            n_next=n_next,
+            stand=stand,
+            five_rows=tuple(five_rows),
+            joker=joker,
+            keeps=keeps,
+            final=final,
+            final_probability=probability,
+            maximum=maximum,
+            n_rows=self.n,
+            scratch_size=scratch,
+        )
+
+    def missing_steps(self, scratch_row: int) -> list[Step]:
+        """Rows for the best 0 over a set of missing faces (and the lower scratch), built up
+        one face at a time: {1, 3, 4} from {1, 3}, which comes from {1}."""
+        wanted = set(self.missing_at)
+        closure: set[frozenset[int]] = set()
+        for absent in wanted:
+            faces = sorted(absent)
+            closure.update(frozenset(faces[:k]) for k in range(1, len(faces) + 1))
+        at: dict[frozenset[int], int] = {frozenset(): scratch_row}
+        steps: list[Step] = []
+        for size in range(1, len(FACES) + 1):
+            level = sorted((a for a in closure if len(a) == size), key=sorted)
+            if not level:
+                continue
+            start = self.take(len(level))
+            src: list[int] = []
+            for i, absent in enumerate(level):
+                top = max(absent)
+                src += [at[absent - {top}], self.q_row[top][0]]
+                at[absent] = start + i
+            steps.append(Step(np.array(src, dtype=np.intp), 2, start))
+        self.missing_at = at
+        return steps
+
+    def group_steps(self, candidates: list[list[int]]) -> tuple[list[Step], list[int]]:
+        """One step per candidate count; returns the steps and each item's output row."""
+        by_width: dict[int, list[int]] = {}
+        for i, cand in enumerate(candidates):
+            by_width.setdefault(len(cand), []).append(i)
+        steps: list[Step] = []
+        where = [0] * len(candidates)
+        for width in sorted(by_width):
+            items = by_width[width]
+            start = self.take(len(items))
+            for j, i in enumerate(items):
+                where[i] = start + j
+            src = np.array([r for i in items for r in candidates[i]], dtype=np.intp)
+            assert (src >= 0).all()
+            steps.append(Step(src, width, start))
+        return steps, where
+
+    def keep_steps(self, stand_at: list[dict[int, int]]) -> tuple[list[Instr], list[int], int]:
+        """Every round of keeps; the last round also weighs standing on the first throw.
+
+        Within a keep size the keeps are ordered by how many distinct faces they have, most
+        first, and each level's means are written in that order too: a keep's best sub-keep
+        is then its own mean, maxed with one contiguous column per removable face, each
+        column one `take` and one `np.maximum` over the keeps that have that many faces.
+        Returns the instructions, each throw's row of the final values and the scratch size.
+        """
+        graph = keep_graph()
+        sizes = [len(level) for level in graph.by_size]
+        order: list[list[int]] = []  # order[k]: keeps of size k, most distinct faces first
+        for k in range(DICE_PER_THROW + 1):
+            level = graph.by_size[k]
+            distinct = [len(set(keep)) for keep in level]
+            order.append(sorted(range(len(level)), key=lambda i: -distinct[i]))
+        e_start = {k: self.take(sizes[k]) for k in range(DICE_PER_THROW - 1, -1, -1)}
+        b_start = {k: self.take(sizes[k]) for k in range(1, DICE_PER_THROW)}
+        slots = [self.take(sizes[DICE_PER_THROW]) for _ in range(2)]
+        after = [stand_at[0][t] for t in range(N_THROWS)]  # row of each throw (canonical)
+        first = [stand_at[-1][t] for t in range(N_THROWS)] if self.multiplied else None
+        out: list[Instr] = []
+        scratch = 0
+        rounds = self.ruleset.throws_per_turn - 1
+        contiguous = False  # is `after` laid out in order[5] (true after the first round)?
+        for rnd in range(rounds):
+            e_at: dict[int, list[int]] = {DICE_PER_THROW: after}
+            for k in range(DICE_PER_THROW - 1, -1, -1):
+                src = [e_at[k + 1][c] for i in order[k] for c in graph.child[k][i].tolist()]
+                out.append(Take(np.array(src, dtype=np.intp), 0))
+                out.append(Mean(len(src), e_start[k]))
+                scratch = max(scratch, len(src))
+                at = [0] * sizes[k]
+                for pos, i in enumerate(order[k]):
+                    at[i] = e_start[k] + pos
+                e_at[k] = at
+            b_at: dict[int, list[int]] = {0: e_at[0]}
+            for k in range(1, DICE_PER_THROW + 1):
+                last = k == DICE_PER_THROW
+                start = slots[rnd % 2] if last else b_start[k]
+                level = graph.by_size[k]
+                columns: list[list[int]] = []
+                for i in order[k]:
+                    keep = level[i]
+                    parents = []
+                    for f in sorted(set(keep)):
+                        rest = list(keep)
+                        rest.remove(f)
+                        parents.append(b_at[k - 1][graph.index[k - 1][tuple(rest)]])
+                    if last and rnd == rounds - 1 and first is not None:
+                        parents.append(first[i])
+                    for j, r in enumerate(parents):
+                        if j == len(columns):
+                            columns.append([])
+                        columns[j].append(r)
+                n_k = sizes[k]
+                self_rows = [e_at[k][i] for i in order[k]]
+                if self_rows == list(range(self_rows[0], self_rows[0] + n_k)):
+                    own: Ref = Buf(self_rows[0], self_rows[0] + n_k)
+                else:  # the turn's stand rows are grouped otherwise: gather them
+                    out.append(Take(np.array(self_rows, dtype=np.intp), n_k))
+                    own = Scr(n_k, 2 * n_k)
+                    scratch = max(scratch, 2 * n_k)
+                for j, column in enumerate(columns):
+                    m = len(column)  # the first m keeps have a (j+1)-th column
+                    out.append(Take(np.array(column, dtype=np.intp), 0))
+                    scratch = max(scratch, m)
+                    if j == 0:
+                        assert m == n_k
+                        out.append(Max(own, Scr(0, m), Buf(start, start + m)))
+                    else:
+                        dest = Buf(start, start + m)
+                        out.append(Max(dest, Scr(0, m), dest))
+                at = [0] * n_k
+                for pos, i in enumerate(order[k]):
+                    at[i] = start + pos
+                b_at[k] = at
+            after = b_at[DICE_PER_THROW]
+        del contiguous
+        return out, after, scratch
+
+
+BLOCK = 2048  # states whose next values are built at once (then solved CHUNK at a time)
+THREADS = max(1, min(2, os.cpu_count() or 1))
+Progress = Callable[[int, int], None]
+
+
+def solve_table(
+    ruleset: Ruleset, progress: Progress | None = None, maximum: bool = False
+) -> FloatArray:
+    """Backward induction, layer by layer (most boxes filled first), in blocks.
+
+    Blocks of one layer only read layers already solved and write disjoint entries, and
+    numpy releases the GIL inside its loops: threads use both cores without copies.
+    Unreachable states end as NaN.
+    """
+    reuse_freed_memory()
+    plan = turn_plan(ruleset)
+    space = plan.space
+    values = np.full(space.size, NEG)
+    per_mask = space.n_sub * space.n_flag
+    full = (1 << space.n_boxes) - 1
+    values[full * per_mask : (full + 1) * per_mask] = 0.0
+    mask, sub, flag = space.all_states()
+    filled = popcount(mask)
+    todo = int((filled < space.n_boxes).sum())
+    bounds = np.searchsorted(filled, np.arange(space.n_boxes + 2))
+    done = 0
+
+    def run(part: slice) -> int:
+        m, s, f = mask[part], sub[part], flag[part]
+        nv, block = next_values(plan, values, m, s, f)
+        solved = block_maximum(plan, nv, block) if maximum else block_values(plan, nv, block)
+        values[space.index(m, s, f)] = solved
+        return len(m)
+
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for layer in range(space.n_boxes - 1, -1, -1):
+            lo, hi = int(bounds[layer]), int(bounds[layer + 1])
+            count = hi - lo
+            parts = -(-count // BLOCK)
+            if parts < THREADS and count >= THREADS * CHUNK:  # both cores on a small layer
+                parts = THREADS
+            cuts = np.linspace(lo, hi, parts + 1).astype(int).tolist()
+            slices = [slice(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+            for n in pool.map(run, slices):
+                done += n
+                if progress is not None:
+                    progress(done, todo)
+    values[np.isneginf(values)] = np.nan
+    return values
