@@ -95,3 +95,40 @@ def test_progress_counts_every_state_once() -> None:
     total = int((mask != (1 << len(ruleset.boxes)) - 1).sum())
     assert seen[-1] == (total, total)
     assert all(a[0] < b[0] for a, b in itertools.pairwise(seen))
+
+
+def test_forked_helper_and_threads_give_the_same_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes on shared memory (the default with two cores) and threads (the
+    fallback) solve with the same arithmetic; batches cut at other states may round
+    differently in the last bit, never more."""
+    ruleset = SCORECARD_GAMES["chute-5"]
+    assert len(state_space(ruleset).all_states()[0]) >= batched.FORK_MIN_STATES
+    monkeypatch.setattr(batched, "THREADS", 2)
+    monkeypatch.setenv(batched.FORK_ENV, "1")
+    forked = solve(ruleset)
+    monkeypatch.setenv(batched.FORK_ENV, "0")
+    threaded = solve(ruleset)
+    np.testing.assert_allclose(forked, threaded, rtol=1e-13, atol=1e-12)
+    assert np.array_equal(np.isnan(forked), np.isnan(threaded))
+    monkeypatch.setattr(batched, "THREADS", 1)
+    np.testing.assert_allclose(solve(ruleset), threaded, rtol=1e-13, atol=1e-12)
+
+
+def test_a_failing_helper_fails_the_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error in the forked helper is not a table with holes: the solve raises."""
+    import os
+
+    ruleset = SCORECARD_GAMES["chute-5"]
+    parent = os.getpid()
+    real = batched.block_values
+
+    def fails_in_child(*args: object, **kwargs: object) -> object:
+        if os.getpid() != parent:
+            raise MemoryError("no memory in the helper")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batched, "THREADS", 2)
+    monkeypatch.setenv(batched.FORK_ENV, "1")
+    monkeypatch.setattr(batched, "block_values", fails_in_child)
+    with pytest.raises(RuntimeError, match="helper process failed"):
+        solve(ruleset)
