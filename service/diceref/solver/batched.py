@@ -57,7 +57,7 @@ from diceref.rules.points import points_table
 from diceref.rules.ruleset import Joker, Ruleset
 from diceref.solver.allocator import reuse_freed_memory
 from diceref.solver.keeps import keep_graph
-from diceref.solver.statespace import StateSpace, popcount, state_space
+from diceref.solver.statespace import StateSpace, state_space
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -805,12 +805,8 @@ def solve_table(
     plan = turn_plan(ruleset)
     space = plan.space
     mask, sub, flag = space.all_states()
-    filled = popcount(mask)
-    todo = int((filled < space.n_boxes).sum())
-    bounds = np.searchsorted(filled, np.arange(space.n_boxes + 2))
-    layers = [
-        (int(bounds[layer]), int(bounds[layer + 1])) for layer in range(space.n_boxes - 1, -1, -1)
-    ]
+    layers = [(p.start, p.stop) for p in map(space.layer, range(space.n_boxes - 1, -1, -1))]
+    todo = sum(hi - lo for lo, hi in layers)
     forked = THREADS >= 2 and todo >= FORK_MIN_STATES and _fork_allowed()
     memory = mmap.mmap(-1, space.size * 8) if forked else None
     values = np.frombuffer(memory, dtype=np.float64) if memory else np.empty(space.size)
