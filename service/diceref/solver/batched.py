@@ -166,6 +166,7 @@ class TurnPlan:
     scratch_src: IntArray  # rows the lower scratch row is the best of
     scratch_row: int
     missing: list[Step]  # best 0 in an upper box (or lower scratch), per set of missing faces
+    best_of: list[Step]  # best next value over lower boxes that score alike (before pairs)
     n_next: int
     stand: list[Step]  # standing on each throw (after the turn's second or third throw)
     five_rows: tuple[slice, ...]  # rows of the five-of-a-kind throws among the stand rows
@@ -315,6 +316,9 @@ def next_values(
     nv[lo] += plan.lower_add[:, lower_key]
     if ruleset.series_order:  # lower boxes open only once the upper boxes are full
         nv[lo] += np.where(key == (1 << n_upper) - 1, 0.0, NEG)
+    for step in plan.best_of:
+        got = nv[step.src].reshape(step.width, -1, n)
+        np.maximum.reduce(got, axis=0, out=nv[step.start : step.stop])
     if for_max:
         used = plan.max_pairs
         nv[plan.pair_start + used] = nv[plan.pair_src[used]] + plan.pair_points[used, None]
@@ -441,6 +445,7 @@ class _Builder:
             b for b in self.lower if all((self.table.natural[v][b] >= 0).all() for v in (0, 1))
         ]
         self.pairs: dict[tuple[int, int], int] = {}
+        self.sets: dict[tuple[int, ...], int] = {}
         self.missing_at: dict[frozenset[int], int] = {}
 
     def take(self, count: int) -> int:
@@ -463,17 +468,35 @@ class _Builder:
             absent = frozenset(f for f in FACES if counts[f - 1] == 0)
             row = [self.missing_row(absent)]
             row += [self.q_row[f][int(counts[f - 1])] for f in FACES if counts[f - 1]]
-            for b in self.lower:
-                pts = int(table.natural[v][b, t])
-                if pts or b not in self.scratch_boxes:
-                    row.append(self.scored(self.w_row[b], pts))
-            return row
+            return row + self.lower_candidates(t, v, skip_scratch=True)
         f = int(table.five_face[t])
         row = [self.q_row[f][5], *(self.q_row[g][0] for g in FACES if g != f)]
-        row += [self.scored(self.w_row[b], int(table.natural[v][b, t])) for b in self.lower]
+        row += self.lower_candidates(t, v, skip_scratch=False)
         assert self.five is not None
         row.append(self.scored(self.top_row, int(table.natural[v][self.five, t])))
         return row
+
+    def lower_candidates(self, t: int, v: int, skip_scratch: bool) -> list[int]:
+        """The lower boxes' rows for a throw: boxes that score the same points are one row
+        (their best next value, plus the points): pair, three of a kind and chance all
+        score the sum of the dice, so 3-3-3-5-6 has one candidate for the three, not three."""
+        by_points: dict[int, list[int]] = {}
+        out: list[int] = []
+        for b in self.lower:
+            pts = int(self.table.natural[v][b, t])
+            if pts == 0:
+                if not (skip_scratch and b in self.scratch_boxes):
+                    out.append(self.w_row[b])
+                continue
+            by_points.setdefault(pts, []).append(b)
+        for pts, boxes in sorted(by_points.items()):
+            out.append(self.scored(self.best_of(boxes), pts))
+        return out
+
+    def best_of(self, boxes: list[int]) -> int:
+        if len(boxes) == 1:
+            return self.w_row[boxes[0]]
+        return self.sets.setdefault(tuple(boxes), -1)
 
     def others(self, matching: int) -> list[int]:
         return [b for b in self.upper if b != matching]
@@ -554,7 +577,10 @@ class _Builder:
             self.top_row = self.take(1)
             self.other_row = self.take(1)
         n_lower_rows = self.n - n_upper_rows
-        self.lookups()  # first pass: which (box, points) rows and missing-face sets
+        self.lookups()  # first pass: which sets of boxes score alike
+        best_of = self.set_steps()
+        self.pairs = {}
+        self.lookups()  # second pass: which (row, points) pairs and missing-face sets
         pair_list = sorted(self.pairs)
         pair_start = self.take(len(pair_list))
         self.pairs = {key: pair_start + i for i, key in enumerate(pair_list)}
@@ -564,7 +590,7 @@ class _Builder:
         scratch_row = self.take(1)
         missing = self.missing_steps(scratch_row)
         n_next = self.n
-        stand_cands, joker_cands, max_cands = self.lookups()  # second pass: real rows
+        stand_cands, joker_cands, max_cands = self.lookups()  # third pass: real rows
 
         stand: list[Step] = []
         stand_at: list[dict[int, int]] = []
@@ -626,6 +652,7 @@ class _Builder:
             scratch_src=np.array(scratch_src, dtype=np.intp),
             scratch_row=scratch_row,
             missing=missing,
+            best_of=best_of,
             n_next=n_next,
             stand=stand,
             five_rows=tuple(five_rows),
@@ -655,6 +682,20 @@ class _Builder:
         if joker is not None:
             read.update(joker.lower_src.tolist())
         return np.array(sorted(r - start for r in read if start <= r < start + count), np.intp)
+
+    def set_steps(self) -> list[Step]:
+        """Rows for the best next value over each set of lower boxes that score alike."""
+        steps: list[Step] = []
+        by_size: dict[int, list[tuple[int, ...]]] = {}
+        for boxes in self.sets:
+            by_size.setdefault(len(boxes), []).append(boxes)
+        for size, sets in sorted(by_size.items()):
+            start = self.take(len(sets))
+            src = [[self.w_row[boxes[j]] for boxes in sets] for j in range(size)]
+            steps.append(Step(np.array(src, dtype=np.intp).ravel(), size, start))
+            for i, boxes in enumerate(sets):
+                self.sets[boxes] = start + i
+        return steps
 
     def missing_steps(self, scratch_row: int) -> list[Step]:
         """Rows for the best 0 over a set of missing faces (and the lower scratch), built up
