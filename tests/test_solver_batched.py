@@ -132,3 +132,11 @@ def test_a_failing_helper_fails_the_solve(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(batched, "block_values", fails_in_child)
     with pytest.raises(RuntimeError, match="helper process failed"):
         solve(ruleset)
+
+
+def test_both_tables_in_one_pass_equal_each_alone() -> None:
+    ruleset = SCORECARD_GAMES["chute-5"]
+    values, best = batched.solve_tables(ruleset)
+    assert values is not None and best is not None
+    np.testing.assert_array_equal(values, solve(ruleset))
+    np.testing.assert_array_equal(best, solve_max(ruleset))

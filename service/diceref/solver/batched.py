@@ -285,37 +285,60 @@ class Block:
     box_used: BoolArray | None = None  # (n,)
 
 
-def next_values(
+@dataclass(frozen=True)
+class Successors:
+    """Where each state of a block leads, box by box: the index of the next state in a
+    table and what the step adds (points and bonus; -inf for a box that is closed or not
+    yet open).  Shared by the value and the max table, which differ only in what they read
+    at those indices."""
+
+    index: npt.NDArray[np.int64]  # (n_upper_rows + n_lower_rows, n)
+    add: FloatArray  # (n_upper_rows + n_lower_rows, n)
+    base: npt.NDArray[np.int64]  # (n,) each state's own index
+
+
+def successors(
     plan: TurnPlan,
-    values: FloatArray,
     mask: npt.NDArray[np.int64],
     sub: npt.NDArray[np.int64],
     flag: npt.NDArray[np.int64],
-    for_max: bool = False,
-) -> tuple[FloatArray, Block]:
+) -> Successors:
+    space = plan.space
+    ruleset = space.ruleset
+    n = len(mask)
+    rows = plan.n_upper_rows + plan.n_lower_rows
+    index = np.empty((rows, n), dtype=np.int64)
+    add = np.empty((rows, n))
+    base = space.index(mask, sub, flag)
+    n_upper = len(ruleset.upper_indices)
+    key = mask & ((1 << n_upper) - 1)
+    pair = key * space.n_sub + (sub - space.sub_low)
+    up = slice(0, plan.n_upper_rows)
+    np.add(base, plan.upper_delta[:, pair], out=index[up])
+    np.take(plan.upper_add, pair, axis=1, out=add[up], mode="clip")
+    lo = slice(plan.n_upper_rows, rows)
+    lower_key = mask >> n_upper
+    np.add(base, plan.lower_delta[:, lower_key], out=index[lo])
+    np.take(plan.lower_add, lower_key, axis=1, out=add[lo], mode="clip")
+    if ruleset.series_order:  # lower boxes open only once the upper boxes are full
+        add[lo] += np.where(key == (1 << n_upper) - 1, 0.0, NEG)
+    return Successors(index, add, base)
+
+
+def next_values(
+    plan: TurnPlan, values: FloatArray, succ: Successors, for_max: bool = False
+) -> FloatArray:
     """Rows [0, n_next) for a block of states: what every box leads to, points added.
 
     `values` holds -inf wherever no value is known yet; a closed box points back at the
     state itself with -inf added, so it can never be chosen (no NaN arithmetic).  The max
     solve reads only a few (box, points) rows and no scratch rows: `for_max` builds those.
     """
-    space = plan.space
-    ruleset = space.ruleset
-    n = len(mask)
+    n = succ.index.shape[1]
     nv = np.empty((plan.n_next, n))
-    base = space.index(mask, sub, flag)
-    n_upper = len(ruleset.upper_indices)
-    key = mask & ((1 << n_upper) - 1)
-    pair = key * space.n_sub + (sub - space.sub_low)
-    up = slice(0, plan.n_upper_rows)
-    np.take(values, base + plan.upper_delta[:, pair], out=nv[up], mode="clip")
-    nv[up] += plan.upper_add[:, pair]
-    lo = slice(plan.n_upper_rows, plan.n_upper_rows + plan.n_lower_rows)
-    lower_key = mask >> n_upper
-    np.take(values, base + plan.lower_delta[:, lower_key], out=nv[lo], mode="clip")
-    nv[lo] += plan.lower_add[:, lower_key]
-    if ruleset.series_order:  # lower boxes open only once the upper boxes are full
-        nv[lo] += np.where(key == (1 << n_upper) - 1, 0.0, NEG)
+    direct = slice(0, len(succ.index))
+    np.take(values, succ.index, out=nv[direct], mode="clip")
+    nv[direct] += succ.add
     for step in plan.best_of:
         got = nv[step.src].reshape(step.width, -1, n)
         np.maximum.reduce(got, axis=0, out=nv[step.start : step.stop])
@@ -334,7 +357,13 @@ def next_values(
     for step in [] if for_max else plan.missing:
         got = nv[step.src].reshape(-1, 2, n)
         np.maximum(got[:, 0], got[:, 1], out=nv[step.start : step.stop])
+    return nv
+
+
+def block_facts(plan: TurnPlan, mask: npt.NDArray[np.int64], flag: npt.NDArray[np.int64]) -> Block:
+    """What the Joker rows need to know about each state of a block."""
     block = Block()
+    ruleset = plan.space.ruleset
     rule = ruleset.five_of_a_kind
     five = ruleset.five_box_index
     if plan.joker is not None and rule is not None and five is not None:
@@ -345,7 +374,7 @@ def next_values(
         on = used & (top | rule.joker_when_scratched)
         block.joker_on = on if rule.joker is not Joker.NONE else np.zeros_like(on)
         block.matching_open = (mask[None, :] >> plan.joker.matching_bit & 1) == 0
-    return nv, block
+    return block
 
 
 def joker_patch(
@@ -832,14 +861,25 @@ Progress = Callable[[int, int], None]
 def solve_table(
     ruleset: Ruleset, progress: Progress | None = None, maximum: bool = False
 ) -> FloatArray:
-    """Backward induction, layer by layer (most boxes filled first), in blocks.
+    """The value table (or with `maximum` the max table) of a ruleset."""
+    values, best = solve_tables(ruleset, progress, value=not maximum, maximum=maximum)
+    table = best if maximum else values
+    assert table is not None
+    return table
+
+
+def solve_tables(
+    ruleset: Ruleset, progress: Progress | None = None, value: bool = True, maximum: bool = True
+) -> tuple[FloatArray | None, FloatArray | None]:
+    """Backward induction, layer by layer (most boxes filled first), in blocks, for the
+    value table, the max table or both in one pass (which shares the successor indices).
 
     Blocks of one layer only read layers already solved and write disjoint entries, so
     they can run at the same time.  With two cores the layer is split between this process
-    and a forked helper that writes its half into the same shared memory (`_ForkedHalf`);
-    threads are the fallback (numpy releases the GIL inside its loops, but a batch makes
-    some 100 short numpy calls, and handing the GIL back and forth between two threads that
-    often costs most of the second core: measured 1.0-1.3x with threads).
+    and a forked helper that writes into the same shared memory (`_ForkedHalf`); threads
+    are the fallback (numpy releases the GIL inside its loops, but a batch makes some 100
+    short numpy calls, and handing the GIL back and forth between two threads that often
+    costs most of the second core: measured 1.0-1.3x with threads).
     Unreachable states end as NaN.
     """
     reuse_freed_memory()
@@ -849,18 +889,30 @@ def solve_table(
     layers = [(p.start, p.stop) for p in map(space.layer, range(space.n_boxes - 1, -1, -1))]
     todo = sum(hi - lo for lo, hi in layers)
     forked = THREADS >= 2 and todo >= FORK_MIN_STATES and _fork_allowed()
-    memory = mmap.mmap(-1, space.size * 8) if forked else None
-    values = np.frombuffer(memory, dtype=np.float64) if memory else np.empty(space.size)
-    values[:] = NEG
+    wanted = [value, maximum]
+    memory = [mmap.mmap(-1, space.size * 8) if forked and w else None for w in wanted]
+    tables: list[FloatArray | None] = []
     per_mask = space.n_sub * space.n_flag
     full = (1 << space.n_boxes) - 1
-    values[full * per_mask : (full + 1) * per_mask] = 0.0
+    for w, mem in zip(wanted, memory, strict=True):
+        if not w:
+            tables.append(None)
+            continue
+        table = np.frombuffer(mem, dtype=np.float64) if mem is not None else np.empty(space.size)
+        table[:] = NEG
+        table[full * per_mask : (full + 1) * per_mask] = 0.0
+        tables.append(table)
+    values, best = tables
 
     def run(part: slice) -> int:
         m, s, f = mask[part], sub[part], flag[part]
-        nv, block = next_values(plan, values, m, s, f, for_max=maximum)
-        solved = block_maximum(plan, nv, block) if maximum else block_values(plan, nv, block)
-        values[space.index(m, s, f)] = solved
+        succ = successors(plan, m, s, f)
+        block = block_facts(plan, m, f)
+        if values is not None:
+            values[succ.base] = block_values(plan, next_values(plan, values, succ), block)
+        if best is not None:
+            nv = next_values(plan, best, succ, for_max=True)
+            best[succ.base] = block_maximum(plan, nv, block)
         return len(m)
 
     done = 0
@@ -870,10 +922,8 @@ def solve_table(
                 done += helper.layer()
                 if progress is not None:
                     progress(done, todo)
-        result = values.copy()  # a private array: the shared mapping goes with the helper
-        del values
-        assert memory is not None
-        memory.close()
+        # private arrays: the shared mappings are unmapped once nothing views them
+        tables = [None if t is None else t.copy() for t in tables]
     else:
         with ThreadPoolExecutor(max_workers=THREADS) as pool:
             for lo, hi in layers:
@@ -881,9 +931,10 @@ def solve_table(
                     done += n
                     if progress is not None:
                         progress(done, todo)
-        result = values
-    result[np.isneginf(result)] = np.nan
-    return result
+    for solved in tables:
+        if solved is not None:
+            solved[np.isneginf(solved)] = np.nan
+    return tables[0], tables[1]
 
 
 def _blocks(lo: int, hi: int, shares: int) -> list[slice]:
