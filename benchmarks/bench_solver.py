@@ -8,8 +8,10 @@ score from an empty card; both are 254.5877287 under the forced Joker).
 
 - Ours: `diceref.solver.engine.solve(SCORECARD_GAMES["yahtzee"])`, no table store or disk
   cache; before each run the in-process memos the solve builds on (state space, points
-  table, keep graph, throw rows) are dropped, so every run starts from scratch.  It uses
-  `engine.THREADS` numpy threads (at most 2).
+  table, keep graph, throw rows, turn plan) are dropped, so every run starts from scratch.
+  With two cores it forks one helper process (`batched.py`; DICEREF_SOLVER_FORK=0 for
+  threads instead); its CPU is not in this process's CPU time below (see
+  `bench_precompute.py` for whole processes, helper included).
 - Theirs: `yatzy_solver.Solver.build(Variant("american+forced-joker"))`, an in-memory f64
   solve on rayon's pool (every core unless RAYON_NUM_THREADS says otherwise).
 
@@ -36,7 +38,7 @@ import yatzy_solver as ys
 
 from diceref.rules import points
 from diceref.rules.games import SCORECARD_GAMES
-from diceref.solver import engine, keeps, statespace
+from diceref.solver import batched, engine, keeps, statespace
 from diceref.solver.engine import solve
 from diceref.solver.statespace import state_space
 
@@ -51,6 +53,7 @@ def forget_derived() -> None:
     points._CACHE.clear()
     engine._ALL_ROWS.clear()
     keeps.keep_graph.cache_clear()
+    batched._PLANS.clear()
 
 
 def ours() -> float:
@@ -89,7 +92,7 @@ def main() -> None:
 
     print(
         f"{GAME} from scratch, {runs} runs each, alternating; cores {os.cpu_count()}, "
-        f"ours {engine.THREADS} threads, theirs RAYON_NUM_THREADS="
+        f"ours {batched.THREADS} cores, theirs RAYON_NUM_THREADS="
         f"{os.environ.get('RAYON_NUM_THREADS', 'unset (all cores)')}; "
         f"yatzy-solver {ys.SOLVER_VERSION}, numpy {np.__version__}"
     )
