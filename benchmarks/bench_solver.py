@@ -9,8 +9,8 @@ score from an empty card; both are 254.5877287 under the forced Joker).
 - Ours: `diceref.solver.engine.solve(SCORECARD_GAMES["yahtzee"])`, no table store or disk
   cache; before each run the in-process memos the solve builds on (state space, points
   table, keep graph, throw rows, turn plan) are dropped, so every run starts from scratch.
-  With two cores it forks one helper process (`batched.py`; DICEREF_SOLVER_FORK=0 for
-  threads instead); its CPU is not in this process's CPU time below (see
+  With two cores it forks one helper process (`batched.py`; `batched.FORK = False`
+  for threads instead); its CPU is not in this process's CPU time below (see
   `bench_precompute.py` for whole processes, helper included).
 - Theirs: `yatzy_solver.Solver.build(Variant("american+forced-joker"))`, an in-memory f64
   solve on rayon's pool (every core unless RAYON_NUM_THREADS says otherwise).

@@ -104,9 +104,9 @@ def test_forked_helper_and_threads_give_the_same_table(monkeypatch: pytest.Monke
     ruleset = SCORECARD_GAMES["chute-5"]
     assert len(state_space(ruleset).all_states()[0]) >= batched.FORK_MIN_STATES
     monkeypatch.setattr(batched, "THREADS", 2)
-    monkeypatch.setenv(batched.FORK_ENV, "1")
+    monkeypatch.setattr(batched, "FORK", True)
     forked = solve(ruleset)
-    monkeypatch.setenv(batched.FORK_ENV, "0")
+    monkeypatch.setattr(batched, "FORK", False)
     threaded = solve(ruleset)
     np.testing.assert_allclose(forked, threaded, rtol=1e-13, atol=1e-12)
     assert np.array_equal(np.isnan(forked), np.isnan(threaded))
@@ -128,7 +128,7 @@ def test_a_failing_helper_fails_the_solve(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batched, "THREADS", 2)
-    monkeypatch.setenv(batched.FORK_ENV, "1")
+    monkeypatch.setattr(batched, "FORK", True)
     monkeypatch.setattr(batched, "block_values", fails_in_child)
     with pytest.raises(RuntimeError, match="helper process failed"):
         solve(ruleset)

@@ -4,35 +4,40 @@
 and serves one request in well under a millisecond.  Solving a whole game evaluates some
 360,000 turns (yahtzee) to 1.4 million (dice-poker), and there the number of passes over
 memory and how much of it stays in the core's cache decide the time.  This module compiles
-a ruleset's turn, once, into a `TurnPlan`: a list of steps, each one `np.take` of rows of a
-per-batch buffer followed by a max or a mean over groups of a fixed width, written into the
-same buffer.  With the states of a batch as the buffer's columns (128 at a time) the whole
-turn's working set stays in the core's L2 cache and every numpy call works on whole rows.
+a ruleset's turn, once, into a `TurnPlan`: a list of steps, each an `np.take` of rows of a
+per-batch buffer followed by a max, a mean or an `np.maximum`, written into the same
+buffer.  With the states of a batch as the buffer's columns (256 at a time) every numpy
+call works on whole contiguous rows, and a batch costs about 100 numpy calls.
 
 What makes the list short, each measured against the box-by-box form:
 
-* Points go into the next state's value ahead of time.  A batch first gathers, for every
-  open box, the value of the state it leads to (the "next values", upper boxes once per
-  count of their face), then adds each distinct point value a lower box can score (25 for a
-  full house, 5..30 for chance...) once per state: one row per (box, points) pair, not one
-  (252, N) addition per box.
+* Points go into the next state's value ahead of time.  A block of states first gathers,
+  for every open box, the value of the state it leads to (the "next values", upper boxes
+  once per count of their face, points and bonus folded in), then adds each distinct point
+  value a lower box can score (25 for a full house, 5..30 for chance...) once per state:
+  one row per (box, points) pair, not one (252, N) addition per box.
 * A throw's candidates are only the boxes it scores in.  A lower box that scores 0 for a
   throw offers the value of scratching it, the same for every such throw; since points are
   never negative there, the best scratch over all lower boxes is one row that every throw
   may take (scoring more than 0 in a box is worth at least its scratch).  Upper boxes score
   by the count of their face: a throw takes the row of each face it shows, and one row for
   the best of the faces it lacks (with the lower scratch), built per set of missing faces.
-  A throw then has 3 to 11 candidates instead of 13 or 15 boxes; throws with the same
-  number are one group, one gather and one max.
+  Lower boxes that score a throw alike (pair, three of a kind and chance all score the sum)
+  are one candidate: their best next value plus the points.  A throw then has 4 to 9
+  candidates instead of 13 or 15 boxes; throws with as many are one group, one gather and
+  one max.
 * The six five-of-a-kind throws, where the Joker and the extra bonus decide, are one group
   patched with `np.where`, exactly as `engine._five_of_a_kind_rows` does.
 * Keeps: a keep's value is the mean of its six one-die-more keeps; the best keep of a
   multiset is the best of itself and of the best keeps of it with one face removed, once
   per distinct face (not once per die: 6-6-6-2-2 has two sub-keeps one die smaller, not
-  five), grouped by how many distinct faces the multiset has.
+  five).  Keeps are ordered by how many distinct faces they have, so each "remove the j-th
+  face" is one contiguous `np.maximum` over the keeps that have a j-th face.
+* Both cores: a forked helper process solves blocks of each layer beside this one, on a
+  value table in shared memory (`_ForkedHalf`).
 
 The arithmetic is the engine's, in the same order up to the order of a max or of six
-additions, so tables agree with `engine.turn_values` to rounding (about 1e-13), which
+additions, so tables agree with `engine.solve_reference` to rounding (about 1e-12), which
 `tests/test_solver_batched.py` checks state by state.
 """
 
@@ -46,7 +51,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -63,7 +68,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
 NEG = -np.inf
-CHUNK = 256  # states a turn is evaluated for at once (measured best of 64..384 on 2 cores)
+CHUNK = 256  # states a turn is evaluated for at once (measured: 128 to 384 within 10%)
 
 
 @dataclass(frozen=True)
@@ -178,17 +183,28 @@ class TurnPlan:
     max_pairs: IntArray  # the (box, points) rows solve_max reads (positions in pair_src)
     n_rows: int
     scratch_size: int
-    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     def workspace(self, n: int) -> Workspace:
-        """This thread's workspace for batches of n states (built once, then reused)."""
-        cache: dict[int, Workspace] | None = getattr(self._local, "spaces", None)
+        """This thread's workspace for batches of n states (reused while it is asked for).
+
+        A thread keeps at most two (~4 MB each): the full batch's and the last short one's
+        (a layer's last batch), so a process that solves many rulesets does not collect a
+        buffer per ruleset and batch size."""
+        cache: dict[tuple[int, int], Workspace] | None = getattr(_WORKSPACES, "cache", None)
         if cache is None:
-            cache = self._local.spaces = {}
-        got = cache.get(n)
-        if got is None:
-            got = cache[n] = Workspace(self, n)
+            cache = _WORKSPACES.cache = {}
+        key = (id(self), n)
+        got = cache.get(key)
+        if got is None or got.plan is not self:
+            full = cache.get((id(self), CHUNK))
+            cache.clear()
+            if full is not None and full.plan is self:
+                cache[(id(self), CHUNK)] = full
+            got = cache[key] = Workspace(self, n)
         return got
+
+
+_WORKSPACES = threading.local()
 
 
 class Workspace:
@@ -200,6 +216,7 @@ class Workspace:
     """
 
     def __init__(self, plan: TurnPlan, n: int) -> None:
+        self.plan = plan
         self.buf = np.empty((plan.n_rows, n))
         self.scratch = np.empty((plan.scratch_size, n))
         self.stand = self.bind_steps(plan.stand)
@@ -263,15 +280,19 @@ def run_steps(buf: FloatArray, scratch: FloatArray, steps: list[Step]) -> None:
 
 
 _PLANS: dict[str, TurnPlan] = {}
+MAX_PLANS = 8  # a plan is ~1 MB of tables and index arrays
 _PLANS_LOCK = threading.Lock()
 
 
 def turn_plan(ruleset: Ruleset) -> TurnPlan:
     """The ruleset's plan, built on first use (a few milliseconds) and kept per process."""
     with _PLANS_LOCK:
-        plan = _PLANS.get(ruleset.rules_hash)
+        plan = _PLANS.pop(ruleset.rules_hash, None)
         if plan is None:
-            plan = _PLANS[ruleset.rules_hash] = _Builder(ruleset).plan()
+            plan = _Builder(ruleset).plan()
+        _PLANS[ruleset.rules_hash] = plan  # most recent last
+        while len(_PLANS) > MAX_PLANS:  # house rules: keep the few in use, not every one
+            _PLANS.pop(next(iter(_PLANS)))
         return plan
 
 
@@ -853,7 +874,9 @@ class _Builder:
 
 BLOCK = 2048  # states whose next values are built at once (then solved CHUNK at a time)
 THREADS = max(1, min(2, os.cpu_count() or 1))
-FORK_ENV = "DICEREF_SOLVER_FORK"  # "0" solves with threads only
+# Fork a helper process where the platform can (False: threads only).  No environment
+# variable sets it: every variable the service reads is a setting documented in the README.
+FORK = hasattr(os, "fork")
 FORK_MIN_STATES = 20_000  # below this a second process costs more than it saves
 Progress = Callable[[int, int], None]
 
@@ -888,7 +911,7 @@ def solve_tables(
     mask, sub, flag = space.all_states()
     layers = [(p.start, p.stop) for p in map(space.layer, range(space.n_boxes - 1, -1, -1))]
     todo = sum(hi - lo for lo, hi in layers)
-    forked = THREADS >= 2 and todo >= FORK_MIN_STATES and _fork_allowed()
+    forked = FORK and THREADS >= 2 and todo >= FORK_MIN_STATES
     wanted = [value, maximum]
     memory = [mmap.mmap(-1, space.size * 8) if forked and w else None for w in wanted]
     tables: list[FloatArray | None] = []
@@ -938,18 +961,15 @@ def solve_tables(
 
 
 def _blocks(lo: int, hi: int, shares: int) -> list[slice]:
-    """[lo, hi) in blocks of at most BLOCK states, as many per share as the others."""
+    """[lo, hi) in blocks of at most BLOCK states, as many per share as the others, cut at
+    whole batches (so a layer has one short batch at most)."""
     count = hi - lo
     parts = -(-count // BLOCK)
     if count >= shares * CHUNK:
         parts = -(-parts // shares) * shares
-    cuts = np.linspace(lo, hi, parts + 1).astype(int).tolist()
+    batches = -(-count // CHUNK)
+    cuts = sorted({lo + min(count, CHUNK * round(batches * i / parts)) for i in range(parts + 1)})
     return [slice(a, b) for a, b in itertools.pairwise(cuts) if b > a]
-
-
-def _fork_allowed() -> bool:
-    setting = os.environ.get(FORK_ENV, "1").strip().lower()
-    return hasattr(os, "fork") and setting not in {"0", "false", "no", "off"}
 
 
 class _ForkedHalf:
