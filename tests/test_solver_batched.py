@@ -140,3 +140,38 @@ def test_both_tables_in_one_pass_equal_each_alone() -> None:
     assert values is not None and best is not None
     np.testing.assert_array_equal(values, solve(ruleset))
     np.testing.assert_array_equal(best, solve_max(ruleset))
+
+
+HELPER_RACE = """
+import mmap, os, time
+import numpy as np
+from diceref.solver import batched
+
+parent = os.getpid()
+runs = np.frombuffer(mmap.mmap(-1, 8 * 64), dtype=np.int64)
+layers = [(0, 100), (100, 5000), (5000, 5001), (5001, 5001), (5001, 90000)]
+
+def run(part):
+    if os.getpid() == parent:
+        time.sleep(0.02)  # a slow parent: the child finishes each layer first
+    runs[part.start % 64] += 1
+    return part.stop - part.start
+
+with batched._ForkedHalf(run, layers) as helper:
+    assert sum(helper.layer() for _ in layers) == 90000
+print(sum(len(blocks) for blocks in helper.blocks), int(runs.sum()))
+"""
+
+
+def test_helper_and_parent_take_each_block_once_whoever_is_faster() -> None:
+    """Regression: a child that finished its layer first must not read the parent's end
+    mark as the next layer's (both then waited for blocks that never came)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", HELPER_RACE], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    blocks, runs = done.stdout.split()
+    assert blocks == runs and int(blocks) > len("01234")

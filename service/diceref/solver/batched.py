@@ -46,7 +46,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import mmap
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable
@@ -964,6 +963,8 @@ def _blocks(lo: int, hi: int, shares: int) -> list[slice]:
     """[lo, hi) in blocks of at most BLOCK states, as many per share as the others, cut at
     whole batches (so a layer has one short batch at most)."""
     count = hi - lo
+    if count <= 0:
+        return []
     parts = -(-count // BLOCK)
     if count >= shares * CHUNK:
         parts = -(-parts // shares) * shares
@@ -976,44 +977,55 @@ class _ForkedHalf:
     """A child process that solves blocks of every layer beside this one.
 
     The value table lives in an anonymous shared mapping, so the child's writes are this
-    process's reads.  Both processes take the layer's blocks one at a time from a shared
-    counter (so a core slowed by other work just takes fewer), and two pipes keep them in
-    step (go: the layers below are complete; done: the child's blocks are written).  The
-    child runs numpy on arrays it inherited and leaves with `os._exit`, never returning into
-    the caller's code; an error in it fails the solve here.
+    process's reads.  For each layer this process writes the numbers of the layer's blocks
+    into a pipe that both read, two bytes at a time, so each block is taken once and a core
+    slowed by other work just takes fewer; an end mark for each reader follows, and each
+    stops at the first it reads.  A second pipe tells the child to start a layer (so it
+    cannot take the other's end mark as the next layer's), a third that its blocks are
+    written; the next layer starts only once both halves are done.  The child runs numpy on
+    arrays it inherited and leaves with `os._exit`, never returning into the caller's code;
+    an error in it (or its death) fails the solve here.
     """
+
+    END = 0xFFFF
 
     def __init__(self, run: Callable[[slice], int], layers: list[tuple[int, int]]) -> None:
         self.run = run
         self.blocks = [_blocks(lo, hi, 2 * THREADS) for lo, hi in layers]
-        self.counter_memory = mmap.mmap(-1, 8)
-        self.counter = np.frombuffer(self.counter_memory, dtype=np.int64)
-        self.lock = multiprocessing.get_context("fork").Lock()
+        assert max(len(b) for b in self.blocks) < self.END
         self.next_layer = 0
 
     def take_blocks(self, blocks: list[slice]) -> None:
         while True:
-            with self.lock:
-                i = int(self.counter[0])
-                self.counter[0] = i + 1
-            if i >= len(blocks):
+            token = b""
+            while len(token) < 2:
+                got = os.read(self.work_read, 2 - len(token))
+                if not got:
+                    raise EOFError("the solver's block pipe closed")
+                token += got
+            i = int.from_bytes(token, "little")
+            if i == self.END:
                 return
             self.run(blocks[i])
 
     def __enter__(self) -> _ForkedHalf:
+        self.work_read, self.work_write = os.pipe()
         go_read, self.go = os.pipe()
         self.done, done_write = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
             status = 1
             try:
+                os.close(self.work_write)
                 os.close(self.go)
                 os.close(self.done)
                 for blocks in self.blocks:
                     if os.read(go_read, 1) != b"g":
-                        break
+                        raise EOFError("no next layer")
                     self.take_blocks(blocks)
                     os.write(done_write, b"d")
+                status = 0
+            except EOFError:  # this process gave up (an error here): nothing more to do
                 status = 0
             except BaseException:
                 with contextlib.suppress(OSError):
@@ -1028,7 +1040,8 @@ class _ForkedHalf:
         """Solve the next layer with the child; returns its number of states."""
         blocks = self.blocks[self.next_layer]
         self.next_layer += 1
-        self.counter[0] = 0
+        tokens = [*range(len(blocks)), self.END, self.END]
+        os.write(self.work_write, b"".join(i.to_bytes(2, "little") for i in tokens))
         os.write(self.go, b"g")
         self.take_blocks(blocks)
         if os.read(self.done, 1) != b"d":
@@ -1037,7 +1050,7 @@ class _ForkedHalf:
 
     def __exit__(self, *exc: object) -> None:
         os.close(self.go)  # end of input: the child leaves its loop and exits
+        os.close(self.work_write)
+        os.close(self.work_read)
         os.close(self.done)
         os.waitpid(self.pid, 0)
-        del self.counter
-        self.counter_memory.close()

@@ -28,7 +28,7 @@ from diceref.solver.allocator import reuse_freed_memory
 from diceref.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.solver.statespace import StateSpace, popcount, state_space
 
-SOLVER_VERSION = "3"  # bump whenever a table computed before would differ
+SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
