@@ -8,8 +8,10 @@ score from an empty card; both are 254.5877287 under the forced Joker).
 
 - Ours: `engine.solve(SCORECARD_GAMES["yahtzee"])` (`diceref.games.scorecard.solver`), no
   table store or disk cache; before each run the in-process memos the solve builds on (state
-  space, points table, keep graph, throw rows) are dropped, so every run starts from scratch.
-  It uses `engine.THREADS` numpy threads (at most 2).
+  space, points table, keep graph, throw rows, turn plan) are dropped, so every run starts
+  from scratch.  With two cores it forks one helper process (`batched.py`;
+  `batched.FORK = False` for threads instead); its CPU is not in this process's CPU time
+  below (see `bench_precompute.py` for whole processes, helper included).
 - Theirs: `yatzy_solver.Solver.build(Variant("american+forced-joker"))`, an in-memory f64
   solve on rayon's pool (every core unless RAYON_NUM_THREADS says otherwise).
 
@@ -36,7 +38,7 @@ import yatzy_solver as ys
 
 from diceref.games.scorecard.rules import points
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver import engine, keeps, statespace
+from diceref.games.scorecard.solver import batched, engine, keeps, statespace
 from diceref.games.scorecard.solver.engine import solve
 from diceref.games.scorecard.solver.statespace import state_space
 
@@ -51,6 +53,7 @@ def forget_derived() -> None:
     points._CACHE.clear()
     engine._ALL_ROWS.clear()
     keeps.keep_graph.cache_clear()
+    batched._PLANS.clear()
 
 
 def ours() -> float:
@@ -89,7 +92,7 @@ def main() -> None:
 
     print(
         f"{GAME} from scratch, {runs} runs each, alternating; cores {os.cpu_count()}, "
-        f"ours {engine.THREADS} threads, theirs RAYON_NUM_THREADS="
+        f"ours {batched.THREADS} cores, theirs RAYON_NUM_THREADS="
         f"{os.environ.get('RAYON_NUM_THREADS', 'unset (all cores)')}; "
         f"yatzy-solver {ys.SOLVER_VERSION}, numpy {np.__version__}"
     )

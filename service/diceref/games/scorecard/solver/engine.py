@@ -1,10 +1,13 @@
 """Backward induction over a scorecard game: the expected points still to come from every
 reachable state under optimal play.
 
-States are solved layer by layer (most boxes filled first), in chunks, with every step a
-whole-array numpy operation over the chunk.  The same `placement_values` routine serves the
-solve and the per-request advice in `advice.py`, so the table and the answers built from it
-cannot disagree about what a placement is worth.
+`solve` and `solve_max` build the tables with `batched.py`, which compiles a ruleset's turn
+into a few dozen gathers over a cache-sized batch of states.  This module keeps the same
+arithmetic written box by box and keep size by keep size: `turn_values` evaluates the turn
+of one state for the per-request advice in `advice.py`, and `solve_reference` /
+`solve_max_reference` solve whole games with it, which the tests hold the fast tables to
+(state by state, to 1e-9), so the table and the answers built from it cannot disagree about
+what a placement is worth.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import numpy.typing as npt
 from diceref.core.dice import FACES, N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
+from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.allocator import reuse_freed_memory
 from diceref.games.scorecard.solver.keeps import best_keep, keep_expectations, keep_graph
 from diceref.games.scorecard.solver.statespace import StateSpace, popcount, state_space
 
-SOLVER_VERSION = "2"  # bump whenever a table computed before would differ
+SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
@@ -269,6 +273,9 @@ def _five_of_a_kind_rows(
     rule = rules.five_of_a_kind
     five = rules.five_box_index
     assert rule is not None and five is not None
+    if len(mask) == 1:
+        _five_of_a_kind_one(space, view, int(mask[0]), int(flag[0]), out, upper_q, lower_next)
+        return
     box_used = (mask >> five & 1) == 1
     if not box_used.any():  # five-of-a-kind box still open: the natural rows stand
         return
@@ -297,6 +304,66 @@ def _five_of_a_kind_rows(
         else:  # no Joker values while the matching box is open: the natural row stands
             joker = np.where(matching_open, natural, elsewhere + extra)
         out[t] = np.where(joker_on, joker, natural)
+
+
+def _five_of_a_kind_one(
+    space: StateSpace,
+    view: ThrowRows,
+    mask: int,
+    flag: int,
+    out: FloatArray,
+    upper_q: dict[int, FloatArray],
+    lower_next: dict[int, FloatArray],
+) -> None:
+    """`_five_of_a_kind_rows` for one state (a request) with Python floats: the same
+    additions and maxima, without some 80 numpy calls on arrays of one element."""
+    rules = space.ruleset
+    rule = rules.five_of_a_kind
+    five = rules.five_box_index
+    assert rule is not None and five is not None
+    if not mask >> five & 1:  # five-of-a-kind box still open: the natural rows stand
+        return
+    extra = float(rule.extra_bonus) if flag == 1 else 0.0
+    joker_on = (flag == 1 or rule.joker_when_scratched) and rule.joker is not Joker.NONE
+    five_rows, joker_points = _five_rows(view)
+    lower = [(joker_points[b], float(w[0])) for b, w in lower_next.items()]
+    zeros = {b: float(q[0, 0]) for b, q in upper_q.items()}
+    for face in FACES:
+        t = five_rows[face]
+        natural = float(out[t, 0]) + extra
+        if not joker_on:
+            out[t, 0] = natural
+            continue
+        matching = next(i for i in rules.upper_indices if rules.boxes[i].face == face)
+        lower_best = max((pts[face] + w for pts, w in lower), default=NEG)
+        upper_zero = max((z for b, z in zeros.items() if b != matching), default=NEG)
+        if rule.joker is Joker.FORCED:
+            elsewhere = lower_best if lower_best > NEG else upper_zero
+        else:
+            elsewhere = max(lower_best, upper_zero)
+        matching_open = not mask >> matching & 1
+        if rule.matching_upper_forced:
+            joker = (float(upper_q[matching][5, 0]) if matching_open else elsewhere) + extra
+        else:
+            joker = natural if matching_open else elsewhere + extra
+        out[t, 0] = joker
+
+
+_FIVE_ROWS: dict[int, tuple[ThrowRows, dict[int, int], dict[int, dict[int, int]]]] = {}
+
+
+def _five_rows(view: ThrowRows) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """Row of each face's five of a kind among a view's throws, and each box's Joker points
+    for it (kept per view: `all_rows` views live as long as the process)."""
+    got = _FIVE_ROWS.get(id(view))
+    if got is None or got[0] is not view:
+        rows = {face: int(np.flatnonzero(view.five_face == face)[0]) for face in FACES}
+        points = {
+            b: {face: int(view.joker[b, t]) for face, t in rows.items()}
+            for b in range(view.joker.shape[0])
+        }
+        got = _FIVE_ROWS[id(view)] = (view, rows, points)
+    return got[1], got[2]
 
 
 @dataclass(frozen=True)
@@ -350,13 +417,35 @@ def turn_values(
     return TurnValues(placements, tuple(keeps), start)
 
 
+def batched_solves(ruleset: Ruleset) -> bool:
+    """Whether the compiled solver (`batched.py`) handles this ruleset.  It does not know
+    forced order (every box in card order) nor one-throw turns (no keep to solve); their
+    state spaces are tiny or their turns trivial, so the box-by-box solve serves them in
+    well under a second."""
+    return ruleset.order is not Order.FORCED and ruleset.throws_per_turn >= 2
+
+
 def solve(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
     """The value table: expected points still to come from each state (NaN: unreachable)."""
-    return _backward(ruleset, progress, _expected)
+    if not batched_solves(ruleset):
+        return solve_reference(ruleset, progress)
+    return batched.solve_table(ruleset, progress)
 
 
 def solve_max(ruleset: Ruleset) -> FloatArray:
     """Most points still to come from each state if every throw could be chosen."""
+    if not batched_solves(ruleset):
+        return solve_max_reference(ruleset)
+    return batched.solve_table(ruleset, maximum=True)
+
+
+def solve_reference(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
+    """`solve` box by box with `turn_values` (slower; what the fast tables are held to)."""
+    return _backward(ruleset, progress, _expected)
+
+
+def solve_max_reference(ruleset: Ruleset) -> FloatArray:
+    """`solve_max` box by box (slower; what the fast tables are held to)."""
     return _backward(ruleset, None, _maximum, MAX_CHUNK)
 
 

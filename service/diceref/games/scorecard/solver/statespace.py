@@ -151,21 +151,30 @@ class StateSpace:
 
     def reachable_upper(self) -> list[tuple[int, int]]:
         """(upper mask, folded subtotal) pairs some sequence of turns can produce."""
-        seen: set[tuple[int, int]] = {(0, self._fold1(0, 0))}
-        frontier = list(seen)
-        while frontier:
-            nxt: list[tuple[int, int]] = []
-            for mask, sub in frontier:
-                for i in self.ruleset.upper_indices:
-                    if mask >> i & 1:
-                        continue
-                    for pts in set(self.upper_points_by_count[i].tolist()):
-                        state = (mask | 1 << i, self._fold1(mask | 1 << i, sub + pts))
-                        if state not in seen:
-                            seen.add(state)
-                            nxt.append(state)
-            frontier = nxt
-        return sorted(seen)
+        reach = self._reachable_upper
+        keys, subs = np.nonzero(reach)
+        return list(zip(keys.tolist(), (subs + self.sub_low).tolist(), strict=True))
+
+    @cached_property
+    def _reachable_upper(self) -> npt.NDArray[np.bool_]:
+        """reach[upper mask, folded subtotal - sub_low]: filled mask by mask, in increasing
+        order (filling a box only sets bits), each a whole-array step over its subtotals."""
+        upper = self.ruleset.upper_indices
+        reach = np.zeros((1 << len(upper), self.n_sub), dtype=bool)
+        reach[0, self._fold1(0, 0) - self.sub_low] = True
+        points = {b: np.unique(self.upper_points_by_count[b]) for b in upper}
+        for key in range(1 << len(upper)):
+            subs = np.flatnonzero(reach[key]) + self.sub_low
+            if not len(subs):
+                continue
+            for b in upper:
+                if key >> b & 1:
+                    continue
+                new_key = key | 1 << b
+                raw = (subs[:, None] + points[b][None, :]).ravel()
+                folded = self.fold(np.full(len(raw), new_key, dtype=np.int64), raw)
+                reach[new_key, folded - self.sub_low] = True
+        return reach
 
     def _fold1(self, mask: int, sub: int) -> int:
         """`fold` for one state, without numpy's per-call overhead."""
@@ -178,31 +187,57 @@ class StateSpace:
         return min(max(sub, self.sub_low), self.sub_high)
 
     def all_states(self) -> tuple[IntArray, IntArray, IntArray]:
-        """Every reachable state as (mask, folded sub, flag), ordered by boxes filled."""
-        lower = [i for i in range(self.n_boxes) if i not in self.ruleset.upper_indices]
-        bits = np.arange(1 << len(lower), dtype=np.int64)
-        lower_masks = np.zeros_like(bits)
-        for j, box in enumerate(lower):
-            lower_masks |= (bits >> j & 1) << box
-        uppers = np.array(self.reachable_upper(), dtype=np.int64)
-        mask = (lower_masks[:, None] | uppers[None, :, 0]).ravel()
-        sub = np.broadcast_to(uppers[None, :, 1], (len(lower_masks), len(uppers))).ravel()
-        if self.ruleset.series_order:
-            upper_mask = np.broadcast_to(uppers[None, :, 0], (len(lower_masks), len(uppers)))
-            ok = ((lower_masks[:, None] == 0) | (upper_mask == self.upper_bits)).ravel()
-            mask, sub = mask[ok], sub[ok]
-        elif self.ruleset.order is Order.FORCED:  # filled boxes are always a leading run
-            ok = (mask & (mask + 1)) == 0
-            mask, sub = mask[ok], sub[ok]
-        flag = np.zeros_like(mask)
+        """Every reachable state as (mask, folded sub, flag), ordered by boxes filled, then
+        mask, sub and flag (computed once per ruleset; read-only)."""
+        mask, sub, flag, _ = self._states
+        return mask, sub, flag
+
+    @cached_property
+    def _states(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """Built in order, mask by mask, without a sort: each mask's block is the reachable
+        subtotals of its upper boxes, times the flags it can have."""
+        n_upper = len(self.ruleset.upper_indices)
+        masks = np.arange(1 << self.n_boxes, dtype=np.int64)
+        masks = masks[np.argsort(popcount(masks), kind="stable")]
+        key = masks & self._upper_all
+        reach = self._reachable_upper
+        n_subs = reach.sum(axis=1)
         five = self.ruleset.five_box_index
-        if five is not None:
-            filled = (mask >> five & 1).astype(bool)
-            mask = np.concatenate([mask, mask[filled]])
-            sub = np.concatenate([sub, sub[filled]])
-            flag = np.concatenate([flag, np.ones(int(filled.sum()), dtype=np.int64)])
-        order = np.lexsort((flag, sub, mask, popcount(mask)))
-        return mask[order], sub[order], flag[order]
+        n_flags = np.ones_like(masks) if five is None else 1 + (masks >> five & 1)
+        counts = n_subs[key] * n_flags
+        if self.ruleset.series_order:  # no lower box before the upper boxes are full
+            counts[(masks >> n_upper != 0) & (key != self.upper_bits)] = 0
+        elif self.ruleset.order is Order.FORCED:  # the filled boxes are a leading run
+            counts[(masks & (masks + 1)) != 0] = 0
+        # the (sub, flag) patterns: per upper mask and number of flags, subs ascending and
+        # flags innermost
+        pattern_sub: list[IntArray] = []
+        pattern_flag: list[IntArray] = []
+        start = np.zeros((len(reach), 3), dtype=np.int64)
+        at = 0
+        for k in range(len(reach)):
+            subs = np.flatnonzero(reach[k]) + self.sub_low
+            for nf in (1, 2):
+                start[k, nf] = at
+                pattern_sub.append(np.repeat(subs, nf))
+                pattern_flag.append(np.tile(np.arange(nf, dtype=np.int64), len(subs)))
+                at += nf * len(subs)
+        flat_sub, flat_flag = np.concatenate(pattern_sub), np.concatenate(pattern_flag)
+        total = int(counts.sum())
+        block_start = np.cumsum(counts) - counts
+        within = np.arange(total, dtype=np.int64) - np.repeat(block_start, counts)
+        src = np.repeat(start[key, n_flags], counts) + within
+        mask, sub, flag = np.repeat(masks, counts), flat_sub[src], flat_flag[src]
+        for array in (mask, sub, flag):
+            array.setflags(write=False)
+        per_layer = np.bincount(popcount(masks), weights=counts, minlength=self.n_boxes + 1)
+        starts = np.concatenate([[0], np.cumsum(per_layer)]).astype(np.int64)
+        return mask, sub, flag, starts
+
+    def layer(self, filled: int) -> slice:
+        """The states of `all_states()` with `filled` boxes filled."""
+        starts = self._states[3]
+        return slice(int(starts[filled]), int(starts[filled + 1]))
 
 
 def popcount(mask: IntArray) -> IntArray:
