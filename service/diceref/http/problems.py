@@ -73,6 +73,31 @@ def not_found(field: str, what: str) -> Problem:
     return Problem(404, "not-found", "Not found", what, [FieldError(field, what)])
 
 
+QUOTE_LIMIT = 40
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A bad value as a problem quotes it: its `repr`, cut to `limit` characters (and its
+    length said), so a 60 KB value never becomes a 120 KB problem."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}…{size}"
+
+
+def unsupported_media(field: str, reason: str, headers: dict[str, str] | None = None) -> Problem:
+    """415: a body declared (or encoded) as something other than JSON."""
+    return Problem(
+        415,
+        "unsupported-media-type",
+        "Unsupported media type",
+        f"{field}: {reason}",
+        [FieldError(field, reason)],
+        headers=headers,
+    )
+
+
 def unprocessable(field: str, reason: str) -> Problem:
     return Problem(
         422,
@@ -216,6 +241,11 @@ PROBLEM_DESCRIPTIONS = {
     404: "No such game; `errors` names the field.",
     422: "The request matches this document but breaks a rule of the game; `errors` names "
     "the field and the rule.",
+    408: "The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by "
+    "default) of its headers; the connection is closed.",
+    415: "The body is not declared as JSON: `Content-Type` must be `application/json` "
+    "(optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body "
+    "with no `Content-Type` is taken as JSON only if it parses.",
     413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "
     "64 KiB by default).",
     503: "The game's solved table is still loading: retry after `Retry-After` seconds "
