@@ -50,3 +50,17 @@ def put_policy(app: Litestar) -> None:
     """Serve Yardkle's policy table in `app` (an app whose startup has not run)."""
     table = solve_policy_table(YARDKLE_RULES)
     app.state.tables.put(policy_spec(YARDKLE_RULES), table, "memory")
+
+
+def loaded_rules(client: Any, game: str, timeout: float = 60) -> dict[str, Any]:
+    """`GET /games/{game}` once its tables are loaded: the first request answers at once
+    with `tables: "loading"` and starts the load in the background; poll until it is done."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        rules: dict[str, Any] = client.get(f"/games/{game}").json()
+        if rules.get("tables") != "loading":
+            return rules
+        assert time.monotonic() < deadline, f"{game}'s tables still loading after {timeout} s"
+        time.sleep(0.05)

@@ -6,6 +6,8 @@ scorecard game's boxes, bonuses and table figures) through its `FamilyApi` hooks
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from diceref.core.game import GameInfo
@@ -74,8 +76,12 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     upper_bonus: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
-    max_score: int | None = None
-    optimal_expected_score: float | None = None
+    # A game with solved tables (a scorecard game) always gives these three: while a table
+    # is not loaded yet, `tables` is "loading" and the figure it gives is null (the request
+    # never waits for a load; it starts one in the background).  Other games omit them.
+    max_score: int | msgspec.UnsetType | None = msgspec.UNSET
+    optimal_expected_score: float | msgspec.UnsetType | None = msgspec.UNSET
+    tables: Literal["ready", "loading"] | msgspec.UnsetType = msgspec.UNSET
 
 
 def parameters_out(game: GameInfo) -> list[ParameterOut]:

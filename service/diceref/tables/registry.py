@@ -114,23 +114,6 @@ class TableRegistry:
             raise TableNotLoaded(spec)
         return table
 
-    async def load(self, spec: TableSpec) -> FloatArray:
-        """The table, from the caches or solved in a worker thread, awaited.
-
-        Only for `GET /games/{game}`'s max table (one number, two seconds at most); every
-        other route reads with `table` or `require`.
-        """
-        table = self._tables.get(spec.key)
-        if table is None:
-            state = self.states[spec.key]
-            started = time.perf_counter()
-            loaded = await self.store.get(spec.key, spec.compute(), shape=spec.shape)
-            table = self._tables[spec.key] = loaded.array
-            if state.status != "ready":
-                self._record(state, loaded, time.perf_counter() - started)
-                state.status = "ready"
-        return table
-
     def request(self, game: str) -> None:
         """Queue a background load of `game`'s tables."""
         if self._queue is None:
@@ -179,6 +162,14 @@ class TableRegistry:
         self.preload = tuple(games)
         self._stopping = asyncio.Event()
         self._queue = asyncio.Queue()
+        # Started again after a stop (a test's app, an ASGI lifespan restarted): loads that
+        # were queued on the old queue are lost with it, so those games may be asked again.
+        for game, status in self._game_status.items():
+            if status in ("queued", "loading"):
+                self._game_status[game] = "missing"
+        for state in self.states.values():
+            if state.status in ("queued", "loading"):
+                state.status = "missing"
         # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
         # come in, so those routes answer from the first request on.
         for game, specs in self._by_game.items():
