@@ -3,9 +3,9 @@
 Litestar generates the document from the route handlers; `contract_document` then makes it
 truthful where the generator falls short, reading every correction from the code itself:
 
-* constraints on list items, dict values and optional branches (`list[Die]` loses `Die`'s
-  1..6), struct docstrings and `additionalProperties: false` for structs that forbid unknown
-  fields are copied from msgspec's own JSON Schema of the same types;
+* constraints on list items, dict keys and values and optional branches (`list[Die]`
+  loses `Die`'s 1..6), struct docstrings and `additionalProperties: false` for structs
+  that forbid unknown fields are copied from msgspec's own JSON Schema of the same types;
 * components whose class names collide across families get the family's name as a prefix
   (`ChicagoGameRequest`, not `routes_chicago_GameRequest`);
 * error responses are the problem+json ones each handler declares (`problem_responses`);
@@ -96,6 +96,7 @@ COPIED = (
     "maxItems",
     "minProperties",
     "maxProperties",
+    "propertyNames",
     "description",
 )
 

@@ -22,6 +22,7 @@ from litestar.status_codes import (
 from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
+from diceref.http.fields import CONTROL_CHARACTERS_REASON
 from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -108,10 +109,26 @@ def unprocessable(field: str, reason: str) -> Problem:
     )
 
 
+FIELD_LIMIT = 120
+TEXT_LIMIT = 300
+
+
+def bounded(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters (marked with an ellipsis): the last guard that keeps
+    a problem small whatever a client sent, for a field path naming a key it chose or a
+    message quoting a value (the sources quote with `quote`; this catches the rest)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _response(
     request: Request[Any, Any, Any], problem: ProblemDetails, headers: dict[str, str] | None = None
 ) -> Response[bytes]:
-    problem.instance = problem.instance or request.url.path
+    problem.instance = bounded(problem.instance or request.url.path, FIELD_LIMIT)
+    problem.detail = bounded(problem.detail, TEXT_LIMIT)
+    problem.errors = [
+        FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT))
+        for e in problem.errors
+    ]
     return Response(
         content=msgspec.json.encode(problem),
         status_code=problem.status,
@@ -157,7 +174,7 @@ def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) 
 
 _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
 # msgspec's error message: the reason, then where (`- at `$.dice[4]``) when it knows.
-MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at (?P<key>`key` in )?`\$(?P<path>[^`]*)`)?$")
 
 
 def _validation_errors(exc: ValidationException) -> list[FieldError]:
@@ -168,16 +185,35 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
             continue
         message = str(item.get("message", exc.detail))
         match = MSGSPEC_MESSAGE.match(message)
-        reason = match.group("reason") if match else message
+        raw = match.group("reason") if match else message
         path = match.group("path") if match and match.group("path") else ""
         field = path.lstrip(".")
-        named = _NAMED.search(reason)
+        named = _NAMED.search(raw)
         if named:  # a missing or unknown field: name the field itself, not its parent
             field = f"{field}.{named.group(1)}" if field else named.group(1)
+        reason = _reworded(raw)
+        if match and match.group("key"):  # a dict's key, not its value, is refused
+            reason = f"a key: {reason}"
         errors.append(FieldError(field or str(item.get("key") or "body"), reason))
     if not errors:
         errors.append(FieldError("body", str(exc.detail)))
     return errors
+
+
+_QUOTED_VALUE = re.compile(
+    r"^(?P<what>Invalid enum value|Object contains unknown field) ['`](?P<value>.*)['`]$", re.S
+)
+
+
+def _reworded(reason: str) -> str:
+    """msgspec's reason as a client should read it: a refused pattern said in words, and a
+    value it quotes (an unknown game) cut to a short prefix."""
+    if reason.startswith("Expected `str` matching regex") and "x00-" in reason:
+        return CONTROL_CHARACTERS_REASON
+    quoted = _QUOTED_VALUE.match(reason)
+    if quoted and len(quoted.group("value")) > QUOTE_LIMIT:
+        return f"{quoted.group('what')} {quote(quoted.group('value'))}"
+    return reason
 
 
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:

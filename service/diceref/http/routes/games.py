@@ -15,7 +15,7 @@ from litestar.params import Parameter
 from diceref.games.families import ALL_GAMES
 from diceref.http.family import api_of_game, registry_of
 from diceref.http.game_models import GameRules, GameSummary, base_rules, base_summary
-from diceref.http.problems import not_found, problem_responses
+from diceref.http.problems import not_found, problem_responses, quote
 
 
 def _summary(game_id: str) -> GameSummary:
@@ -62,7 +62,7 @@ async def get_game(game: GameId, request: Request) -> GameRules:  # type: ignore
     empty card.  Never waits for a table: while one is loading both figures are null and
     `tables` is `loading` (the load has been started in the background)."""
     if game not in ALL_GAMES:
-        raise not_found("game", f"unknown game '{game}'; see GET /games")
+        raise not_found("game", f"unknown game {quote(game)}; see GET /games")
     rules = game_rules(game)
     api = api_of_game(game)
     if api.with_tables is not None:
