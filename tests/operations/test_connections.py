@@ -5,8 +5,10 @@ through the environment variables a user would set, so the whole file runs in se
 
 from __future__ import annotations
 
+import contextlib
 import json
 import selectors
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -139,3 +141,52 @@ def test_a_half_sent_head_is_closed(server: LiveServer) -> None:
     finally:
         s.close()
     assert time.monotonic() - started < HEADER_TIMEOUT + 3
+
+
+def test_sigterm_drains_in_flight_requests_up_to_the_deadline(tmp_path: Path) -> None:
+    """SIGTERM with two uploads in flight: the one that finishes within the deadline is
+    answered, the one still trickling when it passes is cut, the server exits just after
+    DICEREF_SHUTDOWN_TIMEOUT and no new connection is taken meanwhile."""
+    deadline = 4
+    env = {
+        "DICEREF_CACHE_DIR": str(TEST_CACHE),
+        "DICEREF_PRELOAD": "none",
+        "DICEREF_SHUTDOWN_TIMEOUT": str(deadline),
+        "DICEREF_BODY_TIMEOUT": "60",  # longer than the deadline: the deadline must cut it
+    }
+    body = json.dumps(SCORE).encode()
+    head = (
+        b"POST /score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    live = LiveServer(tmp_path / "server.log", env, workers=2).start()
+    try:
+        live.wait("/healthz")
+        assert live.process is not None
+        (finishing, trickling) = open_sockets(live.port, 2, head + body[:5])
+        time.sleep(0.3)  # both requests are in the app, reading their bodies
+        live.process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        time.sleep(1)
+        finishing.sendall(body[5:])
+        trickling.sendall(body[5:6])
+        (answer,) = wait_closed([finishing], deadline + 5).values()
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", live.port), timeout=1).close()
+        sent = 6
+        while live.process.poll() is None and sent < len(body):
+            time.sleep(0.5)
+            with contextlib.suppress(OSError):
+                trickling.sendall(body[sent : sent + 1])
+            sent += 1
+            assert time.monotonic() - signalled < deadline + 10, "no exit after the deadline"
+        live.process.wait(deadline + 10)
+        took = time.monotonic() - signalled
+        (cut,) = wait_closed([trickling], 5).values()
+    finally:
+        live.stop()
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    assert b'"options"' in answer
+    assert cut == b""  # killed at the deadline, never answered
+    assert deadline - 0.5 < took < deadline + 3, took
+    print(f"exit {took:.2f} s after SIGTERM with a slow upload in flight (deadline {deadline})")
