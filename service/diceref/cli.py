@@ -55,7 +55,6 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             log_config=None,
             access_log=False,
             backlog=settings.backlog,
-            limit_concurrency=settings.max_connections,
             timeout_keep_alive=max(1, round(settings.header_timeout)),
             timeout_graceful_shutdown=settings.shutdown_timeout,
         )

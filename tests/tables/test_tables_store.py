@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import mmap
+import os
 import subprocess
 import sys
 import tempfile
@@ -256,13 +257,23 @@ print(got.source)
 """
 
 
-def test_worker_processes_compute_a_table_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cache", ["writable", "unwritable"])
+def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str) -> None:
+    """Three worker processes; with an unwritable cache directory (issue 18) the lock and
+    the table go under their shared temporary directory, and still one of them computes."""
     runs = tmp_path / "runs.txt"
+    cache_dir = tmp_path / "cache"
+    if cache == "unwritable":
+        (tmp_path / "file").write_text("a file where the cache directory should be")
+        cache_dir = tmp_path / "file" / "cache"
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(tmp_path / "cache"), str(runs)],
+            [sys.executable, "-c", WORKER, str(cache_dir), str(runs)],
             stdout=subprocess.PIPE,
             text=True,
+            env=env,
         )
         for _ in range(3)
     ]
