@@ -6,9 +6,10 @@ scorecard game's boxes, bonuses and table figures) through its `FamilyApi` hooks
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from diceref.core.game import GameInfo
 
@@ -79,9 +80,32 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     # A game with solved tables (a scorecard game) always gives these three: while a table
     # is not loaded yet, `tables` is "loading" and the figure it gives is null (the request
     # never waits for a load; it starts one in the background).  Other games omit them.
-    max_score: int | msgspec.UnsetType | None = msgspec.UNSET
-    optimal_expected_score: float | msgspec.UnsetType | None = msgspec.UNSET
-    tables: Literal["ready", "loading"] | msgspec.UnsetType = msgspec.UNSET
+    max_score: (
+        Annotated[int, Meta(description="The highest score the rules allow; null while loading")]
+        | msgspec.UnsetType
+        | None
+    ) = msgspec.UNSET
+    optimal_expected_score: (
+        Annotated[
+            float,
+            Meta(
+                description="Expected final score of optimal play from an empty card; null "
+                "while loading"
+            ),
+        ]
+        | msgspec.UnsetType
+        | None
+    ) = msgspec.UNSET
+    tables: (
+        Annotated[
+            Literal["ready", "loading"],
+            Meta(
+                description="`loading` while the game's solved tables are being loaded (in "
+                "the background: ask again later), then `ready`"
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 def parameters_out(game: GameInfo) -> list[ParameterOut]:
