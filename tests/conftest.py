@@ -9,6 +9,7 @@ REDIS_URL, each under its own key prefix that is deleted afterwards.
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,6 +41,16 @@ from redis_server import PrivateRedis, private_redis_server  # noqa: E402
 
 def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(autouse=True)
+def private_temporary_directory(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test's own temporary directory: a store whose cache directory cannot be written
+    falls back to one under it (`diceref.tables.disk.fallback_directory`), which must not
+    outlive the test or be shared between tests."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("tmp")))
 
 
 @pytest.fixture(scope="session")

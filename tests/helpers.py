@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from litestar import Litestar
@@ -50,3 +51,36 @@ def put_policy(app: Litestar) -> None:
     """Serve Yardkle's policy table in `app` (an app whose startup has not run)."""
     table = solve_policy_table(YARDKLE_RULES)
     app.state.tables.put(policy_spec(YARDKLE_RULES), table, "memory")
+
+
+def loaded_rules(client: Any, game: str, timeout: float = 60) -> dict[str, Any]:
+    """`GET /games/{game}` once its tables are loaded: the first request answers at once
+    with `tables: "loading"` and starts the load in the background; poll until it is done."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        rules: dict[str, Any] = client.get(f"/games/{game}").json()
+        if rules.get("tables") != "loading":
+            return rules
+        assert time.monotonic() < deadline, f"{game}'s tables still loading after {timeout} s"
+        time.sleep(0.05)
+
+
+def close(actual: Any, expected: Any) -> bool:
+    """Equal, floats to 12 significant digits (a solver change moves the last bits)."""
+    if isinstance(expected, float) and isinstance(actual, int | float):
+        return math.isclose(actual, expected, rel_tol=1e-12)
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(close(actual[k], v) for k, v in expected.items())
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(close(a, e) for a, e in zip(actual, expected, strict=True))
+        )
+    return type(actual) is type(expected) and bool(actual == expected)

@@ -43,6 +43,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
                 log_dictconfig=granian_log_config(level, fmt),
                 log_access=settings.access_log,
                 respawn_failed_workers=True,
+                **_connection_limits(settings),
             ).serve()
             return 0
         import uvicorn
@@ -53,11 +54,42 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             port=args.port,
             log_config=None,
             access_log=False,
+            backlog=settings.backlog,
+            timeout_keep_alive=max(1, round(settings.header_timeout)),
+            timeout_graceful_shutdown=settings.shutdown_timeout,
         )
         return 0
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _connection_limits(settings: Settings) -> dict[str, Any]:
+    """granian's limits and timeouts, from the settings (README, "What the service
+    withstands").
+
+    HTTP/1.1 only: in granian's `auto` mode hyper first reads the bytes that tell HTTP/1
+    from an HTTP/2 preface, with no timeout, so a connection that sends nothing held its
+    slot for ever (issue 18: 1,100 such sockets blocked every new client).  hyper's HTTP/1
+    header timer starts as soon as the connection is served and again after each response,
+    so `DICEREF_HEADER_TIMEOUT` closes silent, half-sent and idle keep-alive connections
+    alike.  The body timeout is the app's (`diceref.http.lean`): granian has none.
+    `workers_kill_timeout` is the shutdown deadline: SIGTERM closes the listeners, lets the
+    workers finish what is in flight and kills those still busy after it.
+    """
+    from granian.constants import HTTPModes
+    from granian.http import HTTP1Settings
+
+    return {
+        "http": HTTPModes.http1,
+        "backlog": settings.backlog,
+        "backpressure": settings.max_connections,
+        "http1_settings": HTTP1Settings(
+            header_read_timeout=max(1, round(settings.header_timeout * 1000)),
+            keep_alive=settings.keep_alive,
+        ),
+        "workers_kill_timeout": settings.shutdown_timeout,
+    }
 
 
 def _has_uvloop() -> bool:

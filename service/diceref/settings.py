@@ -37,6 +37,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 8000
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     access_log: bool = False
+    # The connection limits (granian; see the README, "What the service withstands").
+    # Connections the kernel queues before a worker accepts them (each worker's listener).
+    backlog: Annotated[int, msgspec.Meta(ge=128, le=65535)] = 1024
+    # Connections one worker holds at once; more wait in the backlog.
+    max_connections: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 512
+    # Seconds a connection has to send a request's headers, counted from when it opens or
+    # from the end of its previous response (so it is also the keep-alive idle timeout).
+    header_timeout: Annotated[float, msgspec.Meta(ge=0.001, le=60)] = 10.0
+    # Seconds a request has, once its headers are in, to send its whole body (a 408).
+    body_timeout: Seconds = 30.0
+    # Keep a connection open for the next request (closed after DICEREF_HEADER_TIMEOUT idle).
+    keep_alive: bool = True
+    # Seconds SIGTERM waits for in-flight requests before the workers are killed; below
+    # the chart's terminationGracePeriodSeconds (30) minus its preStop sleep (5).
+    shutdown_timeout: Annotated[int, msgspec.Meta(ge=1, le=1800)] = 20
     # the app
     preload: tuple[str, ...] = ()
     retry_after_seconds: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 5
@@ -104,6 +119,12 @@ VARIABLES: dict[str, str] = {
     "DICEREF_PORT": "port",
     "DICEREF_WORKERS": "workers",
     "DICEREF_ACCESS_LOG": "access_log",
+    "DICEREF_BACKLOG": "backlog",
+    "DICEREF_MAX_CONNECTIONS": "max_connections",
+    "DICEREF_HEADER_TIMEOUT": "header_timeout",
+    "DICEREF_BODY_TIMEOUT": "body_timeout",
+    "DICEREF_KEEP_ALIVE": "keep_alive",
+    "DICEREF_SHUTDOWN_TIMEOUT": "shutdown_timeout",
     "DICEREF_PRELOAD": "preload",
     "DICEREF_RETRY_AFTER": "retry_after_seconds",
     "DICEREF_MAX_BODY_BYTES": "max_body_bytes",
@@ -174,7 +195,11 @@ def allowed(field: str) -> str:
         high = "" if info.le is None else f" to {info.le}"
         return f"a whole number{low}{high}" if low else f"a whole number{high}"
     if isinstance(info, mi.FloatType):
-        return "a number of seconds greater than 0" if info.gt == 0 else "a number"
+        if info.gt == 0:
+            return "a number of seconds greater than 0"
+        if info.ge is not None and info.le is not None:
+            return f"a number of seconds from {info.ge:g} to {info.le:g}"
+        return "a number"
     return "a string"
 
 

@@ -6,6 +6,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from helpers import loaded_rules
 
 Client = TestClient[Litestar]
 
@@ -44,8 +45,8 @@ def test_list_games(client: Client) -> None:
 
 
 def test_game_rules(client: Client) -> None:
-    rules = client.get("/games/yahtzee").json()
-    assert rules["max_score"] == 1575
+    rules = loaded_rules(client, "yahtzee")
+    assert rules["max_score"] == 1575 and rules["tables"] == "ready"
     assert rules["upper_bonus_rule"] == {"threshold": 63, "strictly_greater": False, "points": 35}
     assert rules["five_of_a_kind"]["joker"] == "forced"
     box = {b["id"]: b for b in rules["boxes"]}
@@ -76,7 +77,7 @@ def test_max_scores(client: Client) -> None:
         "chute-5": 99,
         "yatzy": 374,
     }
-    assert {g: client.get(f"/games/{g}").json()["max_score"] for g in SCORECARD_GAMES} == expected
+    assert {g: loaded_rules(client, g)["max_score"] for g in SCORECARD_GAMES} == expected
 
 
 def test_chute_notches_reported(client: Client) -> None:

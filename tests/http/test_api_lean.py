@@ -19,6 +19,7 @@ from litestar.testing import TestClient
 from diceref.http.examples import Example
 from diceref.http.lean import lean_json
 from diceref.http.openapi import all_examples, contract_document
+from helpers import close
 
 EXAMPLES = all_examples()
 
@@ -185,3 +186,84 @@ def test_a_bad_box_value_is_named_by_its_box(
     r = coach.post(path, json={"game": "yahtzee", "dice": [2, 2, 3, 4, 6], "scorecard": card})
     assert r.status_code == 400, r.text
     assert r.json()["errors"] == [{"field": "scorecard.filled.twos", "reason": reason}]
+
+
+# --- content negotiation (issue 18): a body not declared as JSON is a 415 -----------------
+
+
+def _send(client: Client, method: str, path: str, body: bytes, headers: dict[str, str]) -> Any:
+    return client.request(method, path, content=body, headers=headers)
+
+
+def unsupported(response: Any, field: str) -> dict[str, Any]:
+    assert response.status_code == 415, response.text
+    assert response.headers["content-type"] == PROBLEM
+    problem: dict[str, Any] = response.json()
+    assert problem["type"].endswith("/unsupported-media-type")
+    assert [e["field"] for e in problem["errors"]] == [field]
+    return problem
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/xml",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin-1",
+        "application/json; version=2",
+        "application/jsonx",
+    ],
+)
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_a_body_of_another_type_is_a_415(
+    client: Client, method: str, path: str, example: Example, content_type: str
+) -> None:
+    body = json_bytes(example.body)
+    response = _send(client, method, path, body, {"content-type": content_type})
+    problem = unsupported(response, "Content-Type")
+    assert "application/json" in problem["errors"][0]["reason"]
+
+
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_an_encoded_body_is_a_415(client: Client, method: str, path: str, example: Example) -> None:
+    body = json_bytes(example.body)  # a plain body, declared gzip: never decoded, never 200
+    headers = {"content-type": "application/json", "content-encoding": "gzip"}
+    response = _send(client, method, path, body, headers)
+    assert "'gzip' is not supported" in unsupported(response, "Content-Encoding")["detail"]
+    assert response.headers["accept-encoding"] == "identity"
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "application/json",
+        "Application/JSON",
+        "application/json; charset=utf-8",
+        'application/json;charset="UTF-8"',
+        None,
+    ],
+)
+@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+def test_json_declared_or_undeclared_is_answered(
+    client: Client, method: str, path: str, example: Example, content_type: str | None
+) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    if content_type is None:  # httpx adds no type to raw content
+        headers["content-encoding"] = "identity"
+    response = _send(client, method, path, json_bytes(example.body), headers)
+    assert response.status_code == 200, response.text
+    assert close(response.json(), example.response), response.text
+
+
+def test_a_missing_type_is_json_only_if_the_body_parses(client: Client) -> None:
+    unsupported(_send(client, "POST", "/score", b"game=yahtzee", {}), "Content-Type")
+    bad = _send(client, "POST", "/score", b'{"game": "yahtzee"}', {})
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "dice"
+
+
+def json_bytes(value: Any) -> bytes:
+    import json
+
+    return json.dumps(value).encode()

@@ -158,3 +158,25 @@ def test_helm_template(autoscaling: bool) -> None:
     assert kinds["ConfigMap"]["data"]["DICEREF_PORT"] == "8000"
     assert kinds["ConfigMap"]["data"]["REDIS_URL"] == "redis://redis:6379/0"
     assert ("replicas" in kinds["Deployment"]["spec"]) is not autoscaling
+    pod = kinds["Deployment"]["spec"]["template"]["spec"]
+    assert pod["terminationGracePeriodSeconds"] == 30
+    assert container["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", "5"]
+    assert kinds["ConfigMap"]["data"]["DICEREF_SHUTDOWN_TIMEOUT"] == "20"
+
+
+def test_the_grace_period_covers_the_prestop_sleep_and_the_drain() -> None:
+    """SIGKILL must never come before diceref's own shutdown deadline (issue 18)."""
+    from diceref.settings import Settings
+
+    shutdown = values()["shutdown"]
+    assert shutdown["timeoutSeconds"] == Settings().shutdown_timeout == 20
+    grace = shutdown["terminationGracePeriodSeconds"]
+    assert grace >= shutdown["preStopSleepSeconds"] + shutdown["timeoutSeconds"] + 5
+    deployment = (TEMPLATES / "deployment.yaml").read_text()
+    assert (
+        "terminationGracePeriodSeconds: {{ .Values.shutdown.terminationGracePeriodSeconds }}"
+        in (deployment)
+    )
+    assert '["sleep", {{ .Values.shutdown.preStopSleepSeconds | quote }}]' in deployment
+    configmap = (TEMPLATES / "configmap.yaml").read_text()
+    assert "DICEREF_SHUTDOWN_TIMEOUT: {{ .Values.shutdown.timeoutSeconds | quote }}" in configmap

@@ -18,6 +18,7 @@ from litestar.testing import TestClient
 
 from conftest import TEST_CACHE
 from diceref.games.scorecard.solver.engine import FloatArray
+from helpers import loaded_rules
 from live_server import LiveServer
 
 LOADTEST = Path(__file__).parents[2] / "loadtest"
@@ -66,7 +67,7 @@ def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
         checks.check_yardkle_holds(
             [1, 5, 5, 2, 3, 3], dict(yardkle, options=yardkle["options"][1:])
         )
-    game = coach.get("/games/yahtzee").json()
+    game = loaded_rules(coach, "yahtzee")
     checks.check_game("yahtzee", game)
     with pytest.raises(checks.WrongAnswer):
         checks.check_game("yahtzee", dict(game, max_score=1574))

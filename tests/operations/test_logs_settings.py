@@ -15,7 +15,7 @@ import pytest
 
 from diceref.cli import build_parser
 from diceref.logs import JsonFormatter, ServiceHandler, configure_logging, granian_log_config
-from diceref.settings import Settings
+from diceref.settings import Settings, SettingsError
 
 
 def record(message: str, *args: object, **extra: object) -> logging.LogRecord:
@@ -224,3 +224,55 @@ def test_precompute_prints_a_few_plain_lines_when_not_on_a_terminal(tmp_path: Pa
         "disk",
         "disk",
     ]
+
+
+def test_the_connection_settings_reach_granian() -> None:
+    """Each limit of issue 18 is a variable with a default, and `serve` hands it to granian
+    (HTTP/1.1 only: in `auto` mode a silent connection escaped the header timeout)."""
+    from granian.constants import HTTPModes
+
+    from diceref.cli import _connection_limits
+
+    defaults = _connection_limits(Settings.from_env({}))
+    assert defaults["http"] is HTTPModes.http1
+    assert (defaults["backlog"], defaults["backpressure"]) == (1024, 512)
+    assert defaults["http1_settings"].header_read_timeout == 10_000
+    assert defaults["http1_settings"].keep_alive is True
+    assert defaults["workers_kill_timeout"] == 20
+    assert Settings.from_env({}).body_timeout == 30
+    given = Settings.from_env(
+        {
+            "DICEREF_BACKLOG": "2048",
+            "DICEREF_MAX_CONNECTIONS": "100",
+            "DICEREF_HEADER_TIMEOUT": "2.5",
+            "DICEREF_BODY_TIMEOUT": "4",
+            "DICEREF_KEEP_ALIVE": "false",
+            "DICEREF_SHUTDOWN_TIMEOUT": "7",
+        }
+    )
+    limits = _connection_limits(given)
+    assert (limits["backlog"], limits["backpressure"], limits["workers_kill_timeout"]) == (
+        2048,
+        100,
+        7,
+    )
+    assert limits["http1_settings"].header_read_timeout == 2_500
+    assert limits["http1_settings"].keep_alive is False
+    assert given.body_timeout == 4
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"DICEREF_BACKLOG": "10"}, "a whole number from 128 to 65535"),
+        ({"DICEREF_MAX_CONNECTIONS": "0"}, "a whole number from 1 to 65535"),
+        ({"DICEREF_HEADER_TIMEOUT": "120"}, "a number of seconds from 0.001 to 60"),
+        ({"DICEREF_BODY_TIMEOUT": "0"}, "a number of seconds greater than 0"),
+        ({"DICEREF_SHUTDOWN_TIMEOUT": "1.5"}, "a whole number from 1 to 1800"),
+    ],
+)
+def test_a_bad_connection_setting_is_named(env: dict[str, str], says: str) -> None:
+    with pytest.raises(SettingsError) as raised:
+        Settings.from_env(env)
+    ((name, value),) = env.items()
+    assert str(raised.value) == f"{name}={value!r} is not allowed: {says}"

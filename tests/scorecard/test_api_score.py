@@ -149,7 +149,15 @@ def test_full_card_is_422(client: Client) -> None:
 
 
 def test_malformed_json_and_wrong_method(client: Client) -> None:
-    problem(client.post("/score", content=b"{not json"), 400)
+    json_type = {"content-type": "application/json"}
+    problem(client.post("/score", content=b"{not json", headers=json_type), 400)
+    # Without a Content-Type a body is JSON only if it parses (issue 18): otherwise a 415.
+    assert problem(client.post("/score", content=b"{not json"), 415)["errors"] == [
+        {
+            "field": "Content-Type",
+            "reason": "missing, and the body is not JSON: send Content-Type: application/json",
+        }
+    ]
     problem(client.post("/score", content=b"[]", headers={"content-type": "application/json"}), 400)
     problem(client.get("/score"), 405)
     problem(client.get("/nowhere"), 404)

@@ -18,6 +18,7 @@ from diceref.games.scorecard.rules.scorecard import (
     legal_options,
     validate_scorecard,
 )
+from helpers import loaded_rules
 
 Client = TestClient[Litestar]
 BOX_IDS = (
@@ -142,7 +143,7 @@ def test_upper_bonus_at_63() -> None:
 def test_get_games_lists_and_describes_yatzy(client: Client) -> None:
     listed = {g["id"]: g for g in client.get("/games").json()}
     assert [b["id"] for b in listed["yatzy"]["boxes"]] == list(BOX_IDS)
-    rules = client.get("/games/yatzy").json()
+    rules = loaded_rules(client, "yatzy")
     assert rules["name"] == "Yatzy (Scandinavian)" and rules["family"] == "scorecard"
     assert "rulebooks/" not in rules["source"] and "Swedish" in rules["source"]
     assert rules["upper_bonus_rule"] == {"threshold": 63, "strictly_greater": False, "points": 50}

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import mmap
+import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -167,11 +169,12 @@ def test_failed_compute_is_not_remembered(tmp_path: Path) -> None:
     assert tables.get_sync(KEY, CountingCompute()).source == "computed"
 
 
-def test_unwritable_cache_dir_still_serves_from_memory(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+def test_unwritable_cache_dir_and_temp_dir_still_serve_from_memory(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the cache directory should be")
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker))  # no fallback either
     compute = CountingCompute()
     tables = store(blocker)
     got = tables.get_sync(KEY, compute)
@@ -179,6 +182,39 @@ def test_unwritable_cache_dir_still_serves_from_memory(
     assert tables.get_sync(KEY, compute).source == "memory"
     assert tables.stats().disk_errors >= 1
     assert "serving it from memory only" in caplog.text
+
+
+def test_workers_without_a_writable_cache_dir_compute_a_table_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No Redis and a cache directory that cannot be written (issue 18: each of two workers
+    solved and held its own copy): the lock and the table go to a private directory under
+    the temporary directory, so one worker computes and the other maps its file."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    compute = CountingCompute(seconds=0.5)
+    first, second = store(blocker), store(blocker)
+
+    async def both() -> tuple[str, str]:
+        a = asyncio.create_task(first.get(KEY, compute))
+        await asyncio.sleep(0.1)  # the first holds the lock before the second asks
+        b = await second.get(KEY, compute)
+        return (await a).source, b.source
+
+    assert asyncio.run(both()) == ("computed", "disk")
+    assert compute.calls == 1
+    assert (first.stats().waits, second.stats().waits) == (0, 1)
+    assert first.stats().disk_errors == second.stats().disk_errors == 0
+    private = first.disk.fallback
+    assert private.parent.parent == tmp_path / "tmp"
+    assert [p.name for p in (private / "tables").iterdir()] == [f"{KEY.id}.dtbl"]
+    assert (private.parent.stat().st_mode & 0o777) == 0o700
+    for tables in (first, second):  # both serve the one file's mapping
+        held = tables.peek(KEY)
+        assert held is not None and isinstance(backing_buffer(held), mmap.mmap)
+    # a third worker started later finds it there too
+    assert store(blocker).get_sync(KEY, compute).source == "disk" and compute.calls == 1
 
 
 def test_workers_of_a_host_compute_a_table_once(tmp_path: Path) -> None:
@@ -221,13 +257,23 @@ print(got.source)
 """
 
 
-def test_worker_processes_compute_a_table_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cache", ["writable", "unwritable"])
+def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str) -> None:
+    """Three worker processes; with an unwritable cache directory (issue 18) the lock and
+    the table go under their shared temporary directory, and still one of them computes."""
     runs = tmp_path / "runs.txt"
+    cache_dir = tmp_path / "cache"
+    if cache == "unwritable":
+        (tmp_path / "file").write_text("a file where the cache directory should be")
+        cache_dir = tmp_path / "file" / "cache"
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(tmp_path / "cache"), str(runs)],
+            [sys.executable, "-c", WORKER, str(cache_dir), str(runs)],
             stdout=subprocess.PIPE,
             text=True,
+            env=env,
         )
         for _ in range(3)
     ]
@@ -238,9 +284,10 @@ def test_worker_processes_compute_a_table_once(tmp_path: Path) -> None:
 
 
 def test_a_lock_that_cannot_be_taken_still_computes(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "locks").write_text("a file where the lock directory should be")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "locks"))  # nor a fallback
     compute = CountingCompute()
     assert store(tmp_path).get_sync(KEY, compute).source == "computed"
     assert compute.calls == 1

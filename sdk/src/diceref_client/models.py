@@ -119,8 +119,11 @@ class GameRules(_Out):
     upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
+    # A game with solved tables gives these three; while its tables load, `tables` is
+    # "loading" and the two figures are None (ask again later).
     max_score: int | None = None
     optimal_expected_score: float | None = None
+    tables: Literal["ready", "loading"] | None = None
 
 
 # --- scorecard games ---------------------------------------------------------------------------

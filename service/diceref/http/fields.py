@@ -15,3 +15,28 @@ ThrowNumber = Annotated[
     int,
     Meta(ge=1, le=3, description="Which throw of the turn produced the dice (1, 2 or 3)"),
 ]
+
+# Free text a client names things with.  Bounded, so that no answer (a problem quoting it,
+# a sheet's problems naming a box) grows with what was sent, and free of control
+# characters (C0, DEL and C1: NUL included), which would only ever be a client's bug or an
+# attack on whatever displays or logs the name.  A refusal is a 400 naming the field.
+NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f-\x9f]*$"
+CONTROL_CHARACTERS_REASON = "control characters (U+0000-U+001F, U+007F-U+009F) are not allowed"
+PlayerName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=100,
+        pattern=NO_CONTROL_CHARACTERS,
+        description="A player's name: 1 to 100 characters, no control characters",
+    ),
+]
+BoxId = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=40,
+        pattern=NO_CONTROL_CHARACTERS,
+        description="A box's id, as listed by `GET /games/{game}` (at most 40 characters)",
+    ),
+]

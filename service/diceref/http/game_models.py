@@ -6,7 +6,10 @@ scorecard game's boxes, bonuses and table figures) through its `FamilyApi` hooks
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 import msgspec
+from msgspec import Meta
 
 from diceref.core.game import GameInfo
 
@@ -74,8 +77,35 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
-    max_score: int | None = None
-    optimal_expected_score: float | None = None
+    # A game with solved tables (a scorecard game) always gives these three: while a table
+    # is not loaded yet, `tables` is "loading" and the figure it gives is null (the request
+    # never waits for a load; it starts one in the background).  Other games omit them.
+    max_score: (
+        Annotated[int, Meta(description="The highest score the rules allow; null while loading")]
+        | msgspec.UnsetType
+        | None
+    ) = msgspec.UNSET
+    optimal_expected_score: (
+        Annotated[
+            float,
+            Meta(
+                description="Expected final score of optimal play from an empty card; null "
+                "while loading"
+            ),
+        ]
+        | msgspec.UnsetType
+        | None
+    ) = msgspec.UNSET
+    tables: (
+        Annotated[
+            Literal["ready", "loading"],
+            Meta(
+                description="`loading` while the game's solved tables are being loaded (in "
+                "the background: ask again later), then `ready`"
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 def parameters_out(game: GameInfo) -> list[ParameterOut]:

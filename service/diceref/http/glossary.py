@@ -138,6 +138,8 @@ GLOSSARY: dict[str, str] = {
     "status": "`ok` while the process answers (in a problem: the HTTP status, RFC 9457).",
     "strictly_greater": "Whether the total must exceed the threshold (not just reach it).",
     "summary": "The ruleset in one paragraph.",
+    "tables": "Whether the game's solved tables are `ready` or still `loading` (the figures "
+    "that need them are null until then).",
     "target": "The score to beat (null: none, the starter sets it).",
     "threshold": "The total that must be reached (or exceeded).",
     "throw": "Which throw of the turn (1 first).",

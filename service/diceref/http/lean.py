@@ -21,6 +21,7 @@ returns a msgspec Struct with the handler's declared status code.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import re
 import typing
@@ -34,7 +35,13 @@ from litestar.exceptions import ValidationException
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from diceref.http.problems import MSGSPEC_MESSAGE
+from diceref.http.problems import (
+    MSGSPEC_MESSAGE,
+    FieldError,
+    Problem,
+    quote,
+    unsupported_media,
+)
 
 _ENCODER = msgspec.json.Encoder()
 
@@ -158,6 +165,67 @@ def invalid_body(exc: Exception, body: bytes) -> ValidationException:
     return ValidationException(detail=detail, extra=[{"message": message, "key": "body"}])
 
 
+def check_content_headers(request: Request[Any, Any, Any]) -> bool:
+    """Refuse, with a 415 before the body is read, a body that is not declared as JSON:
+    `Content-Type` must be `application/json` (its only parameter, if any, `charset=utf-8`)
+    and `Content-Encoding` absent or `identity`.  Returns whether a type was declared: a
+    body with none is taken as JSON only if it parses (`require_json`)."""
+    encoding = request.headers.get("content-encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise unsupported_media(
+            "Content-Encoding",
+            f"{quote(encoding)} is not supported: send the body unencoded",
+            {"Accept-Encoding": "identity"},
+        )
+    raw = request.headers.get("content-type")
+    if raw is None or not raw.strip():
+        return False
+    media, *params = (part.strip() for part in raw.split(";"))
+    if media.lower() != "application/json":
+        raise unsupported_media(
+            "Content-Type", f"{quote(media)} is not supported: send application/json"
+        )
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() != "charset" or value.strip().strip('"').lower() != "utf-8":
+            raise unsupported_media(
+                "Content-Type",
+                f"parameter {quote(param)} is not supported: application/json takes only "
+                "charset=utf-8",
+            )
+    return True
+
+
+def require_json(body: bytes) -> None:
+    """A body sent without a `Content-Type` is JSON only if it parses; otherwise a 415."""
+    try:
+        msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        raise unsupported_media(
+            "Content-Type",
+            "missing, and the body is not JSON: send Content-Type: application/json",
+        ) from None
+
+
+async def read_body(request: Request[Any, Any, Any], timeout: float) -> bytes:
+    """The whole body, within `timeout` seconds of the headers (`DICEREF_BODY_TIMEOUT`):
+    granian has no body timeout, and a body trickled a byte a second held a connection (and
+    a shutdown) for as long as the client liked.  A late body gets a 408 problem and the
+    connection is closed."""
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.body()
+    except TimeoutError:
+        raise Problem(
+            408,
+            "body-timeout",
+            "Request body too slow",
+            f"the request body did not arrive within {timeout:g} s (DICEREF_BODY_TIMEOUT)",
+            [FieldError("body", f"not complete after {timeout:g} s")],
+            headers={"Connection": "close"},
+        ) from None
+
+
 def lean_json(app: ASGIApp) -> ASGIApp:
     """Serve the wrapped route's handler on the lean path (`app`, Litestar's generic
     handling of the same route, is called only for handlers without a JSON body)."""
@@ -172,7 +240,10 @@ def lean_json(app: ASGIApp) -> ASGIApp:
             return
         request: Request[Any, Any, Any] = Request(scope, receive)
         try:
-            body = await request.body()
+            declared = check_content_headers(request)
+            body = await read_body(request, request.app.state.settings.body_timeout)
+            if not declared:
+                require_json(body)
             data = decode(plan, body)
             if plan.wants_request:
                 result = plan.call(data=data, request=request)

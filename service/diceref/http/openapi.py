@@ -3,9 +3,9 @@
 Litestar generates the document from the route handlers; `contract_document` then makes it
 truthful where the generator falls short, reading every correction from the code itself:
 
-* constraints on list items, dict values and optional branches (`list[Die]` loses `Die`'s
-  1..6), struct docstrings and `additionalProperties: false` for structs that forbid unknown
-  fields are copied from msgspec's own JSON Schema of the same types;
+* constraints on list items, dict keys and values and optional branches (`list[Die]`
+  loses `Die`'s 1..6), struct docstrings and `additionalProperties: false` for structs
+  that forbid unknown fields are copied from msgspec's own JSON Schema of the same types;
 * components whose class names collide across families get the family's name as a prefix
   (`ChicagoGameRequest`, not `routes_chicago_GameRequest`);
 * error responses are the problem+json ones each handler declares (`problem_responses`);
@@ -41,7 +41,16 @@ from diceref import __version__
 from diceref.http.examples import Example
 from diceref.http.family import family_apis
 from diceref.http.glossary import GLOSSARY
-from diceref.http.problems import PROBLEM_DESCRIPTIONS, PROBLEM_MEDIA_TYPE, body_too_large
+from diceref.http.problems import (
+    PROBLEM_BASE,
+    PROBLEM_DESCRIPTIONS,
+    PROBLEM_MEDIA_TYPE,
+    FieldError,
+    Problem,
+    ProblemDetails,
+    body_too_large,
+    unsupported_media,
+)
 
 JSON = dict[str, Any]
 REF = "#/components/schemas/"
@@ -89,6 +98,7 @@ COPIED = (
     "maxItems",
     "minProperties",
     "maxProperties",
+    "propertyNames",
     "description",
 )
 
@@ -177,6 +187,7 @@ def contract_document(app: Litestar) -> JSON:
         if "requestBody" in operation:
             limit = app.state.settings.max_body_bytes
             _body_too_large(operation, path, limit)
+            _body_refused(operation, path, app.state.settings.body_timeout)
     return doc
 
 
@@ -193,6 +204,50 @@ def _body_too_large(operation: JSON, path: str, limit: int) -> None:
             }
         },
     }
+
+
+def _body_refused(operation: JSON, path: str, body_timeout: float) -> None:
+    """Every operation with a body may answer 415 (not declared as JSON, or encoded) and
+    408 (a body slower than `DICEREF_BODY_TIMEOUT`): both are `diceref.http.lean`'s, before
+    the body is decoded, so they are declared here once for all of them."""
+    samples = {
+        415: (
+            "not-json",
+            "A body sent as text/plain",
+            unsupported_media(
+                "Content-Type", "'text/plain' is not supported: send application/json"
+            ),
+        ),
+        408: (
+            "too-slow",
+            "A body that did not arrive in time",
+            Problem(
+                408,
+                "body-timeout",
+                "Request body too slow",
+                f"the request body did not arrive within {body_timeout:g} s (DICEREF_BODY_TIMEOUT)",
+                [FieldError("body", f"not complete after {body_timeout:g} s")],
+            ),
+        ),
+    }
+    for status, (name, summary, problem) in samples.items():
+        example = ProblemDetails(
+            type=PROBLEM_BASE + problem.kind,
+            title=problem.title,
+            status=problem.status,
+            detail=problem.detail,
+            instance=path,
+            errors=problem.errors,
+        )
+        operation["responses"][str(status)] = {
+            "description": PROBLEM_DESCRIPTIONS[status],
+            "content": {
+                PROBLEM_MEDIA_TYPE: {
+                    "schema": {"$ref": "#/components/schemas/ProblemDetails"},
+                    "examples": {name: {"summary": summary, "value": msgspec.to_builtins(example)}},
+                }
+            },
+        }
 
 
 def _handlers(app: Litestar) -> Iterator[tuple[str, HTTPRouteHandler]]:

@@ -24,6 +24,7 @@ from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
 from diceref.games.families import ALL_GAMES
+from diceref.http.fields import CONTROL_CHARACTERS_REASON
 from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -73,13 +74,38 @@ class Problem(Exception):
 
 def unknown_game(game: str, field: str = "game") -> Problem:
     """The one 404 for a game the service does not know, on every operation that names one."""
-    what = f"unknown game '{game[:40]}'; see GET /games"
+    what = f"unknown game {quote(game)}; see GET /games"
     detail = f"{field}: {what}"
     return Problem(404, "unknown-game", "Unknown game", detail, [FieldError(field, what)])
 
 
 # msgspec's words for a value outside an enum: how an unknown `game` reaches us.
 _UNKNOWN_GAME = re.compile(r"^Invalid enum value '(?P<value>.*)' - at `\$\.game`$", re.S)
+
+
+QUOTE_LIMIT = 40
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A bad value as a problem quotes it: its `repr`, cut to `limit` characters (and its
+    length said), so a 60 KB value never becomes a 120 KB problem."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}…{size}"
+
+
+def unsupported_media(field: str, reason: str, headers: dict[str, str] | None = None) -> Problem:
+    """415: a body declared (or encoded) as something other than JSON."""
+    return Problem(
+        415,
+        "unsupported-media-type",
+        "Unsupported media type",
+        f"{field}: {reason}",
+        [FieldError(field, reason)],
+        headers=headers,
+    )
 
 
 def unprocessable(field: str, reason: str) -> Problem:
@@ -92,10 +118,26 @@ def unprocessable(field: str, reason: str) -> Problem:
     )
 
 
+FIELD_LIMIT = 120
+TEXT_LIMIT = 300
+
+
+def bounded(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters (marked with an ellipsis): the last guard that keeps
+    a problem small whatever a client sent, for a field path naming a key it chose or a
+    message quoting a value (the sources quote with `quote`; this catches the rest)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _response(
     request: Request[Any, Any, Any], problem: ProblemDetails, headers: dict[str, str] | None = None
 ) -> Response[bytes]:
-    problem.instance = problem.instance or request.url.path
+    problem.instance = bounded(problem.instance or request.url.path, FIELD_LIMIT)
+    problem.detail = bounded(problem.detail, TEXT_LIMIT)
+    problem.errors = [
+        FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT))
+        for e in problem.errors
+    ]
     return Response(
         content=msgspec.json.encode(problem),
         status_code=problem.status,
@@ -141,7 +183,7 @@ def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) 
 
 _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
 # msgspec's error message: the reason, then where (`- at `$.dice[4]``) when it knows.
-MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at `\$(?P<path>[^`]*)`)?$")
+MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at (?P<key>`key` in )?`\$(?P<path>[^`]*)`)?$")
 
 
 def _validation_errors(exc: ValidationException) -> list[FieldError]:
@@ -152,16 +194,35 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
             continue
         message = str(item.get("message", exc.detail))
         match = MSGSPEC_MESSAGE.match(message)
-        reason = match.group("reason") if match else message
+        raw = match.group("reason") if match else message
         path = match.group("path") if match and match.group("path") else ""
         field = path.lstrip(".")
-        named = _NAMED.search(reason)
+        named = _NAMED.search(raw)
         if named:  # a missing or unknown field: name the field itself, not its parent
             field = f"{field}.{named.group(1)}" if field else named.group(1)
+        reason = _reworded(raw)
+        if match and match.group("key"):  # a dict's key, not its value, is refused
+            reason = f"a key: {reason}"
         errors.append(FieldError(field or str(item.get("key") or "body"), reason))
     if not errors:
         errors.append(FieldError("body", str(exc.detail)))
     return errors
+
+
+_QUOTED_VALUE = re.compile(
+    r"^(?P<what>Invalid enum value|Object contains unknown field) ['`](?P<value>.*)['`]$", re.S
+)
+
+
+def _reworded(reason: str) -> str:
+    """msgspec's reason as a client should read it: a refused pattern said in words, and a
+    value it quotes (an unknown game) cut to a short prefix."""
+    if reason.startswith("Expected `str` matching regex") and "x00-" in reason:
+        return CONTROL_CHARACTERS_REASON
+    quoted = _QUOTED_VALUE.match(reason)
+    if quoted and len(quoted.group("value")) > QUOTE_LIMIT:
+        return f"{quoted.group('what')} {quote(quoted.group('value'))}"
+    return reason
 
 
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
@@ -249,6 +310,11 @@ PROBLEM_DESCRIPTIONS = {
     404: "An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`).",
     422: "The request matches this document but breaks a rule of the game; `errors` names "
     "the field and the rule.",
+    408: "The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by "
+    "default) of its headers; the connection is closed.",
+    415: "The body is not declared as JSON: `Content-Type` must be `application/json` "
+    "(optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body "
+    "with no `Content-Type` is taken as JSON only if it parses.",
     413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "
     "64 KiB by default).",
     503: "The game's solved table is still loading: retry after `Retry-After` seconds "

@@ -8,14 +8,22 @@ mapping of a replaced file keeps the old inode alive.
 
 `HostLock` lets the workers of one host (which share this directory) compute a missing
 table once between them when there is no Redis to coordinate them.
+
+A cache directory the service cannot write (a read-only image with the tables baked in, a
+mistyped path) is still read; locks and new tables then go to a private directory under
+the system's temporary directory (`fallback_directory`), which the workers of the host
+share just the same, so that they still solve a missing table once between them and map
+one copy of it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import mmap
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -42,8 +50,9 @@ class HostLock:
     to open would split the lock in two.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, fallback: Path | None = None) -> None:
         self.path = path
+        self._fallback = fallback
         self._fd: int | None = None
 
     @property
@@ -54,8 +63,7 @@ class HostLock:
         """Take the lock if nobody holds it; never blocks.  OSError: cannot lock here."""
         if fcntl is None:
             return True
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = self._open()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -67,32 +75,82 @@ class HostLock:
         self._fd = fd
         return True
 
+    def _open(self) -> int:
+        """The lock file, opened for writing; the fallback's if the lock file cannot be
+        (every worker of the host takes the same one: they fail on the same directory)."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            if self._fallback is None:
+                raise
+        _private_directory(self._fallback.parent)
+        self.path = self._fallback
+        return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+
     def release(self) -> None:
         if self._fd is not None:
             fd, self._fd = self._fd, None
             os.close(fd)  # closing the only descriptor releases the flock
 
 
+def fallback_directory(cache_dir: Path) -> Path:
+    """Where locks and tables go when `cache_dir` cannot be written: a directory of this
+    user's own under the temporary directory, one per cache directory (its path's hash)."""
+    digest = hashlib.sha256(str(Path(cache_dir).absolute()).encode()).hexdigest()[:16]
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"diceref-{uid}" / digest
+
+
+def _private_directory(directory: Path) -> Path:
+    """`directory` (under a `diceref-<uid>` directory of the temporary directory), each of
+    its levels from that one down made if missing and refused unless it is a real directory
+    of this user's, mode 0700: in a shared /tmp another user could otherwise plant tables
+    or a symlink there."""
+    parts = directory.parts
+    top = next(i for i, part in enumerate(parts) if part.startswith("diceref-"))
+    Path(*parts[:top]).mkdir(parents=True, exist_ok=True)  # the temporary directory itself
+    for level in range(top, len(parts)):
+        path = Path(*parts[: level + 1])
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=0o700)
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            raise PermissionError(f"{path} is not a private directory of this user")
+    return directory
+
+
 class DiskCache:
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, fallback: Path | None = None) -> None:
         self.directory = Path(cache_dir) / "tables"
+        self.fallback = fallback_directory(Path(cache_dir)) if fallback is None else fallback
 
     def path(self, key: TableKey) -> Path:
         return self.directory / f"{key.id}{SUFFIX}"
 
     def lock(self, key: TableKey) -> HostLock:
-        return HostLock(self.directory.parent / "locks" / f"{key.id}.lock")
+        name = f"{key.id}.lock"
+        return HostLock(self.directory.parent / "locks" / name, self.fallback / "locks" / name)
 
     def load(self, key: TableKey, shape: tuple[int, ...] | None = None) -> FloatArray | None:
-        """The verified table, or None if absent.
+        """The verified table, or None if absent (from the cache directory, else from the
+        fallback directory).
 
         A corrupt file is deleted (so the next load recomputes it) and raises CorruptTable
         for the caller to count; other OS errors propagate.
         """
-        path = self.path(key)
+        found = self._load(self.path(key), key, shape)
+        if found is None:
+            fallback = self.fallback / "tables" / self.path(key).name
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                if stat.S_ISREG(os.lstat(fallback).st_mode):
+                    found = self._load(fallback, key, shape)
+        return found
+
+    def _load(self, path: Path, key: TableKey, shape: tuple[int, ...] | None) -> FloatArray | None:
         try:
             fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         try:
             opened = os.fstat(fd)
@@ -114,9 +172,28 @@ class DiskCache:
             raise
 
     def save(self, key: TableKey, blob: bytes) -> FloatArray:
-        """Write atomically and return the table mapped from the file just written."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=f".{key.id}.", suffix=".tmp")
+        """Write atomically and return the table mapped from the file just written: in the
+        cache directory, or if it cannot be written, in the fallback directory (OSError if
+        neither can)."""
+        try:
+            return self._save(self.directory, key, blob)
+        except OSError as exc:
+            try:
+                directory = _private_directory(self.fallback / "tables")
+            except OSError:
+                raise exc from None
+            log.info(
+                "cannot write table %s to %s (%s); writing it to %s",
+                key,
+                self.directory,
+                exc,
+                directory,
+            )
+            return self._save(directory, key, blob)
+
+    def _save(self, directory: Path, key: TableKey, blob: bytes) -> FloatArray:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key.id}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as file:
                 file.write(blob)
@@ -124,18 +201,19 @@ class DiskCache:
                 os.fsync(file.fileno())
                 # Map before the rename: the mapping is of exactly the inode we wrote.
                 mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-            os.replace(tmp, self.path(key))
+            os.replace(tmp, directory / self.path(key).name)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        self._fsync_directory()
+        self._fsync_directory(directory)
         return decode(key, mapped)
 
-    def _fsync_directory(self) -> None:
+    @staticmethod
+    def _fsync_directory(directory: Path) -> None:
         """Make the rename itself durable (a crash could otherwise forget it)."""
         try:
-            dir_fd = os.open(self.directory, os.O_RDONLY)
+            dir_fd = os.open(directory, os.O_RDONLY)
         except OSError:
             return
         try:

@@ -8,8 +8,9 @@ inline solve.  Specs marked `at_startup` (Yardkle's 32 KB policy table) are load
 asks for their game, one game at a time (all of its tables in the order the family lists).
 
 While the service runs, a watchdog pings Redis every `redis_check_interval` seconds: the
-observer's Redis gauge follows it, and when Redis answers again after an outage the tables
-this process holds are written back to it where it lost them (a restart without
+observer's Redis gauge follows it, and the tables this process holds are written to Redis
+where it lacks them, at the first answer (tables loaded from disk at start-up), after each
+load from disk, and when Redis answers again after an outage (a restart without
 persistence), so that no replica has to solve them again.
 
 The registry reports loads to a `LoadObserver` (the HTTP layer's Prometheus metrics), so that
@@ -96,6 +97,9 @@ class TableRegistry:
         self._queue: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
+        # Tables this process loaded without Redis seeing them (from its disk, or computed
+        # while Redis was down): published by the watchdog's next tick.
+        self._unpublished: set[TableKey] = set()
 
     # --- the request path: reads only ---------------------------------------------------
 
@@ -112,23 +116,6 @@ class TableRegistry:
         table = self.table(spec)
         if table is None:
             raise TableNotLoaded(spec)
-        return table
-
-    async def load(self, spec: TableSpec) -> FloatArray:
-        """The table, from the caches or solved in a worker thread, awaited.
-
-        Only for `GET /games/{game}`'s max table (one number, two seconds at most); every
-        other route reads with `table` or `require`.
-        """
-        table = self._tables.get(spec.key)
-        if table is None:
-            state = self.states[spec.key]
-            started = time.perf_counter()
-            loaded = await self.store.get(spec.key, spec.compute(), shape=spec.shape)
-            table = self._tables[spec.key] = loaded.array
-            if state.status != "ready":
-                self._record(state, loaded, time.perf_counter() - started)
-                state.status = "ready"
         return table
 
     def request(self, game: str) -> None:
@@ -179,6 +166,14 @@ class TableRegistry:
         self.preload = tuple(games)
         self._stopping = asyncio.Event()
         self._queue = asyncio.Queue()
+        # Started again after a stop (a test's app, an ASGI lifespan restarted): loads that
+        # were queued on the old queue are lost with it, so those games may be asked again.
+        for game, status in self._game_status.items():
+            if status in ("queued", "loading"):
+                self._game_status[game] = "missing"
+        for state in self.states.values():
+            if state.status in ("queued", "loading"):
+                state.status = "missing"
         # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
         # come in, so those routes answer from the first request on.
         for game, specs in self._by_game.items():
@@ -235,6 +230,8 @@ class TableRegistry:
             if loaded is not None:
                 self.put(spec, loaded.array, loaded.source)
                 await self._share_mapping(spec, loaded)
+                if loaded.source in ("disk", "computed") and self.store.redis is not None:
+                    self._unpublished.add(spec.key)
         if self._game_status[game] != "ready":
             self._game_status[game] = "failed"
         self.observer.store_stats(self.store.stats())
@@ -281,14 +278,25 @@ class TableRegistry:
             self._tables[spec.key] = mapped
 
     async def _watch_redis(self, interval: float) -> None:
-        """Ping Redis every `interval` s; after an outage, publish what Redis lost."""
+        """Ping Redis every `interval` s and publish to it the tables this process holds
+        that it lacks: all of them at the first answer (start-up: a replica whose tables
+        came from its own disk, or were baked into its image, shares them, so that a fresh
+        replica elsewhere need not solve them) and after an outage (a Redis restarted
+        without persistence); in between, each table loaded from disk since the last tick.
+        `publish` asks Redis first, so a table it has is not sent again."""
         while not self._stopping.is_set():
             up = await self.store.redis_ping()
             if up is not None:
-                if up and self.redis_up is False:
-                    log.info("Redis answers again; publishing the tables it lacks")
+                if up and self.redis_up is not True:
+                    if self.redis_up is False:
+                        log.info("Redis answers again; publishing the tables it lacks")
+                    self._unpublished.clear()
                     with contextlib.suppress(Exception):
                         await self.store.publish()
+                elif up and self._unpublished:
+                    keys, self._unpublished = self._unpublished, set()
+                    with contextlib.suppress(Exception):
+                        await self.store.publish(keys)
                 self.redis_up = up
                 self.observer.redis_up(up)
             for game in self.preload:  # a preload that failed (e.g. a full disk) retries

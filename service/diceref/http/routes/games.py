@@ -55,8 +55,10 @@ GameId = Annotated[str, Parameter(description="A game's id, as listed by `GET /g
     tags=["games"],
 )
 async def get_game(game: GameId, request: Request) -> GameRules:  # type: ignore[type-arg]
-    """Boxes with how each scores, bonuses, every reading with its value, the maximum score
-    and, once its table is loaded, the optimal expected score from an empty card."""
+    """Boxes with how each scores, bonuses, every reading with its value, and, once the
+    game's tables are loaded, the maximum score and the optimal expected score from an
+    empty card.  Never waits for a table: while one is loading both figures are null and
+    `tables` is `loading` (the load has been started in the background)."""
     if game not in ALL_GAMES:
         raise unknown_game(game)
     rules = game_rules(game)

@@ -12,7 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from diceref.games.chicago.rules.ruleset import Call, Conversion, Special
-from diceref.http.fields import Die, ThrowNumber
+from diceref.http.fields import Die, PlayerName, ThrowNumber
 
 ThreeDice = Annotated[
     list[Die], Meta(min_length=3, max_length=3, description="Three dice, 1 to 6 each")
@@ -28,7 +28,7 @@ Kept = Annotated[
 ]
 
 
-Name = Annotated[str, Meta(min_length=1, max_length=100, description="A player's name")]
+Name = PlayerName
 
 
 Lives = Annotated[int, Meta(ge=0, le=100, description="Lives at the start of the round")]

@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import BlockReason
-from diceref.http.fields import Die, ThrowNumber
+from diceref.http.fields import BoxId, Die, PlayerName, ThrowNumber
 
 FiveDice = Annotated[
     list[Die], Meta(min_length=5, max_length=5, description="Five dice, 1 to 6 each")
@@ -29,7 +29,7 @@ ScorecardGame = Enum(  # type: ignore[misc]
 class ScorecardIn(msgspec.Struct, forbid_unknown_fields=True):
     """The boxes filled so far and the extra five-of-a-kind bonus already earned."""
 
-    filled: dict[str, int] = {}
+    filled: dict[BoxId, int] = {}
     extra_bonus: Annotated[int, Meta(ge=0)] = 0
 
 
@@ -111,14 +111,14 @@ class HoldsResponse(msgspec.Struct):
 class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
     """One box as written on the sheet, optionally with the dice and throw behind it."""
 
-    box: str
+    box: BoxId
     points: int
     dice: FiveDice | None = None
     throw: ThrowNumber = 3
 
 
 class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
-    player: Annotated[str, Meta(min_length=1, max_length=100)]
+    player: PlayerName
     entries: Annotated[list[EntryIn], Meta(max_length=64)]
     extra_bonus: Annotated[int, Meta(ge=0)] = 0
     claimed_upper_bonus: int | None = None

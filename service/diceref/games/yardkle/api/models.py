@@ -16,7 +16,7 @@ from diceref.games.yardkle.rules.games import GameResult, PlayedTurn
 from diceref.games.yardkle.rules.scoring import Part, SetAside
 from diceref.games.yardkle.rules.turns import ThrowResult, TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice
-from diceref.http.fields import Die
+from diceref.http.fields import Die, PlayerName
 
 YardkleDice = Annotated[
     list[Die], Meta(min_length=1, max_length=6, description="One to six dice, 1 to 6 each")
@@ -28,7 +28,6 @@ SetAsideDice = Annotated[
 Total = Annotated[
     int, Meta(ge=0, le=10_000_000, description="Points, a multiple of the scoring unit (50)")
 ]
-PlayerName = Annotated[str, Meta(min_length=1, max_length=100)]
 
 
 # --- requests -----------------------------------------------------------------------------
