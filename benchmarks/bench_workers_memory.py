@@ -22,6 +22,7 @@ from pathlib import Path
 import httpx
 
 from _server import serve
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 
 CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.parent / ".cache"))
 MB = 1024 * 1024
@@ -70,12 +71,13 @@ def all_loaded(base: str, workers: int) -> bool:
     per_game: dict[str, float] = {}
     for game, count in loads:
         per_game[game] = per_game.get(game, 0) + float(count)
-    return len(per_game) == 5 and all(v >= workers for v in per_game.values())
+    return len(per_game) == len(SCORECARD_GAMES) and all(v >= workers for v in per_game.values())
 
 
 def measure(workers: int) -> dict[str, float]:
     env = {"DICEREF_CACHE_DIR": str(CACHE), "DICEREF_PRELOAD": "all", "REDIS_URL": ""}
-    with serve(workers=workers, env=env, ready_path="/readyz") as base:
+    with serve(workers=workers, env=env, ready_path="/readyz") as server:
+        base = server.base
         deadline = time.monotonic() + 120
         while not all_loaded(base, workers):
             if time.monotonic() > deadline:

@@ -26,9 +26,9 @@ TEST_CACHE = Path(os.environ.get("DICEREF_TEST_CACHE", Path(__file__).parent.par
 os.environ.setdefault("DICEREF_PRELOAD", "none")
 os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
+from diceref.core.arrays import FloatArray  # noqa: E402
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES  # noqa: E402
 from diceref.games.scorecard.rules.ruleset import Ruleset  # noqa: E402
-from diceref.games.scorecard.solver.engine import FloatArray  # noqa: E402
 from diceref.games.scorecard.tables import value_spec  # noqa: E402
 from diceref.http.app import create_app  # noqa: E402
 from diceref.settings import Settings  # noqa: E402

@@ -19,8 +19,8 @@ import schemathesis
 from litestar import Litestar
 from schemathesis.config import SchemathesisConfig
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver.engine import FloatArray
 from helpers import put_values
 
 ROOT = Path(__file__).parents[2]

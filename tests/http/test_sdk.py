@@ -34,8 +34,8 @@ from litestar.testing import TestClient
 import diceref_client
 import diceref_client.client as client_module
 from conftest import make_test_app
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver.engine import FloatArray
 from diceref.http.examples import Example
 from diceref.http.openapi import all_examples
 from diceref_client import (

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import TEST_CACHE
-from diceref.games.scorecard.solver.engine import FloatArray
+from diceref.core.arrays import FloatArray
 from helpers import loaded_rules
 from live_server import LiveServer
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import FACES
 from diceref.games.scorecard.rules.games import (
     SCORECARD_GAMES,
@@ -42,7 +43,7 @@ from diceref.games.scorecard.solver.advice import (
     advise,
     expected_final_score,
 )
-from diceref.games.scorecard.solver.engine import FloatArray, solve
+from diceref.games.scorecard.solver.engine import solve
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 
 BUILDERS: dict[str, Callable[..., Ruleset]] = {

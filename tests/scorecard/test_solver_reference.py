@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -68,7 +69,6 @@ from diceref.games.scorecard.solver.advice import (
     card_state,
     state_value,
 )
-from diceref.games.scorecard.solver.engine import FloatArray
 from diceref.games.scorecard.solver.statespace import state_space
 
 ys = pytest.importorskip("yatzy_solver")

@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard
 from diceref.games.scorecard.solver.advice import expected_final_score
-from diceref.games.scorecard.solver.engine import FloatArray
 from diceref.games.scorecard.solver.simulate import simulate
 
 

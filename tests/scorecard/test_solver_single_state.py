@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver.engine import FloatArray, turn_values
+from diceref.games.scorecard.solver.engine import turn_values
 from diceref.games.scorecard.solver.statespace import state_space
 
 

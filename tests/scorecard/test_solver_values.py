@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import FACES
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total, legal_options
@@ -18,7 +19,6 @@ from diceref.games.scorecard.solver.advice import (
     advise,
     expected_final_score,
 )
-from diceref.games.scorecard.solver.engine import FloatArray
 
 Solved = Callable[[str], FloatArray]
 

@@ -41,6 +41,7 @@ import numpy as np
 import pytest
 
 from conftest import TEST_CACHE
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import THROWS
 from diceref.games.scorecard.rules.games import yahtzee, yatzy
 from diceref.games.scorecard.rules.points import points_table
@@ -60,7 +61,6 @@ from diceref.games.scorecard.solver.advice import (
     card_state,
     state_value,
 )
-from diceref.games.scorecard.solver.engine import FloatArray
 from diceref.games.scorecard.solver.statespace import state_space
 
 ys = pytest.importorskip("yatzy_solver")

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import yahtzee, yatzy
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
 from diceref.games.scorecard.solver.advice import expected_final_score
-from diceref.games.scorecard.solver.engine import FloatArray
 
 pytestmark = pytest.mark.slow
 

@@ -20,8 +20,9 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver.engine import SOLVER_VERSION, FloatArray
+from diceref.games.scorecard.solver.engine import SOLVER_VERSION
 from diceref.games.scorecard.tables import value_spec
 from diceref.http.app import create_app
 from diceref.settings import Settings

@@ -11,3 +11,4 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+IndexArray = npt.NDArray[np.intp]  # positions into another array: numpy's own index type

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import canonical, sub_multisets
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -20,7 +21,7 @@ from diceref.games.scorecard.rules.scorecard import (
     five_box_holds_top,
     legal_options,
 )
-from diceref.games.scorecard.solver.engine import FloatArray, TurnValues, turn_values
+from diceref.games.scorecard.solver.engine import TurnValues, turn_values
 from diceref.games.scorecard.solver.keeps import keep_graph
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 

@@ -56,6 +56,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import DICE_PER_THROW, FACES, N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
@@ -63,8 +64,6 @@ from diceref.games.scorecard.solver.allocator import reuse_freed_memory
 from diceref.games.scorecard.solver.keeps import keep_graph
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
 NEG = -np.inf
 CHUNK = 256  # states a turn is evaluated for at once (measured: 128 to 384 within 10%)
@@ -79,7 +78,7 @@ class Step:
     which numpy does about 1.6 times as fast as over the middle axis of (groups, width, n).
     """
 
-    src: IntArray  # (width * groups,) row numbers, candidate by candidate
+    src: IndexArray  # (width * groups,) row numbers, candidate by candidate
     width: int
     start: int  # first output row; the groups' results are contiguous
     mean: bool = False
@@ -112,7 +111,7 @@ Ref = Buf | Scr
 class Take:
     """scratch[at : at + len(src)] = buffer[src]"""
 
-    src: IntArray
+    src: IndexArray
     at: int
 
 
@@ -140,10 +139,10 @@ Instr = Take | Mean | Max
 class JokerRows:
     """What the six five-of-a-kind throws need beyond their natural candidates."""
 
-    lower_src: IntArray  # (6 * n_lower,) rows: each lower box's value plus its Joker points
+    lower_src: IndexArray  # (6 * n_lower,) rows: each lower box's value plus its Joker points
     n_lower: int
-    upper_zero_src: IntArray  # (6 * 5,) rows: 0 in an upper box other than the matching one
-    matching_five: IntArray  # (6,) rows: the matching upper box with five of its face
+    upper_zero_src: IndexArray  # (6 * 5,) rows: 0 in an upper box other than the matching one
+    matching_five: IndexArray  # (6,) rows: the matching upper box with five of its face
     matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of the matching upper box in the mask
 
 
@@ -164,10 +163,10 @@ class TurnPlan:
     n_lower_rows: int
     lower_delta: npt.NDArray[np.int64]  # (n_lower_rows, lower masks): index step, 0 if closed
     lower_add: FloatArray  # (n_lower_rows, lower masks): 0 if open, -inf if closed
-    pair_src: IntArray  # rows a point value is added to
+    pair_src: IndexArray  # rows a point value is added to
     pair_points: FloatArray
     pair_start: int
-    scratch_src: IntArray  # rows the lower scratch row is the best of
+    scratch_src: IndexArray  # rows the lower scratch row is the best of
     scratch_row: int
     missing: list[Step]  # best 0 in an upper box (or lower scratch), per set of missing faces
     best_of: list[Step]  # best next value over lower boxes that score alike (before pairs)
@@ -179,7 +178,7 @@ class TurnPlan:
     final: slice  # that value, one row per throw
     final_probability: FloatArray  # the chance of each of those throws
     maximum: Step  # solve_max: each box at its best over the ordinary throws
-    max_pairs: IntArray  # the (box, points) rows solve_max reads (positions in pair_src)
+    max_pairs: IndexArray  # the (box, points) rows solve_max reads (positions in pair_src)
     n_rows: int
     scratch_size: int
 
@@ -723,7 +722,7 @@ class _Builder:
         stand: list[Step],
         five_rows: list[slice],
         joker: JokerRows | None,
-    ) -> IntArray:
+    ) -> IndexArray:
         read = set(maximum.src.tolist())
         for step in stand:
             if any(step.start == rows.start for rows in five_rows):

@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray, IntArray
 from diceref.core.dice import FACES, N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
@@ -29,8 +29,6 @@ from diceref.games.scorecard.solver.keeps import best_keep, keep_expectations, k
 from diceref.games.scorecard.solver.statespace import StateSpace, popcount, state_space
 
 SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 NEG = -np.inf
 CHUNK = 1024  # states per batch in the expectation: (252, CHUNK) arrays stay in cache
 MAX_CHUNK = 16384  # the max solve holds no (252, N) arrays: larger batches, fewer calls

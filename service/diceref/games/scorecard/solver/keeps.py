@@ -17,21 +17,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import DICE_PER_THROW, FACES, THROWS, multiset_probability, multisets
 
-FloatArray = npt.NDArray[np.float64]
 SMALL_BATCH = 64  # below this many states, fewer and larger numpy calls win
-IntArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True)
 class KeepGraph:
     by_size: tuple[tuple[tuple[int, ...], ...], ...]  # keeps of each size, lexicographic
     index: tuple[dict[tuple[int, ...], int], ...]  # position of a keep within its size
-    child: tuple[IntArray, ...]  # child[k]: (n_k, 6) positions in size k+1 of keep + face
-    parent: tuple[IntArray, ...]  # parent[k]: (n_k, k) positions in size k-1 of keep - die
+    child: tuple[IndexArray, ...]  # child[k]: (n_k, 6) positions in size k+1 of keep + face
+    parent: tuple[IndexArray, ...]  # parent[k]: (n_k, k) positions in size k-1 of keep - die
     throw_probability: FloatArray  # (252,) chance of each throw of five dice
 
 
@@ -39,8 +37,8 @@ class KeepGraph:
 def keep_graph() -> KeepGraph:
     by_size = tuple(tuple(multisets(k)) for k in range(DICE_PER_THROW + 1))
     index = tuple({keep: i for i, keep in enumerate(level)} for level in by_size)
-    child: list[IntArray] = []
-    parent: list[IntArray] = [np.zeros((1, 0), dtype=np.intp)]
+    child: list[IndexArray] = []
+    parent: list[IndexArray] = [np.zeros((1, 0), dtype=np.intp)]
     for k, level in enumerate(by_size):
         if k < DICE_PER_THROW:
             child.append(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import FloatArray
 from diceref.core.dice import DICE_PER_THROW
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -22,7 +23,6 @@ from diceref.games.scorecard.rules.scorecard import (
     is_complete,
 )
 from diceref.games.scorecard.solver.advice import BoxAdvice, KeepAdvice, advise
-from diceref.games.scorecard.solver.engine import FloatArray
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,10 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from diceref.core.arrays import IntArray
 from diceref.core.dice import N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Order, Ruleset
-
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

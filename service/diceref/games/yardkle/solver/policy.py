@@ -28,13 +28,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
-from diceref.core.arrays import FloatArray
+from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import multiset_probability, multisets
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
-
-IntArray = npt.NDArray[np.intp]  # index arrays (numpy's own index type)
 
 SOLVER_VERSION = "1"
 TOLERANCE = 1e-9
@@ -49,13 +46,13 @@ class ThrowOptions:
     of each scoring throw is one `np.maximum.reduceat` away.
     """
 
-    throw_dice: IntArray  # (n_throws,) how many dice the throw has
+    throw_dice: IndexArray  # (n_throws,) how many dice the throw has
     throw_probability: FloatArray  # (n_throws,)
-    starts: IntArray  # (n_scoring,) first option of each scoring throw
-    scoring_dice: IntArray  # (n_scoring,) dice in that throw
+    starts: IndexArray  # (n_scoring,) first option of each scoring throw
+    scoring_dice: IndexArray  # (n_scoring,) dice in that throw
     scoring_probability: FloatArray  # (n_scoring,)
-    option_steps: IntArray  # (n_options,) points of the set-aside, in units
-    option_next: IntArray  # (n_options,) dice left after it (all again after hot dice)
+    option_steps: IndexArray  # (n_options,) points of the set-aside, in units
+    option_next: IndexArray  # (n_options,) dice left after it (all again after hot dice)
     yardkle_chance: FloatArray  # (D,) q_n: nothing scores with n dice
     best_gain: FloatArray  # (D,) a_n: expected points of the best set-aside (0 on a Yardkle)
 
