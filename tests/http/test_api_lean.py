@@ -106,7 +106,9 @@ def test_a_number_sent_as_a_string_is_refused(
     assert r.headers["content-type"].startswith(PROBLEM)
     body = r.json()
     assert body["type"].endswith("/invalid-request")
-    assert body["errors"] == [{"field": field, "reason": "Expected `int`, got `str`"}]
+    assert body["errors"] == [
+        {"field": field, "reason": "Expected `int`, got `str`", "code": "wrong_type"}
+    ]
 
 
 @pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
@@ -127,7 +129,9 @@ def test_a_fraction_is_refused_by_field(
     field, keys, value = leaf_of(example)
     r = coach.request(method, path, json=with_leaf(example.body, keys, value + 0.5))
     assert r.status_code == 400, r.text
-    assert r.json()["errors"] == [{"field": field, "reason": "Expected `int`, got `float`"}]
+    assert r.json()["errors"] == [
+        {"field": field, "reason": "Expected `int`, got `float`", "code": "wrong_type"}
+    ]
 
 
 @pytest.mark.parametrize(
@@ -162,7 +166,11 @@ def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> No
     )
     assert r.status_code == 422 and r.headers["content-type"].startswith(PROBLEM)
     assert r.json()["errors"] == [
-        {"field": "scorecard.filled.ones", "reason": "no throw can score 7 in 'ones'"}
+        {
+            "field": "scorecard.filled.ones",
+            "reason": "no throw can score 7 in 'ones'",
+            "code": "impossible_points",
+        }
     ]
     r = coach.post("/scorecards/check", content=b"[" + b" " * 70_000 + b"]")
     assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
@@ -185,7 +193,9 @@ def test_a_bad_box_value_is_named_by_its_box(
     card = {"filled": {"ones": 3, "twos": points, "threes": 9}}
     r = coach.post(path, json={"game": "yahtzee", "dice": [2, 2, 3, 4, 6], "scorecard": card})
     assert r.status_code == 400, r.text
-    assert r.json()["errors"] == [{"field": "scorecard.filled.twos", "reason": reason}]
+    (error,) = r.json()["errors"]
+    assert (error["field"], error["reason"]) == ("scorecard.filled.twos", reason)
+    assert error["code"] == "wrong_type"
 
 
 # --- content negotiation (issue 18): a body not declared as JSON is a 415 -----------------

@@ -105,7 +105,11 @@ def test_an_unknown_game_is_a_404_naming_it(
     body = problem(client.post(path, json=payload), 404)
     assert body["type"].endswith("/unknown-game")
     assert body["errors"] == [
-        {"field": "game", "reason": "unknown game 'backgammon'; see GET /games"}
+        {
+            "field": "game",
+            "reason": "unknown game 'backgammon'; see GET /games",
+            "code": "unknown_game",
+        }
     ]
     assert problem(client.get("/games/backgammon"), 404)["type"] == body["type"]
 
@@ -156,6 +160,7 @@ def test_malformed_json_and_wrong_method(client: Client) -> None:
         {
             "field": "Content-Type",
             "reason": "missing, and the body is not JSON: send Content-Type: application/json",
+            "code": "unsupported_type",
         }
     ]
     problem(client.post("/score", content=b"[]", headers={"content-type": "application/json"}), 400)

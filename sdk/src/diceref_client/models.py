@@ -35,6 +35,7 @@ class _Out(msgspec.Struct, kw_only=True):
 class FieldError(_Out):
     field: str
     reason: str
+    code: str
 
 
 class ProblemDetails(_Out):

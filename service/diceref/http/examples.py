@@ -40,24 +40,31 @@ class Example:
 
 
 def problem(
-    status: int, kind: str, title: str, instance: str, errors: list[tuple[str, str]], **extra: Json
+    status: int,
+    kind: str,
+    title: str,
+    instance: str,
+    errors: list[tuple[str, str, str]],
+    **extra: Json,
 ) -> Json:
-    detail = extra.pop("detail", "; ".join(f"{field}: {reason}" for field, reason in errors))
+    """A problem body; `errors` as (field, reason, code)."""
+    detail = extra.pop("detail", "; ".join(f"{field}: {reason}" for field, reason, _ in errors))
     problem = {"type": PROBLEM_BASE + kind, "title": title, "status": status, "detail": detail}
     problem["instance"] = instance
     if errors:  # empty lists and absent values are left out, as the service encodes them
-        problem["errors"] = [{"field": f, "reason": r} for f, r in errors]
+        problem["errors"] = [{"field": f, "reason": r, "code": c} for f, r, c in errors]
     return {**problem, **extra}
 
 
-def invalid(instance: str, field: str, reason: str) -> Json:
-    return problem(400, "invalid-request", "Invalid request", instance, [(field, reason)])
+def invalid(instance: str, field: str, reason: str, code: str) -> Json:
+    return problem(400, "invalid-request", "Invalid request", instance, [(field, reason, code)])
 
 
-def rule_violation(instance: str, field: str, reason: str) -> Json:
-    return problem(422, "rule-violation", "Breaks a rule of the game", instance, [(field, reason)])
+def rule_violation(instance: str, field: str, reason: str, code: str) -> Json:
+    errors = [(field, reason, code)]
+    return problem(422, "rule-violation", "Breaks a rule of the game", instance, errors)
 
 
 def unknown_game(instance: str, game: str) -> Json:
     what = f"unknown game '{game}'; see GET /games"
-    return problem(404, "unknown-game", "Unknown game", instance, [("game", what)])
+    return problem(404, "unknown-game", "Unknown game", instance, [("game", what, "unknown_game")])

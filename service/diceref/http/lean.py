@@ -176,6 +176,7 @@ def check_content_headers(request: Request[Any, Any, Any]) -> bool:
             "Content-Encoding",
             f"{quote(encoding)} is not supported: send the body unencoded",
             {"Accept-Encoding": "identity"},
+            code="unsupported_encoding",
         )
     raw = request.headers.get("content-type")
     if raw is None or not raw.strip():
@@ -221,7 +222,7 @@ async def read_body(request: Request[Any, Any, Any], timeout: float) -> bytes:
             "body-timeout",
             "Request body too slow",
             f"the request body did not arrive within {timeout:g} s (DICEREF_BODY_TIMEOUT)",
-            [FieldError("body", f"not complete after {timeout:g} s")],
+            [FieldError("body", f"not complete after {timeout:g} s", "body_timeout")],
             headers={"Connection": "close"},
         ) from None
 

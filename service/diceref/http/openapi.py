@@ -42,9 +42,11 @@ from diceref.http.examples import Example
 from diceref.http.family import family_apis
 from diceref.http.glossary import GLOSSARY
 from diceref.http.problems import (
+    ERROR_CODES,
     PROBLEM_BASE,
     PROBLEM_DESCRIPTIONS,
     PROBLEM_MEDIA_TYPE,
+    PROBLEM_TYPES,
     FieldError,
     Problem,
     ProblemDetails,
@@ -188,6 +190,11 @@ def contract_document(app: Litestar) -> JSON:
             limit = app.state.settings.max_body_bytes
             _body_too_large(operation, path, limit)
             _body_refused(operation, path, app.state.settings.body_timeout)
+    doc["x-problem-types"] = {
+        PROBLEM_BASE + kind: {"status": status, "title": title, "when": when}
+        for kind, (status, title, when) in PROBLEM_TYPES.items()
+    }
+    doc["x-error-codes"] = dict(ERROR_CODES)
     return doc
 
 
@@ -226,7 +233,7 @@ def _body_refused(operation: JSON, path: str, body_timeout: float) -> None:
                 "body-timeout",
                 "Request body too slow",
                 f"the request body did not arrive within {body_timeout:g} s (DICEREF_BODY_TIMEOUT)",
-                [FieldError("body", f"not complete after {body_timeout:g} s")],
+                [FieldError("body", f"not complete after {body_timeout:g} s", "body_timeout")],
             ),
         ),
     }

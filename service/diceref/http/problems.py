@@ -35,6 +35,7 @@ log = logging.getLogger("diceref.api")
 class FieldError(msgspec.Struct):
     field: str
     reason: str
+    code: str  # stable and machine-readable (`out_of_range`, `unknown_box`, ...): see CODES
 
 
 class ProblemDetails(msgspec.Struct, omit_defaults=True):
@@ -76,7 +77,9 @@ def unknown_game(game: str, field: str = "game") -> Problem:
     """The one 404 for a game the service does not know, on every operation that names one."""
     what = f"unknown game {quote(game)}; see GET /games"
     detail = f"{field}: {what}"
-    return Problem(404, "unknown-game", "Unknown game", detail, [FieldError(field, what)])
+    return Problem(
+        404, "unknown-game", "Unknown game", detail, [FieldError(field, what, "unknown_game")]
+    )
 
 
 # msgspec's words for a value outside an enum: how an unknown `game` reaches us.
@@ -96,25 +99,27 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}…{size}"
 
 
-def unsupported_media(field: str, reason: str, headers: dict[str, str] | None = None) -> Problem:
+def unsupported_media(
+    field: str, reason: str, headers: dict[str, str] | None = None, code: str = "unsupported_type"
+) -> Problem:
     """415: a body declared (or encoded) as something other than JSON."""
     return Problem(
         415,
         "unsupported-media-type",
         "Unsupported media type",
         f"{field}: {reason}",
-        [FieldError(field, reason)],
+        [FieldError(field, reason, code)],
         headers=headers,
     )
 
 
-def unprocessable(field: str, reason: str) -> Problem:
+def unprocessable(field: str, reason: str, code: str = "rule_violation") -> Problem:
     return Problem(
         422,
         "rule-violation",
         "Breaks a rule of the game",
         f"{field}: {reason}",
-        [FieldError(field, reason)],
+        [FieldError(field, reason, code)],
     )
 
 
@@ -135,7 +140,7 @@ def _response(
     problem.instance = bounded(problem.instance or request.url.path, FIELD_LIMIT)
     problem.detail = bounded(problem.detail, TEXT_LIMIT)
     problem.errors = [
-        FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT))
+        FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT), e.code)
         for e in problem.errors
     ]
     return Response(
@@ -178,7 +183,7 @@ def table_not_loaded_handler(
 
 
 def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
-    return problem_handler(request, unprocessable(exc.field, exc.reason))
+    return problem_handler(request, unprocessable(exc.field, exc.reason, exc.code))
 
 
 _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
@@ -203,10 +208,43 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
         reason = _reworded(raw)
         if match and match.group("key"):  # a dict's key, not its value, is refused
             reason = f"a key: {reason}"
-        errors.append(FieldError(field or str(item.get("key") or "body"), reason))
+        field = field or str(item.get("key") or "body")
+        errors.append(FieldError(field, reason, validation_code(field, raw)))
     if not errors:
-        errors.append(FieldError("body", str(exc.detail)))
+        errors.append(FieldError("body", str(exc.detail), "invalid"))
     return errors
+
+
+# Where a value out of range is a die that is not 1 to 6.
+_DIE_FIELD = re.compile(r"(?:^|\.)(?:dice|kept|keep|set_aside)\[\d+\]$")
+_CODES = (
+    (re.compile(r"^the request body is empty"), "empty_body"),
+    (
+        re.compile(r"^(?:JSON is malformed|Input data was truncated|Expected `object`, got)"),
+        "not_json",
+    ),
+    (re.compile(r"missing required field"), "missing_field"),
+    (re.compile(r"contains unknown field"), "unknown_field"),
+    (re.compile(r"^Invalid enum value"), "unknown_value"),
+    (re.compile(r"^Expected `array` of length >="), "too_few"),
+    (re.compile(r"^Expected `array` of length <="), "too_many"),
+    (re.compile(r"^Expected `(?:str|object)` of length <="), "too_long"),
+    (re.compile(r"^Expected `(?:str|object)` of length >="), "too_short"),
+    (re.compile(r"^Expected `str` matching regex"), "control_character"),
+    (re.compile(r"^Expected `(?:int|float|number)` [<>]=? "), "out_of_range"),
+    (re.compile(r"^Expected `[^`]+`, got `"), "wrong_type"),
+)
+
+
+def validation_code(field: str, reason: str) -> str:
+    """The stable code of a request that does not match the document, read off msgspec's
+    words (`Expected `int` <= 6` at `dice[4]` is `not_a_die`)."""
+    for pattern, code in _CODES:
+        if pattern.search(reason):
+            if code == "out_of_range" and _DIE_FIELD.search(field):
+                return "not_a_die"
+            return code
+    return "invalid"
 
 
 _QUOTED_VALUE = re.compile(
@@ -247,7 +285,7 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
             title="Unknown route",
             status=status,
             detail=what,
-            errors=[FieldError("path", what)],
+            errors=[FieldError("path", what, "unknown_route")],
         )
         return _response(request, body, exc.headers)
     if status == HTTP_413_REQUEST_ENTITY_TOO_LARGE:
@@ -319,6 +357,64 @@ PROBLEM_DESCRIPTIONS = {
     "64 KiB by default).",
     503: "The game's solved table is still loading: retry after `Retry-After` seconds "
     "(also in `retry_after`).",
+}
+
+
+# Every problem type the service answers with: URI suffix -> (status, title, when).  The
+# OpenAPI document lists them (`x-problem-types`) and docs/contract.md prints them; a test
+# checks that every `type` the app sends is one of them.
+PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
+    "invalid-request": (400, "Invalid request", "the request does not match the document"),
+    "unknown-game": (404, "Unknown game", "an operation names a game the service does not know"),
+    "unknown-route": (404, "Unknown route", "no operation has this path"),
+    "http-405": (405, "Method Not Allowed", "the path exists, not with this method"),
+    "body-timeout": (408, "Request body too slow", "the body did not arrive in time"),
+    "body-too-large": (413, "Request body too large", "the body is over the size limit"),
+    "unsupported-media-type": (415, "Unsupported media type", "the body is not plain JSON"),
+    "rule-violation": (422, "Breaks a rule of the game", "the request breaks a rule"),
+    "internal": (500, "Server error", "a fault of the service (logged), never bad input"),
+    "table-loading": (503, "Table not loaded yet", "a solved table the answer needs is loading"),
+}
+
+# The `code` of each `errors[]` item: what was wrong, stable across releases.
+ERROR_CODES: dict[str, str] = {
+    "empty_body": "the request body is empty",
+    "not_json": "the request body is not JSON",
+    "wrong_type": "a value of another JSON type than the document's",
+    "missing_field": "a required field is missing",
+    "unknown_field": "a field the document does not have",
+    "unknown_value": "a value outside the field's enum",
+    "out_of_range": "a number outside the field's bounds",
+    "not_a_die": "a die that is not 1 to 6",
+    "too_few": "a list shorter than the document allows",
+    "too_many": "a list longer than the document allows",
+    "too_long": "a text or map longer than the document allows",
+    "too_short": "a text or map shorter than the document allows",
+    "control_character": "a text with control characters",
+    "invalid": "any other mismatch with the document",
+    "unknown_game": "a game the service does not know",
+    "unknown_route": "a path no operation has",
+    "body_timeout": "the body did not arrive in time",
+    "unsupported_type": "a Content-Type other than application/json",
+    "unsupported_encoding": "a Content-Encoding other than identity",
+    "rule_violation": "a rule of the game (no finer code yet)",
+    "wrong_dice_count": "not the number of dice the game throws",
+    "unknown_box": "a box the game does not have",
+    "impossible_points": "points no throw can score in that box",
+    "card_full": "a scorecard with no box left to fill",
+    "series_order": "a second-series box before the first series is complete",
+    "forced_order": "a box filled before an earlier one (forced order)",
+    "throw_mismatch": "a throw number that contradicts the throws left",
+    "impossible_bonus": "an extra bonus that is negative or not a multiple of the bonus",
+    "no_such_bonus": "an extra bonus in a game without one",
+    "bonus_without_basis": "an extra bonus while the five-of-a-kind box does not hold its points",
+    "too_many_bonuses": "more extra bonuses than filled boxes allow",
+    "throws_exceeded": "more throws than allowed",
+    "wrong_starter": "a round started by another player than the ruling named",
+    "set_aside_without_ones": "set-aside 1s that the dice do not show",
+    "entry_minimum": "banking under the entry minimum while off the pad",
+    "out_of_turn": "a turn out of the players' order",
+    "impossible_turn_points": "turn points no set-asides can add up to",
 }
 
 

@@ -97,14 +97,16 @@ EXAMPLES: dict[str, list[Example]] = {
             "two-dice",
             "Two dice instead of three",
             400,
-            invalid("/chicago/throws", "dice", "Expected `array` of length >= 3"),
+            invalid("/chicago/throws", "dice", "Expected `array` of length >= 3", "too_few"),
             body={"dice": [1, 1]},
         ),
         Example(
             "throw-past-limit",
             "A third throw when two are allowed",
             422,
-            rule_violation("/chicago/throws", "throw", "throw 3 of 2 allowed cannot happen"),
+            rule_violation(
+                "/chicago/throws", "throw", "throw 3 of 2 allowed cannot happen", "throws_exceeded"
+            ),
             body={"dice": [1, 6, 5], "throw": 3, "throws_allowed": 2},
         ),
     ],
@@ -120,7 +122,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "no-player",
             "A round without players",
             400,
-            invalid("/chicago/rounds", "turns", "Expected `array` of length >= 1"),
+            invalid("/chicago/rounds", "turns", "Expected `array` of length >= 1", "too_few"),
             body={"turns": []},
         ),
         Example(
@@ -131,6 +133,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "/chicago/rounds",
                 "turns[1].throws[1]",
                 "Bob: throw 2 of 1 allowed: no player may throw more times than the starter",
+                "throws_exceeded",
             ),
             body={
                 "turns": [
@@ -176,7 +179,12 @@ EXAMPLES: dict[str, list[Example]] = {
             "no-rounds-field",
             "The rounds are missing",
             400,
-            invalid("/chicago/games", "rounds", "Object missing required field `rounds`"),
+            invalid(
+                "/chicago/games",
+                "rounds",
+                "Object missing required field `rounds`",
+                "missing_field",
+            ),
             body={"players": ["Ann", "Bob"]},
         ),
         Example(
@@ -188,6 +196,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "rounds[1].turns[0].player",
                 "round 2 is started by Bob, but the ruling of round 1 named Ann: the worst score "
                 "starts the next round",
+                "wrong_starter",
             ),
             body={
                 "players": ["Ann", "Bob"],
@@ -238,7 +247,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "three-throws-left",
             "Three throws left after a throw",
             400,
-            invalid("/chicago/holds", "throws_left", "Expected `int` <= 2"),
+            invalid("/chicago/holds", "throws_left", "Expected `int` <= 2", "out_of_range"),
             body={"dice": [1, 1, 6], "throws_left": 3},
         ),
         Example(
@@ -246,7 +255,10 @@ EXAMPLES: dict[str, list[Example]] = {
             "Set-aside 1s that the dice do not show",
             422,
             rule_violation(
-                "/chicago/holds", "set_aside_count", "2 set-aside 1s, but the dice show fewer 1s"
+                "/chicago/holds",
+                "set_aside_count",
+                "2 set-aside 1s, but the dice show fewer 1s",
+                "set_aside_without_ones",
             ),
             body={"dice": [2, 4, 6], "throws_left": 1, "set_aside_count": 2, "call": "high"},
         ),

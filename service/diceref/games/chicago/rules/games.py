@@ -122,6 +122,7 @@ def _check_lineup(
             f"{path}[0].player",
             f"round {r + 1} is started by {names[0]}, but the ruling of round {r} named "
             f"{next_starter}: the worst score starts the next round",
+            "wrong_starter",
         )
     alive = [n for n in seating if lives[n] > 0]
     at = alive.index(names[0])

@@ -174,5 +174,7 @@ def throws_left_after(throw: int | None, throws_allowed: int) -> int | None:
     if throw is None:
         return None
     if throw > throws_allowed:
-        raise RuleViolation("throw", f"throw {throw} of {throws_allowed} allowed cannot happen")
+        raise RuleViolation(
+            "throw", f"throw {throw} of {throws_allowed} allowed cannot happen", "throws_exceeded"
+        )
     return throws_allowed - throw

@@ -124,7 +124,9 @@ def play_turn(
             else "no player may throw more times than the starter"
         )
         raise RuleViolation(
-            f"{path}.throws[{allowed}]", f"{name}: throw {allowed + 1} of {allowed} allowed: {why}"
+            f"{path}.throws[{allowed}]",
+            f"{name}: throw {allowed + 1} of {allowed} allowed: {why}",
+            "throws_exceeded",
         )
     for j, t in enumerate(turn.throws):
         tp = f"{path}.throws[{j}]"

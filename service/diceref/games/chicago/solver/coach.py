@@ -79,7 +79,11 @@ def best_value(objective: Objective, dice: Dice, aside: int, left: int) -> Value
 
 def _check(rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | None) -> None:
     if Counter(dice)[1] < aside:
-        raise RuleViolation("set_aside_count", f"{aside} set-aside 1s, but the dice show fewer 1s")
+        raise RuleViolation(
+            "set_aside_count",
+            f"{aside} set-aside 1s, but the dice show fewer 1s",
+            "set_aside_without_ones",
+        )
     if aside and left > rules.throws_per_turn - 2:
         raise RuleViolation(
             "set_aside_count",

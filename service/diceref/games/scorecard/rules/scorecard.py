@@ -55,10 +55,12 @@ class Blocked(NamedTuple):
 
 def validate_dice(dice: list[int] | tuple[int, ...], where: str = "dice") -> None:
     if len(dice) != DICE_PER_THROW:
-        raise RuleViolation(where, f"expected {DICE_PER_THROW} dice, got {len(dice)}")
+        raise RuleViolation(
+            where, f"expected {DICE_PER_THROW} dice, got {len(dice)}", "wrong_dice_count"
+        )
     for i, d in enumerate(dice):
         if d not in FACES:
-            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}")
+            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}", "not_a_die")
 
 
 def upper_subtotal(ruleset: Ruleset, boxes: Mapping[str, int]) -> int:
@@ -103,10 +105,14 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
     for box_id, points in card.boxes.items():
         allowed = achievable.get(box_id)
         if allowed is None:
-            raise RuleViolation(f"{where}.filled.{box_id}", f"{ruleset.id} has no box '{box_id}'")
+            raise RuleViolation(
+                f"{where}.filled.{box_id}", f"{ruleset.id} has no box '{box_id}'", "unknown_box"
+            )
         if points not in allowed:
             raise RuleViolation(
-                f"{where}.filled.{box_id}", f"no throw can score {points} in '{box_id}'"
+                f"{where}.filled.{box_id}",
+                f"no throw can score {points} in '{box_id}'",
+                "impossible_points",
             )
     if ruleset.order is Order.FORCED:
         first_open = next((b for b in ruleset.box_ids if b not in card.boxes), None)
@@ -119,6 +125,7 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
             raise RuleViolation(
                 f"{where}.filled.{later[-1]}",
                 f"boxes are filled in scorecard order ('{first_open}' is still open)",
+                "forced_order",
             )
     if ruleset.series_order:
         upper_open = [
@@ -134,6 +141,7 @@ def validate_scorecard(ruleset: Ruleset, card: Scorecard, where: str = "scorecar
                 f"{where}.filled.{lower_filled[0]}",
                 f"the second series opens only when the first is complete "
                 f"('{upper_open[0]}' is still open)",
+                "series_order",
             )
     validate_extra_bonus(ruleset, card, where)
 
@@ -143,7 +151,9 @@ def open_card(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> Sc
     full card is a request no game can make)."""
     validate_scorecard(ruleset, card, where)
     if is_complete(ruleset, card.boxes):
-        raise RuleViolation(f"{where}.filled", "the scorecard is full: no box left to fill")
+        raise RuleViolation(
+            f"{where}.filled", "the scorecard is full: no box left to fill", "card_full"
+        )
     return card
 
 
@@ -158,6 +168,7 @@ def throw_of(ruleset: Ruleset, throws_left: int, throw: int | None) -> int:
         raise RuleViolation(
             "throw",
             f"with {throws_left} throw(s) left the dice come from throw {natural}, not {throw}",
+            "throw_mismatch",
         )
     return throw
 
@@ -169,14 +180,18 @@ def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
         return
     rule = ruleset.five_of_a_kind
     if bonus < 0:
-        raise RuleViolation(path, "an extra bonus cannot be negative")
+        raise RuleViolation(path, "an extra bonus cannot be negative", "impossible_bonus")
     if rule is None or rule.extra_bonus == 0:
-        raise RuleViolation(path, f"{ruleset.id} has no extra five-of-a-kind bonus")
+        raise RuleViolation(
+            path, f"{ruleset.id} has no extra five-of-a-kind bonus", "no_such_bonus"
+        )
     if bonus % rule.extra_bonus:
-        raise RuleViolation(path, f"must be a multiple of {rule.extra_bonus}")
+        raise RuleViolation(path, f"must be a multiple of {rule.extra_bonus}", "impossible_bonus")
     if not five_box_holds_top(ruleset, card.boxes):
         raise RuleViolation(
-            path, f"claimed without a basis: '{rule.box}' does not hold {ruleset.five_box_top}"
+            path,
+            f"claimed without a basis: '{rule.box}' does not hold {ruleset.five_box_top}",
+            "bonus_without_basis",
         )
     extras = bonus // rule.extra_bonus
     other_filled = sum(1 for b in card.boxes if b != rule.box)
@@ -185,6 +200,7 @@ def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
             path,
             f"{extras} extra five-of-a-kind bonuses need {extras} boxes filled besides "
             f"'{rule.box}', the card has {other_filled}",
+            "too_many_bonuses",
         )
 
 

@@ -60,7 +60,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "no-dice",
             "A throw without dice",
             400,
-            invalid("/yardkle/throws", "dice", "Expected `array` of length >= 1"),
+            invalid("/yardkle/throws", "dice", "Expected `array` of length >= 1", "too_few"),
             body={"dice": []},
         ),
     ],
@@ -114,7 +114,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "unknown-end",
             "A turn ending neither in bank nor in yardkle",
             400,
-            invalid("/yardkle/turns", "end", "Invalid enum value 'stop'"),
+            invalid("/yardkle/turns", "end", "Invalid enum value 'stop'", "unknown_value"),
             body={"throws": YARDKLE_TURN_THROWS, "end": "stop"},
         ),
         Example(
@@ -126,6 +126,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "end",
                 "banking 450 after throw 2 before getting on the pad: the first score must be "
                 "at least 500 in one turn (entry rule); keep throwing",
+                "entry_minimum",
             ),
             body={"throws": YARDKLE_TURN_THROWS, "end": "bank"},
         ),
@@ -183,7 +184,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "no-players",
             "A game without players",
             400,
-            invalid("/yardkle/games", "players", "Expected `array` of length >= 1"),
+            invalid("/yardkle/games", "players", "Expected `array` of length >= 1", "too_few"),
             body={"players": []},
         ),
         Example(
@@ -194,6 +195,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 "/yardkle/games",
                 "turns[0].player",
                 "out of turn: turn 1 is Ann's (players throw in the order listed), not Bob's",
+                "out_of_turn",
             ),
             body={
                 "players": ["Ann", "Bob"],
@@ -271,7 +273,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "seven-dice",
             "Seven dice: Yardkle has six",
             400,
-            invalid("/yardkle/holds", "dice", "Expected `array` of length <= 6"),
+            invalid("/yardkle/holds", "dice", "Expected `array` of length <= 6", "too_many"),
             body={"dice": [1, 1, 1, 1, 1, 1, 1], "on_pad": True},
         ),
         Example(
@@ -279,7 +281,10 @@ EXAMPLES: dict[str, list[Example]] = {
             "Turn points that no set-aside can add up to",
             422,
             rule_violation(
-                "/yardkle/holds", "turn_points", "every score is a non-negative multiple of 50"
+                "/yardkle/holds",
+                "turn_points",
+                "every score is a non-negative multiple of 50",
+                "impossible_turn_points",
             ),
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
         ),

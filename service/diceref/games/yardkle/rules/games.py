@@ -79,6 +79,7 @@ def adjudicate_game(
                 f"turns[{k}].player",
                 f"out of turn: turn {k + 1} is {expected}'s (players throw in the order "
                 f"listed), not {turn.player}'s",
+                "out_of_turn",
             )
         result = adjudicate_turn(
             turn.throws, turn.end, totals[turn.player], rules, where=f"turns[{k}]"

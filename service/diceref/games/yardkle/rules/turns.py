@@ -90,7 +90,9 @@ def validate_turn_state(
     validate_throw(dice, "dice", rules)
     if turn_points < 0 or turn_points % rules.unit:
         raise RuleViolation(
-            "turn_points", f"every score is a non-negative multiple of {rules.unit}"
+            "turn_points",
+            f"every score is a non-negative multiple of {rules.unit}",
+            "impossible_turn_points",
         )
     if len(dice) < rules.dice and turn_points == 0:
         raise RuleViolation(
@@ -150,6 +152,7 @@ def adjudicate_turn(
             f"banking {running} after throw {len(throws)} before getting on the pad: the "
             f"first score must be at least {rules.entry_threshold} in one turn (entry rule); "
             "keep throwing",
+            "entry_minimum",
         )
     return _settle(results, TurnEnd.BANK, running, running, banked_total, on_pad, rules)
 
