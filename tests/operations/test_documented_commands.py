@@ -337,7 +337,11 @@ def test_the_dockerfile_build_steps_run(tmp_path: Path) -> None:
     def mapped(value: str) -> str:
         return value.replace("/app", str(app)).replace("$PATH", os.environ["PATH"])
 
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DICEREF_", "UV_", "VIRTUAL"))}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DICEREF_", "REDIS_URL", "UV_", "VIRTUAL"))
+    }
     environ = base | {k: mapped(v) for k, v in environ.items()}
     venv = tmp_path / "pip-venv"  # `pip install uv` goes into a venv, not this machine's Python
     subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=120)

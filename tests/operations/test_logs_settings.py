@@ -146,11 +146,16 @@ def test_terminal_colour_copies_are_left_out() -> None:
     assert "color_message" not in entry
 
 
+OWN = ("DICEREF_", "REDIS_URL")
+
+
 def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """`diceref ARGS` as a user runs it, with `env` added to this environment."""
     return subprocess.run(
         [sys.executable, "-m", "diceref.cli", *args],
-        env={**os.environ, **env},
+        # Only `env` configures the command: no Redis and no setting of this test run leak
+        # in (a precompute must not publish under the production Redis prefix).
+        env={k: v for k, v in os.environ.items() if not k.startswith(OWN)} | env,
         capture_output=True,
         text=True,
         timeout=120,
