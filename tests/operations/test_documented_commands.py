@@ -19,6 +19,7 @@ of test_dockerfile.py.  `uv run pytest` is this suite itself: `.ci/run` runs exa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -132,25 +133,17 @@ class Background:
         """SIGTERM to the group, as a terminal's Ctrl-C or an orchestrator would send; the
         seconds it took to exit."""
         started = time.monotonic()
-        with _suppress_gone():
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(30)
         except subprocess.TimeoutExpired:
-            with _suppress_gone():
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(5)
             raise AssertionError(f"{self.command!r} ignored SIGTERM:\n{self.output()}") from None
         _wait_port_free()
         return time.monotonic() - started
-
-
-class _suppress_gone:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> bool:
-        return kind is ProcessLookupError
 
 
 def _wait_port_free(timeout: float = 15) -> None:

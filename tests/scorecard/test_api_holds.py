@@ -141,3 +141,16 @@ def test_table_not_loaded_is_503_with_retry_after(tmp_path: Any) -> None:
         assert r.json()["retry_after"] == 7
         spec = value_spec(SCORECARD_GAMES["chute-5"])
         assert app.state.tables.states[spec.key].status in ("queued", "loading", "ready")
+
+
+def test_a_box_option_splits_its_bonus_as_score_does(coach: Client) -> None:
+    card = {"filled": {"yahtzee": 50, "ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15}}
+    body = {"game": "yahtzee", "dice": [6] * 5, "throws_left": 0, "scorecard": card}
+    (sixes,) = coach.post("/holds", json=body).json()["options"]
+    assert (sixes["box"], sixes["bonus"], sixes["upper_bonus"], sixes["extra_bonus"]) == (
+        "sixes",
+        135,
+        35,
+        100,
+    )
+    assert sixes["best"] and sixes["loss"] == 0.0

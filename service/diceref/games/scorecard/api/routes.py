@@ -85,22 +85,20 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     throw = throw_of(ruleset, data.throws_left, data.throw)
     values = registry_of(request).require(value_spec(ruleset))
     advice = advise(ruleset, values, card, data.dice, data.throws_left, throw)
-    split = {o.box: o for o in legal_options(ruleset, card, data.dice, throw)}
     top = advice[0].expected_total if advice else 0.0
     options: list[KeepOption | BoxOption] = []
     for o in advice:
         loss = top - o.expected_total
         best, loss = loss <= BEST_WITHIN, 0.0 if loss <= BEST_WITHIN else loss
         if isinstance(o, BoxAdvice):
-            placed = split[o.box]
             options.append(
                 BoxOption(
                     o.box,
                     ruleset.box_name[o.box],
                     o.points,
                     o.bonus,
-                    placed.upper_bonus,
-                    placed.extra_bonus,
+                    o.upper_bonus,
+                    o.extra_bonus,
                     o.expected_total,
                     best,
                     loss,

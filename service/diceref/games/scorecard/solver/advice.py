@@ -36,8 +36,10 @@ class KeepAdvice:
 class BoxAdvice:
     box: str
     points: int
-    bonus: int
+    bonus: int  # upper_bonus + extra_bonus
     expected_total: float
+    upper_bonus: int = 0
+    extra_bonus: int = 0
 
 
 Advice = KeepAdvice | BoxAdvice
@@ -118,6 +120,8 @@ def advise(
                 option.points,
                 option.bonus,
                 total + option.points + option.bonus + future,
+                option.upper_bonus,
+                option.extra_bonus,
             )
         )
     if throws_left > 0:
