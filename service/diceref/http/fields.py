@@ -45,7 +45,7 @@ BoxId = Annotated[
     ),
 ]
 
-RuleName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NO_CONTROL_CHARACTERS)]
+RuleName = Annotated[str, Meta(min_length=1, max_length=40, pattern=NO_CONTROL_CHARACTERS)]
 # A house rule's value is checked against its parameter (type, choices, range) by the rules
 # layer, which answers a 422 naming `rules.<name>`: so any JSON value decodes here, and a
 # wrong type is refused with the parameter's own words rather than a generic 400.
