@@ -16,7 +16,7 @@ from diceref.http.family import family_apis
 from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
 from diceref.http.problems import EXCEPTION_HANDLERS
-from diceref.http.routes import games, health, ops
+from diceref.http.routes import games, health, ops, rulesets
 from diceref.logs import configure_logging
 from diceref.settings import Settings
 from diceref.tables.registry import TableRegistry
@@ -29,6 +29,7 @@ SHARED_ROUTES: list[ControllerRouterHandler] = [
     ops.prometheus_metrics,
     games.list_games,
     games.get_game,
+    rulesets.ROUTER,
 ]
 
 

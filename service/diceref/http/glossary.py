@@ -183,4 +183,6 @@ GLOSSARY: dict[str, str] = {
     "(house rules); omitted: the built-in rules.",
     "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "
     "present when the request carried `rules` or `ruleset`.",
+    "progress": "How far the solve of a ruleset's tables is, 0 to 1 (1: ready).",
+    "ruleset": "A game's complete rules, in the shape `GET /games/{game}` returns.",
 }
