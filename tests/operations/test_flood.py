@@ -2,8 +2,9 @@
 bounded (429s once the queue is full), the server's memory stays within its bound, and
 `/score` and the built-in games' `/holds` keep their latency while the flood is solved.
 
-Measured from the client, over HTTP, before and during the flood in the same run (the
-machine drifts, so only the ratio is asserted, with room for a shared 2-core machine).
+Measured from the client, over HTTP, before and during the flood in the same run; the
+machine drifts, so the test asserts only a loose ratio (what an inline solve would break)
+and `benchmarks/bench_flood.py` prints the figures.
 """
 
 from __future__ import annotations
@@ -91,12 +92,26 @@ def test_a_flood_of_house_rules_is_bounded_and_slows_nothing(tmp_path: Path) -> 
             flooder.join(60)
             solving = client.get("/readyz").json()
             memory_after = rss_bytes(server.process.pid)
+            # and the flood's rulesets are solved, in the server's solver processes
+            first = {
+                "game": "yatzy",
+                "rules": {"upper_bonus_points": 1, "upper_bonus_threshold": 60},
+            }
+            deadline = time.monotonic() + 120
+            while (answer := client.post("/rulesets", json=first).json())["status"] != "ready":
+                assert answer["status"] in ("queued", "solving"), answer
+                assert time.monotonic() < deadline, answer
+                time.sleep(0.5)
+            assert answer["optimal_expected_score"] > 200
 
     assert solving["status"] == "ready", solving  # house rules never make a replica unready
     assert statuses.count(429) > 0 and statuses.count(200) >= 8, statuses
     for path in ("score", "holds"):
-        # the solves run niced in processes of their own: requests keep their latency
-        assert during[path] <= 3 * before[path] + 0.002, (path, before, during)
+        # The solves run niced in processes of their own, so requests keep their latency.
+        # The bound is loose (this machine is shared and drifts): one solve on the request
+        # path or the event loop would cost 0.5 s or more.  benchmarks/bench_flood.py
+        # gives the figures.
+        assert during[path] <= 5 * before[path] + 0.010, (path, before, during)
     # the tables held: the on-demand bound, plus one table being handed over
     assert memory_after - memory_before <= MEMORY_BOUND + 16 * 1024 * 1024, (
         memory_before,
