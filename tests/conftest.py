@@ -159,14 +159,21 @@ def busy_solver(registry: TableRegistry) -> Iterator[None]:
         release.wait(60)
         raise RuntimeError("released")  # a failed solve: nothing is written to the cache
 
+    def busy() -> TableSpec:
+        return TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
+
     try:
+        first = busy()
+        registry.admit((first,))
+        deadline = time.monotonic() + 30
+        while registry.status_of(first).status != "solving":  # the worker has taken it
+            assert time.monotonic() < deadline, registry.status_of(first)
+            time.sleep(0.01)
         for _ in range(100):
-            spec = TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
             try:
-                registry.admit((spec,))
+                registry.admit((busy(),))
             except SolveQueueFull:
                 break
-            time.sleep(0.05)  # let the worker take the first one
         else:
             raise AssertionError("the solve queue never filled")
         yield

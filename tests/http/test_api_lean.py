@@ -66,6 +66,12 @@ def integer_leaf(value: Any, where: str = "") -> tuple[str, list[Any]] | None:
     return None
 
 
+# The operations whose bodies hold a typed integer to vary (`/rulesets` holds only a game and
+# `rules`, whose values the rules layer checks: a string there is a 422 naming the rule).
+NUMERIC = [op for op in OPERATIONS if integer_leaf(op[2].body) is not None]
+NUMERIC_IDS = [f"{method} {path}" for method, path, _ in NUMERIC]
+
+
 def with_leaf(body: Any, keys: list[Any], new: Any) -> Any:
     changed = copy.deepcopy(body)
     target = changed
@@ -93,10 +99,11 @@ def test_every_body_operation_is_served_lean(app: Litestar) -> None:
         if lean_json in handler[0].resolve_middleware()
     }
     assert {(m, p) for m, p, _ in OPERATIONS} <= served
-    assert len(OPERATIONS) == 11
+    assert len(OPERATIONS) == 12
+    assert {p for _, p, _ in OPERATIONS} - {p for _, p, _ in NUMERIC} == {"/rulesets"}
 
 
-@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+@pytest.mark.parametrize(("method", "path", "example"), NUMERIC, ids=NUMERIC_IDS)
 def test_a_number_sent_as_a_string_is_refused(
     coach: Client, method: str, path: str, example: Example
 ) -> None:
@@ -111,7 +118,7 @@ def test_a_number_sent_as_a_string_is_refused(
     ]
 
 
-@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+@pytest.mark.parametrize(("method", "path", "example"), NUMERIC, ids=NUMERIC_IDS)
 def test_an_integral_float_is_the_same_number(
     coach: Client, method: str, path: str, example: Example
 ) -> None:
@@ -122,7 +129,7 @@ def test_an_integral_float_is_the_same_number(
     assert floated.content == plain.content
 
 
-@pytest.mark.parametrize(("method", "path", "example"), OPERATIONS, ids=IDS)
+@pytest.mark.parametrize(("method", "path", "example"), NUMERIC, ids=NUMERIC_IDS)
 def test_a_fraction_is_refused_by_field(
     coach: Client, method: str, path: str, example: Example
 ) -> None:

@@ -177,7 +177,7 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "gamesByGame": [404],
         "score": [400, 404, 408, 413, 415, 422],
         "holds": [400, 404, 408, 413, 415, 422, 503],
-        "scorecardsCheck": [400, 404, 408, 413, 415],
+        "scorecardsCheck": [400, 404, 408, 413, 415, 422],
         "chicagoThrows": [400, 408, 413, 415, 422],
         "chicagoRounds": [400, 408, 413, 415, 422],
         "chicagoGames": [400, 408, 413, 415, 422],
@@ -265,7 +265,7 @@ def test_example_is_what_the_app_answers(
         fresh = make_test_app(solve_queue_size=1)
         with TestClient(fresh) as client, busy_solver(fresh.state.tables):
             status, body, headers = exchange(client, method, path, example)
-        assert headers["retry-after"] == "5"
+        assert headers.get("retry-after") == "5", (status, body)
     else:
         status, body, headers = exchange(coach, method, path, example)
     assert status == example.status, body

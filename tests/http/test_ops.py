@@ -46,13 +46,18 @@ class GatedStore(TableStore):
         self.asked: list[str] = []
 
     async def get(
-        self, key: TableKey, compute: Compute, *, shape: tuple[int, ...] | None = None
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: tuple[int, ...] | None = None,
+        ttl: int | None = None,
     ) -> LoadedTable:
         if key.kind == "value":
             self.asked.append(key.game)
             while not self.gate.is_set():
                 await asyncio.sleep(0.01)
-        return await super().get(key, compute, shape=shape)
+        return await super().get(key, compute, shape=shape, ttl=ttl)
 
 
 def settings(**changes: Any) -> Settings:
@@ -328,7 +333,7 @@ def test_yardkle_holds_is_a_503_until_its_table_is_installed(
     registry: TableRegistry = client.app.state.tables
     spec = policy_spec(YARDKLE)
     monkeypatch.setattr(registry, "_tables", {})
-    monkeypatch.setitem(registry._game_status, spec.game, "missing")
+    monkeypatch.setitem(registry._group_status, (spec.game, spec.rules_hash), "missing")
     registry.states[spec.key].status = "missing"
     response = client.post("/yardkle/holds", json=payload)
     body = problem(response, 503)
