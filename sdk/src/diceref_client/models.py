@@ -22,7 +22,9 @@ ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "ch
 
 
 class _In(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A request body or a part of one."""
+    """A request body or a part of one.  A request's `game` is `ScorecardGame | str`, as
+    OpenAI's SDK types its models: the games this release knows, for completion and
+    checks, or any id (one a newer service lists in `GET /games`)."""
 
 
 class _Out(msgspec.Struct, kw_only=True):
@@ -48,6 +50,7 @@ class ProblemDetails(_Out):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    request_id: str = ""
 
 
 # --- operations and games --------------------------------------------------------------------
@@ -138,7 +141,7 @@ class ScorecardIn(_In):
 
 
 class ScoreRequest(_In):
-    game: str
+    game: ScorecardGame | str
     dice: list[int]
     throw: int = 3
     scorecard: ScorecardIn | None = None
@@ -171,7 +174,7 @@ class ScoreResponse(_Out):
 
 
 class ScorecardHoldsRequest(_In):
-    game: str
+    game: ScorecardGame | str
     dice: list[int]
     throws_left: int
     throw: int | None = None
@@ -227,7 +230,7 @@ class SheetIn(_In):
 
 
 class CheckRequest(_In):
-    game: str
+    game: ScorecardGame | str
     sheets: list[SheetIn]
 
 

@@ -25,6 +25,7 @@ from litestar.types import ExceptionHandlersMap
 from diceref.core.errors import RuleViolation
 from diceref.games.families import ALL_GAMES
 from diceref.http.fields import CONTROL_CHARACTERS_REASON
+from diceref.http.request_id import request_id_of
 from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -48,6 +49,7 @@ class ProblemDetails(msgspec.Struct, omit_defaults=True):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    request_id: str = ""  # the response's X-Request-ID, to quote when reporting it
 
 
 class Problem(Exception):
@@ -139,6 +141,7 @@ def _response(
 ) -> Response[bytes]:
     problem.instance = bounded(problem.instance or request.url.path, FIELD_LIMIT)
     problem.detail = bounded(problem.detail, TEXT_LIMIT)
+    problem.request_id = request_id_of(request.scope)
     problem.errors = [
         FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT), e.code)
         for e in problem.errors

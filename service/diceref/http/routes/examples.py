@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from diceref.http.examples import Example, unknown_game
-from diceref.http.routes.games import game_rules, list_games
+from diceref.http.routes.games import game_rules, summaries
 
 EXAMPLES: dict[str, list[Example]] = {
     "healthz": [Example("ok", "The process answers", 200, {"status": "ok"})],
@@ -16,7 +16,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "all",
             "Every game, scorecard games with their boxes",
             200,
-            msgspec.to_builtins(list_games.fn()),
+            msgspec.to_builtins(summaries()),
         )
     ],
     "gamesByGame": [
