@@ -55,14 +55,15 @@ def cors_config(settings: Settings) -> CORSConfig | None:
     )
 
 
-# Answers smaller than about one packet gain nothing from compression.  Brotli (quality 4)
-# where the client accepts `br`, else gzip (level 6): both compress the 186 KB OpenAPI
-# document about tenfold and a /holds answer four to six times, at a fraction of the
-# cost of the top levels.
+# Answers smaller than about one packet gain nothing from compression.  Brotli where the
+# client accepts `br` (browsers do), else gzip.  Brotli's quality 1 compresses a /holds
+# answer (2-6 KB) to about a quarter in some 20 us; quality 4, Litestar's default, gains
+# a few percent more for four to ten times the time, which cost /holds a third of its
+# throughput (`docs/reliability.md`).  The 186 KB OpenAPI document comes down to 10%.
 COMPRESSION = CompressionConfig(
     backend="brotli",
     minimum_size=1400,
-    brotli_quality=4,
+    brotli_quality=1,
     gzip_compress_level=6,
     brotli_gzip_fallback=True,
 )
