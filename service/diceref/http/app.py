@@ -57,10 +57,9 @@ def cors_config(settings: Settings) -> CORSConfig | None:
 
 # Answers smaller than about one packet gain nothing from compression.  Brotli where the
 # client accepts `br` (browsers do), else gzip.  Brotli's quality 1 compresses a /holds
-# answer (2-6 KB) to about a quarter in some 20 us; quality 4, Litestar's default, gains
-# a few percent more for four to ten times the time, which cost /holds a third of its
-# throughput (README, "Request ids, compression and caching").  The 298 KB OpenAPI
-# document comes down to 29 KB.
+# answer (2-6 KB) to about a quarter in some 20 us; quality 4 gains a few percent more
+# for four to ten times the time, and cost /holds a third of its throughput (README,
+# "Request ids, compression and caching").  The 298 KB OpenAPI document comes to 29 KB.
 COMPRESSION = CompressionConfig(
     backend="brotli",
     minimum_size=1400,
