@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import types
+import typing
 from pathlib import Path
 
 import msgspec
@@ -73,9 +74,12 @@ def annotations(cls: type) -> dict[str, str]:
 
 def argument(annotation: str) -> tuple[str, str]:
     """The parameter's annotation and how its value goes into the Struct: a list is
-    taken as any Sequence (a tuple will do) and copied into one."""
+    taken as any Sequence (a tuple will do), a dict as any Mapping, and copied."""
     if annotation.startswith("list[") and annotation.endswith("]"):
         return "Sequence" + annotation[4:], "list({})"
+    if annotation.startswith("dict[") and annotation.endswith("] | None"):
+        inner = annotation[4 : -len(" | None")]
+        return f"Mapping{inner} | None", "None if {0} is None else dict({0})"
     if annotation.startswith("list[") and annotation.endswith("] | None"):
         inner = annotation[4 : -len(" | None")]
         return f"Sequence{inner} | None", "None if {0} is None else list({0})"
@@ -177,7 +181,8 @@ def render() -> str:
             + "\n"
         )
     code = "".join(parts)
-    used = sorted(set(re.findall(r"\b[A-Z]\w+\b", code)) & set(vars(models)))
+    defined = {n for n in vars(models) if n not in vars(typing)}  # not `Any`, imported there
+    used = sorted(set(re.findall(r"\b[A-Z]\w+\b", code)) & defined)
     text = HEADER.replace("{models}", "\n".join(f"    {name}," for name in used)) + code
     for ruff in (["check", "--fix", "--select", "I", "--quiet"], ["format"]):
         text = subprocess.run(

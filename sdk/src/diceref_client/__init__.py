@@ -32,6 +32,7 @@ from diceref_client.errors import (
     UnavailableError,
 )
 from diceref_client.models import (
+    AnyGame,
     BlockReason,
     Call,
     ChicagoThrowIn,
@@ -62,6 +63,7 @@ __all__ = [
     "APIConnectionError",
     "APIError",
     "APITimeoutError",
+    "AnyGame",
     "AsyncClient",
     "AsyncRawClient",
     "BadRequestError",

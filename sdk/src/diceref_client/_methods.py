@@ -13,6 +13,7 @@ import msgspec
 from diceref_client._operations import BY_ID, Operation
 from diceref_client._response import RawResponse, Timeout
 from diceref_client.models import (
+    AnyGame,
     Call,
     CheckRequest,
     CheckResponse,
@@ -30,6 +31,8 @@ from diceref_client.models import (
     PlayerIn,
     RoundRequest,
     RoundResponse,
+    RulesetRequest,
+    RulesetResponse,
     ScorecardGame,
     ScorecardHoldsRequest,
     ScorecardHoldsResponse,
@@ -100,13 +103,34 @@ class SyncMethods:
         )
         return result
 
+    def rulesets(
+        self,
+        game: AnyGame | str,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): House rules checked, described and their tables' solve
+        started; where it stands.
+        """
+        result: RulesetResponse = self._call(
+            BY_ID["rulesets"],
+            "/rulesets",
+            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            timeout,
+            extra_headers,
+        )
+        return result
+
     def score(
         self,
         game: ScorecardGame | str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScoreResponse:
@@ -114,7 +138,13 @@ class SyncMethods:
         result: ScoreResponse = self._call(
             BY_ID["score"],
             "/score",
-            ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard),
+            ScoreRequest(
+                game=game,
+                dice=list(dice),
+                throw=throw,
+                scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -128,6 +158,7 @@ class SyncMethods:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
@@ -141,6 +172,7 @@ class SyncMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -152,6 +184,7 @@ class SyncMethods:
         game: ScorecardGame | str,
         sheets: Sequence[SheetIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckResponse:
@@ -161,7 +194,9 @@ class SyncMethods:
         result: CheckResponse = self._call(
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
-            CheckRequest(game=game, sheets=list(sheets)),
+            CheckRequest(
+                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+            ),
             timeout,
             extra_headers,
         )
@@ -376,13 +411,34 @@ class AsyncMethods:
         )
         return result
 
+    async def rulesets(
+        self,
+        game: AnyGame | str,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): House rules checked, described and their tables' solve
+        started; where it stands.
+        """
+        result: RulesetResponse = await self._call(
+            BY_ID["rulesets"],
+            "/rulesets",
+            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            timeout,
+            extra_headers,
+        )
+        return result
+
     async def score(
         self,
         game: ScorecardGame | str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScoreResponse:
@@ -390,7 +446,13 @@ class AsyncMethods:
         result: ScoreResponse = await self._call(
             BY_ID["score"],
             "/score",
-            ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard),
+            ScoreRequest(
+                game=game,
+                dice=list(dice),
+                throw=throw,
+                scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -404,6 +466,7 @@ class AsyncMethods:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
@@ -417,6 +480,7 @@ class AsyncMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -428,6 +492,7 @@ class AsyncMethods:
         game: ScorecardGame | str,
         sheets: Sequence[SheetIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckResponse:
@@ -437,7 +502,9 @@ class AsyncMethods:
         result: CheckResponse = await self._call(
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
-            CheckRequest(game=game, sheets=list(sheets)),
+            CheckRequest(
+                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+            ),
             timeout,
             extra_headers,
         )
@@ -652,13 +719,34 @@ class SyncRawMethods:
         )
         return result
 
+    def rulesets(
+        self,
+        game: AnyGame | str,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[RulesetResponse]:
+        """`POST /rulesets` (rulesets): House rules checked, described and their tables' solve
+        started; where it stands.
+        """
+        result: RawResponse[RulesetResponse] = self._call_raw(
+            BY_ID["rulesets"],
+            "/rulesets",
+            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            timeout,
+            extra_headers,
+        )
+        return result
+
     def score(
         self,
         game: ScorecardGame | str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScoreResponse]:
@@ -666,7 +754,13 @@ class SyncRawMethods:
         result: RawResponse[ScoreResponse] = self._call_raw(
             BY_ID["score"],
             "/score",
-            ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard),
+            ScoreRequest(
+                game=game,
+                dice=list(dice),
+                throw=throw,
+                scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -680,6 +774,7 @@ class SyncRawMethods:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
@@ -693,6 +788,7 @@ class SyncRawMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -704,6 +800,7 @@ class SyncRawMethods:
         game: ScorecardGame | str,
         sheets: Sequence[SheetIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[CheckResponse]:
@@ -713,7 +810,9 @@ class SyncRawMethods:
         result: RawResponse[CheckResponse] = self._call_raw(
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
-            CheckRequest(game=game, sheets=list(sheets)),
+            CheckRequest(
+                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+            ),
             timeout,
             extra_headers,
         )
@@ -928,13 +1027,34 @@ class AsyncRawMethods:
         )
         return result
 
+    async def rulesets(
+        self,
+        game: AnyGame | str,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[RulesetResponse]:
+        """`POST /rulesets` (rulesets): House rules checked, described and their tables' solve
+        started; where it stands.
+        """
+        result: RawResponse[RulesetResponse] = await self._call_raw(
+            BY_ID["rulesets"],
+            "/rulesets",
+            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            timeout,
+            extra_headers,
+        )
+        return result
+
     async def score(
         self,
         game: ScorecardGame | str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScoreResponse]:
@@ -942,7 +1062,13 @@ class AsyncRawMethods:
         result: RawResponse[ScoreResponse] = await self._call_raw(
             BY_ID["score"],
             "/score",
-            ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard),
+            ScoreRequest(
+                game=game,
+                dice=list(dice),
+                throw=throw,
+                scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -956,6 +1082,7 @@ class AsyncRawMethods:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
@@ -969,6 +1096,7 @@ class AsyncRawMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -980,6 +1108,7 @@ class AsyncRawMethods:
         game: ScorecardGame | str,
         sheets: Sequence[SheetIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[CheckResponse]:
@@ -989,7 +1118,9 @@ class AsyncRawMethods:
         result: RawResponse[CheckResponse] = await self._call_raw(
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
-            CheckRequest(game=game, sheets=list(sheets)),
+            CheckRequest(
+                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+            ),
             timeout,
             extra_headers,
         )

@@ -34,6 +34,8 @@ from diceref_client.models import (
     Health,
     RoundRequest,
     RoundResponse,
+    RulesetRequest,
+    RulesetResponse,
     ScorecardHoldsRequest,
     ScorecardHoldsResponse,
     ScoreRequest,
@@ -78,6 +80,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("healthz", GET, "/healthz", None, Health, "Liveness."),
     Operation("games", GET, "/games", None, list[GameSummary], "Every game the API referees."),
     Operation("gamesByGame", GET, "/games/{game}", None, GameRules, "A game's full ruleset; `NotFoundError` if unknown."),  # noqa: E501
+    Operation("rulesets", POST, "/rulesets", RulesetRequest, RulesetResponse, "House rules checked, described and their tables' solve started; where it stands.", ("game",)),  # noqa: E501
     Operation("score", POST, "/score", ScoreRequest, ScoreResponse, "Every box the throw may fill now, with points and bonus.", ("game", "dice")),  # noqa: E501
     Operation("holds", POST, "/holds", ScorecardHoldsRequest, ScorecardHoldsResponse, "Every keep and every box, best expected total first.", ("game", "dice", "throws_left")),  # noqa: E501
     Operation("scorecardsCheck", POST, "/scorecards/check", CheckRequest, CheckResponse, "Every problem on the score sheets, totals and standings.", ("game", "sheets")),  # noqa: E501

@@ -8,7 +8,7 @@ Responses decode leniently: a field the API adds later is ignored, not an error.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -19,12 +19,15 @@ Decision = Literal["bank", "throw_on"]
 BlockReason = Literal["series_order", "forced_order", "forced_joker"]
 TurnEnd = Literal["bank", "yardkle"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
+AnyGame = Literal[
+    "yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy", "chicago", "yardkle"
+]
 
 
 class _In(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A request body or a part of one.  A request's `game` is `ScorecardGame | str`, as
-    OpenAI's SDK types its models: the games this release knows, for completion and
-    checks, or any id (one a newer service lists in `GET /games`)."""
+    """A request body or a part of one.  A request's `game` is `ScorecardGame | str` (or
+    `AnyGame | str`), as OpenAI's SDK types its models: the games this release knows, for
+    completion and checks, or any id (one a newer service lists in `GET /games`)."""
 
 
 class _Out(msgspec.Struct, kw_only=True):
@@ -50,6 +53,7 @@ class ProblemDetails(_Out):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    progress: float | None = None
     request_id: str = ""
 
 
@@ -82,6 +86,12 @@ class ParameterOut(_Out):
     value: int | bool | str | list[int]
     description: str
     reading: bool
+    value_type: Literal["boolean", "integer", "string", "integer_list"]
+    settable: bool
+    choices: list[str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    length: int | None = None
 
 
 class BoxRules(_Out):
@@ -143,8 +153,9 @@ class ScorecardIn(_In):
 class ScoreRequest(_In):
     game: ScorecardGame | str
     dice: list[int]
-    throw: int = 3
+    throw: int | None = None
     scorecard: ScorecardIn | None = None
+    rules: dict[str, Any] | None = None
 
 
 class OptionOut(_Out):
@@ -171,6 +182,7 @@ class ScoreResponse(_Out):
     options: list[OptionOut]
     blocked: list[BlockedOut]
     total: int
+    ruleset_id: str | None = None
 
 
 class ScorecardHoldsRequest(_In):
@@ -179,6 +191,7 @@ class ScorecardHoldsRequest(_In):
     throws_left: int
     throw: int | None = None
     scorecard: ScorecardIn | None = None
+    rules: dict[str, Any] | None = None
 
 
 class KeepOption(_Out, tag_field="kind", tag="keep"):
@@ -210,6 +223,7 @@ class ScorecardHoldsResponse(_Out):
     throws_left: int
     total: int
     options: list[KeepOption | BoxOption]
+    ruleset_id: str | None = None
 
 
 class EntryIn(_In):
@@ -218,7 +232,7 @@ class EntryIn(_In):
     box: str
     points: int
     dice: list[int] | None = None
-    throw: int = 3
+    throw: int | None = None
 
 
 class SheetIn(_In):
@@ -232,6 +246,7 @@ class SheetIn(_In):
 class CheckRequest(_In):
     game: ScorecardGame | str
     sheets: list[SheetIn]
+    rules: dict[str, Any] | None = None
 
 
 class ProblemOut(_Out):
@@ -262,6 +277,22 @@ class CheckResponse(_Out):
     game: str
     sheets: list[SheetOut]
     standings: list[Standing]
+    ruleset_id: str | None = None
+
+
+class RulesetRequest(_In):
+    game: AnyGame | str
+    rules: dict[str, Any] | None = None
+
+
+class RulesetResponse(_Out):
+    game: str
+    ruleset_id: str
+    status: Literal["ready", "solving", "queued", "failed"]
+    progress: float
+    ruleset: GameRules
+    max_score: int | None
+    optimal_expected_score: float | None
 
 
 # --- Chicago -----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from diceref.http.openapi import openapi_config
 from diceref.http.problems import EXCEPTION_HANDLERS
 from diceref.http.request_id import HEADER as REQUEST_ID_HEADER
 from diceref.http.request_id import add_request_id, request_id_middleware
-from diceref.http.routes import games, health, ops
+from diceref.http.routes import games, health, ops, rulesets
 from diceref.logs import configure_logging
 from diceref.settings import Settings
 from diceref.tables.registry import TableRegistry
@@ -34,6 +34,7 @@ SHARED_ROUTES: list[ControllerRouterHandler] = [
     ops.prometheus_metrics,
     games.list_games,
     games.get_game,
+    rulesets.ROUTER,
 ]
 
 

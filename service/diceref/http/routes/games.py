@@ -85,7 +85,7 @@ async def get_game(
     rules = game_rules(game)
     api = api_of_game(game)
     if api.with_tables is not None:
-        rules = await api.with_tables(rules, registry_of(request))
+        rules = await api.with_tables(ALL_GAMES[game], rules, registry_of(request))
     if rules.tables == "loading":
         return cached(rules, if_none_match, REVALIDATE)
     return cached(rules, if_none_match)

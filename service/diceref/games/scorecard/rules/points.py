@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS, THROWS, face_counts
 from diceref.games.scorecard.rules.boxes import Section
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
@@ -36,15 +37,11 @@ class PointsTable:
     upper_floor: tuple[tuple[str, int], ...]  # (upper box id, least points it can record)
 
 
-_CACHE: dict[str, PointsTable] = {}
+_CACHE: PerRuleset[str, PointsTable] = PerRuleset(256)
 
 
 def points_table(ruleset: Ruleset) -> PointsTable:
-    key = ruleset.rules_hash
-    table = _CACHE.get(key)
-    if table is None:
-        table = _CACHE[key] = _build(ruleset)
-    return table
+    return _CACHE.get(ruleset.rules_hash, lambda: _build(ruleset))
 
 
 def _build(ruleset: Ruleset) -> PointsTable:
