@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import uuid
 from pathlib import Path
 
@@ -133,3 +134,48 @@ def test_redis_keeps_an_on_demand_table_for_its_ttl(
         assert 590 <= ttl <= 600, ttl
 
     asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_two_replicas_solve_one_ruleset_once(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """The store's Redis lock covers on-demand tables: of two replicas asked for the same
+    house rules at once, one solves and the other loads its result from Redis."""
+    solves: list[int] = []
+
+    def solve(_: object) -> FloatArray:
+        solves.append(1)
+        time.sleep(0.5)
+        return np.full(N, 3.0)
+
+    key_hash = uuid.uuid4().hex[:16]
+
+    async def run() -> None:
+        registries = [
+            TableRegistry(
+                TableStore(
+                    TableSettings(
+                        cache_dir=tmp_path / name, redis_url=redis_url, redis_prefix=redis_prefix
+                    )
+                ),
+                [],
+            )
+            for name in ("a", "b")
+        ]
+        for registry in registries:
+            await registry.start((), redis_check_interval=60)
+        try:
+            shared = TableSpec("value", "house", key_hash, "t", (N,), solve)
+            for registry in registries:
+                registry.admit((shared,))
+            tables = [await wait_ready(registry, shared) for registry in registries]
+            assert all(float(t[0]) == 3.0 for t in tables)
+            sources = sorted(r.states[shared.key].source or "" for r in registries)
+            assert sources == ["computed", "redis"], sources
+        finally:
+            for registry in registries:
+                await registry.stop()
+
+    asyncio.run(run())
+    assert len(solves) == 1

@@ -137,7 +137,8 @@ GLOSSARY: dict[str, str] = {
     "split": "How the set-aside divides into scoring combinations.",
     "standings": "The players ranked: best first, equal results sharing a rank (1, 1, 3).",
     "starting_lives": "Lives each player starts with.",
-    "status": "`ok` while the process answers (in a problem: the HTTP status, RFC 9457).",
+    "status": "`ok` while the process answers; of a ruleset's tables: `ready`, `solving`, "
+    "`queued` or `failed` (in a problem: the HTTP status, RFC 9457).",
     "strictly_greater": "Whether the total must exceed the threshold (not just reach it).",
     "summary": "The ruleset in one paragraph.",
     "tables": "Whether the game's solved tables are `ready` or still `loading` (the figures "

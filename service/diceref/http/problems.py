@@ -430,6 +430,11 @@ PROBLEM_DESCRIPTIONS = {
 # checks that every `type` the app sends is one of them.
 PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "invalid-request": (400, "Invalid request", "the request does not match the document"),
+    "cors-rejected": (
+        400,
+        "CORS request refused",
+        "a browser's CORS preflight from an origin, or with a method or headers, not allowed",
+    ),
     "unknown-game": (404, "Unknown game", "an operation names a game the service does not know"),
     "unknown-route": (404, "Unknown route", "no operation has this path"),
     "http-405": (405, "Method Not Allowed", "the path exists, not with this method"),
@@ -495,6 +500,9 @@ ERROR_CODES: dict[str, str] = {
     "entry_minimum": "banking under the entry minimum while off the pad",
     "out_of_turn": "a turn out of the players' order",
     "impossible_turn_points": "turn points no set-asides can add up to",
+    "cors_origin": "a CORS preflight from an origin not in DICEREF_CORS_ORIGINS",
+    "cors_method": "a CORS preflight for a method other than GET, POST or OPTIONS",
+    "cors_headers": "a CORS preflight asking for a request header not allowed",
     "unknown_parameter": "a `rules` name the game does not have",
     "unknown_choice": "a `rules` value outside the parameter's choices",
     "not_settable": "a parameter reported for information, which no request may set",

@@ -288,7 +288,9 @@ class TableRegistry:
     def required(self) -> list[TableState]:
         """The tables readiness waits for: the start-up ones and the preloaded games'."""
         return [
-            self.states[k] for k, s in self.specs.items() if s.at_startup or s.game in self.preload
+            state
+            for k, s in self.specs.items()
+            if not (state := self.states[k]).on_demand and (s.at_startup or s.game in self.preload)
         ]
 
     def ready(self) -> bool:
