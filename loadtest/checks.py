@@ -346,3 +346,14 @@ def check_yardkle_game(totals: dict[str, int], body: dict[str, Any]) -> None:
         raise WrongAnswer(f"/yardkle/games standings differ from the turns' points {totals}")
     if [s["rank"] for s in standings] != competition_ranks(ordered) or body["finished"]:
         raise WrongAnswer("/yardkle/games ranks or finished wrong")
+
+
+def check_ruleset(game: str, body: dict[str, Any], known: dict[str, str]) -> None:
+    """A game's built-in rules as a ruleset: described, ready (the server holds its
+    tables), the known maximum score, and one `ruleset_id` per game, call after call."""
+    if body["game"] != game or body["ruleset"]["id"] != game or body["status"] != "ready":
+        raise WrongAnswer(f"/rulesets {game}: {body['game']}, status {body['status']}")
+    if game in MAX_SCORES and body["max_score"] != MAX_SCORES[game]:
+        raise WrongAnswer(f"/rulesets {game} max_score {body['max_score']}")
+    if known.setdefault(game, body["ruleset_id"]) != body["ruleset_id"]:
+        raise WrongAnswer(f"/rulesets {game}: ruleset_id changed to {body['ruleset_id']}")

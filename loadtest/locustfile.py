@@ -1,18 +1,20 @@
-"""Load test: a realistic mix of all 14 diceref operations, every answer checked for content.
+"""Load test: a realistic mix of all 15 diceref operations, every answer checked for content.
 
-Mix (task weights, out of 100): a frontend's turn loop dominates, POST /score 50 and
+Mix (task weights, out of 101): a frontend's turn loop dominates, POST /score 50 and
 POST /holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
 /chicago/games 1); Yardkle 10 (/yardkle/throws 4, /yardkle/holds 3, /yardkle/turns 2,
 /yardkle/games 1); scorekeepers' POST /scorecards/check 3; the game descriptions 2
-(GET /games 1, GET /games/{id} 1).  Scorecard requests come from positions reached by
+(GET /games 1, GET /games/{id} 1); POST /rulesets 1 (a game's built-in rules: a house
+rule would queue a table solve per distinct ruleset, which is a flood test of its own,
+`benchmarks/bench_flood.py`).  Scorecard requests come from positions reached by
 playing random legal games, Chicago rounds and Yardkle turns and games are played by
 random legal moves, and every answer is compared with what diceref's rules say locally
 (checks.py): /score exactly the legal boxes with their points and bonuses; /holds the same
 boxes, every distinct keep once, options sorted best first; sheets' totals and standings,
 a wrong claimed total named; Chicago scores, losers and lives; Yardkle set-asides, turn
-points, totals and standings; /games/{id} the known maximum scores.  A wrong answer counts
-as a failure, like an error status.  A new operation is one more `@task` here with its
-request generator and check in checks.py.
+points, totals and standings; /games/{id} and /rulesets the known maximum scores.  A
+wrong answer counts as a failure, like an error status.  A new operation is one more
+`@task` here with its request generator and check in checks.py.
 
 Thresholds, which set the exit code (1 if one is missed): no failed request, and the 95th
 percentile latency over all requests under LOADTEST_P95_MS milliseconds (default 50).
@@ -36,6 +38,7 @@ from typing import Any
 
 from checks import (
     ALL_GAME_IDS,
+    GAMES,
     WrongAnswer,
     check_chicago_game,
     check_chicago_holds,
@@ -44,6 +47,7 @@ from checks import (
     check_game,
     check_games,
     check_holds,
+    check_ruleset,
     check_score,
     check_sheets,
     check_yardkle_game,
@@ -64,6 +68,7 @@ from diceref.games.yardkle.rules.scoring import DEFAULT_RULES as YARDKLE
 
 P95_MS = float(os.environ.get("LOADTEST_P95_MS", "50"))
 POSITIONS = positions(int(os.environ.get("LOADTEST_SEED", "7")))
+RULESET_IDS: dict[str, str] = {}  # game -> the ruleset_id the service gave it first
 
 
 class Player(FastHttpUser):
@@ -168,6 +173,13 @@ class Player(FastHttpUser):
         payload, totals = yardkle_game(self.rng)
         response = self._post("/yardkle/games", payload)
         self._judge(response, lambda b: check_yardkle_game(totals, b))
+
+    @task(1)
+    def rulesets(self) -> None:
+        # the built-in rules of a game: house rules would queue a solve per ruleset
+        game = self.rng.choice([*GAMES, "chicago", "yardkle"])
+        response = self._post("/rulesets", {"game": game})
+        self._judge(response, lambda b: check_ruleset(game, b, RULESET_IDS))
 
     @task(1)
     def games(self) -> None:

@@ -72,6 +72,13 @@ def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
             [1, 5, 5, 2, 3, 3], dict(yardkle, options=yardkle["options"][1:])
         )
     check_the_new_operations(coach, pool)
+    known: dict[str, str] = {}
+    for game in ("chicago", "yardkle"):
+        body = coach.post("/rulesets", json={"game": game}).json()
+        checks.check_ruleset(game, body, known)
+        checks.check_ruleset(game, coach.post("/rulesets", json={"game": game}).json(), known)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_ruleset(game, dict(body, ruleset_id="0" * 16), known)
     game = loaded_rules(coach, "yahtzee")
     checks.check_game("yahtzee", game)
     with pytest.raises(checks.WrongAnswer):
