@@ -1,4 +1,5 @@
-"""Load test: a realistic mix of all 15 diceref operations, every answer checked for content.
+"""Load test: a realistic mix of every diceref operation but the liveness probe (14 of the
+document's 15), every answer checked for content.
 
 Mix (task weights, out of 101): a frontend's turn loop dominates, POST /score 50 and
 POST /holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
