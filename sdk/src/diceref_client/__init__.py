@@ -32,9 +32,11 @@ from diceref_client.models import (
     GameRoundIn,
     GameTurnIn,
     PlayerIn,
+    ReviewTurnIn,
     ScorecardIn,
     SheetIn,
     TurnIn,
+    YardkleReviewTurnIn,
     YardkleThrowIn,
 )
 
@@ -59,12 +61,14 @@ __all__ = [
     "PlayerIn",
     "RateLimitedError",
     "Retries",
+    "ReviewTurnIn",
     "RuleViolationError",
     "ScorecardIn",
     "ServerError",
     "SheetIn",
     "TurnIn",
     "UnavailableError",
+    "YardkleReviewTurnIn",
     "YardkleThrowIn",
     "__version__",
 ]

@@ -26,6 +26,9 @@ from diceref_client.models import (
     GameTurnIn,
     Health,
     PlayerIn,
+    ReviewRequest,
+    ReviewResponse,
+    ReviewTurnIn,
     RoundRequest,
     RoundResponse,
     ScorecardHoldsRequest,
@@ -41,6 +44,9 @@ from diceref_client.models import (
     YardkleGameResponse,
     YardkleHoldsRequest,
     YardkleHoldsResponse,
+    YardkleReviewRequest,
+    YardkleReviewResponse,
+    YardkleReviewTurnIn,
     YardkleThrowIn,
     YardkleThrowsRequest,
     YardkleThrowsResponse,
@@ -62,6 +68,8 @@ METHODS = {
     "yardkleTurns": "yardkle_turns",
     "yardkleGames": "yardkle_games",
     "yardkleHolds": "yardkle_holds",
+    "reviews": "reviews",
+    "yardkleReviews": "yardkle_reviews",
 }
 
 
@@ -188,7 +196,19 @@ def yardkle_games(
 
 
 def yardkle_holds(
-    dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+    dice: Sequence[int], on_pad: bool, *, turn_points: int = 0, need: int | None = None
 ) -> Operation[YardkleHoldsResponse]:
-    body = YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points)
+    body = YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need)
     return Operation("yardkleHolds", "POST", "/yardkle/holds", body, YardkleHoldsResponse)
+
+
+def reviews(
+    game: str, turns: Sequence[ReviewTurnIn], *, rules: Mapping[str, Any] | None = None
+) -> Operation[ReviewResponse]:
+    body = ReviewRequest(game=game, turns=list(turns), rules=_rules(rules))
+    return Operation("reviews", "POST", "/reviews", body, ReviewResponse)
+
+
+def yardkle_reviews(turns: Sequence[YardkleReviewTurnIn]) -> Operation[YardkleReviewResponse]:
+    body = YardkleReviewRequest(turns=list(turns))
+    return Operation("yardkleReviews", "POST", "/yardkle/reviews", body, YardkleReviewResponse)

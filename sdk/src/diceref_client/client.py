@@ -34,6 +34,8 @@ from diceref_client.models import (
     GameTurnIn,
     Health,
     PlayerIn,
+    ReviewResponse,
+    ReviewTurnIn,
     RoundResponse,
     ScorecardHoldsResponse,
     ScorecardIn,
@@ -43,6 +45,8 @@ from diceref_client.models import (
     TurnResponse,
     YardkleGameResponse,
     YardkleHoldsResponse,
+    YardkleReviewResponse,
+    YardkleReviewTurnIn,
     YardkleThrowIn,
     YardkleThrowsResponse,
 )
@@ -255,10 +259,21 @@ class Client:
         return self._send(ops.yardkle_games(players, turns))
 
     def yardkle_holds(
-        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0, need: int | None = None
     ) -> YardkleHoldsResponse:
-        """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked."""
-        return self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points))
+        """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked
+        (with `need`: by the chance of reaching it)."""
+        return self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points, need=need))
+
+    def reviews(
+        self, game: str, turns: Sequence[ReviewTurnIn], *, rules: Mapping[str, Any] | None = None
+    ) -> ReviewResponse:
+        """`POST /reviews` (reviews): what each decision of a played game cost."""
+        return self._send(ops.reviews(game, turns, rules=rules))
+
+    def yardkle_reviews(self, turns: Sequence[YardkleReviewTurnIn]) -> YardkleReviewResponse:
+        """`POST /yardkle/reviews` (yardkleReviews): what each decision of the turns cost."""
+        return self._send(ops.yardkle_reviews(turns))
 
 
 class AsyncClient:
@@ -428,7 +443,18 @@ class AsyncClient:
         return await self._send(ops.yardkle_games(players, turns))
 
     async def yardkle_holds(
-        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0, need: int | None = None
     ) -> YardkleHoldsResponse:
-        """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked."""
-        return await self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points))
+        """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked
+        (with `need`: by the chance of reaching it)."""
+        return await self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points, need=need))
+
+    async def reviews(
+        self, game: str, turns: Sequence[ReviewTurnIn], *, rules: Mapping[str, Any] | None = None
+    ) -> ReviewResponse:
+        """`POST /reviews` (reviews): what each decision of a played game cost."""
+        return await self._send(ops.reviews(game, turns, rules=rules))
+
+    async def yardkle_reviews(self, turns: Sequence[YardkleReviewTurnIn]) -> YardkleReviewResponse:
+        """`POST /yardkle/reviews` (yardkleReviews): what each decision of the turns cost."""
+        return await self._send(ops.yardkle_reviews(turns))
