@@ -220,3 +220,24 @@ def test_a_missing_table_is_a_503_never_a_solve() -> None:
     with TestClient(make_test_app()) as client:
         r = client.post("/reviews", json=BASE)
     assert r.status_code == 503 and r.headers["retry-after"] == "5"
+
+
+def test_the_command_line_prints_the_review_or_refuses_the_record(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], solved: Callable[[str], FloatArray]
+) -> None:
+    import json
+
+    from diceref.cli import main
+
+    solved("yahtzee")  # in the test cache, where the command loads it from
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(BASE))
+    assert main(["review", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert "yahtzee: 2 turn(s) reviewed" in out and "final total             64" in out
+    assert "(part-played game)" in out
+    game.write_text(json.dumps(broken(["turns", 1, "box"], "large_straight")))
+    assert main(["review", str(game)]) == 2
+    assert "turns[1].box" in capsys.readouterr().err
+    game.write_text("{not json")
+    assert main(["review", str(game)]) == 2

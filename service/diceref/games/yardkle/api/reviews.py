@@ -17,6 +17,7 @@ from litestar import Request
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.core.arrays import FloatArray
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.api.models import Total, TurnThrows
 from diceref.games.yardkle.api.routes import RULES, _records
@@ -107,6 +108,12 @@ def yardkle_reviews(
     options (ties included) and the `loss` in expected turn points; per turn its points,
     the policy's expected points, its loss and its luck; in all, the same sums and the
     three costliest decisions.  An illegal turn is a 422 naming `turns[i]` and the rule."""
+    table = registry_of(request).require(policy_spec(RULES))
+    return review_answer(data, table)
+
+
+def review_answer(data: YardkleReviewRequest, table: FloatArray) -> YardkleReviewResponse:
+    """The answer to `data` with the policy table given (the handler's, or the CLI's)."""
     results = []
     for i, turn in enumerate(data.turns):
         on_pad = turn.banked_total > 0 or RULES.entry_threshold == 0
@@ -122,7 +129,6 @@ def yardkle_reviews(
                 _records(turn.throws), turn.end, turn.banked_total, RULES, where=f"turns[{i}]"
             )
         )
-    table = registry_of(request).require(policy_spec(RULES))
     review = review_turns(table, RULES, results)
     return YardkleReviewResponse(
         turns=[
