@@ -62,8 +62,8 @@ def reviewed(
     record: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """The review as answered: over HTTP for a built-in game; for house rules, whose
-    tables the registry does not serve yet (a 503 on main), the handler's own steps with
-    the table given (the same replay, review and encoding)."""
+    tables the registry solves on demand (a 503 until then), the handler's own steps
+    with the table given (the same replay, review and encoding)."""
     if rules is None:
         app = make_test_app()
         app.state.tables.put(value_spec(ruleset), values, "memory")

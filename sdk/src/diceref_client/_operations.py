@@ -31,6 +31,8 @@ from diceref_client.models import (
     ReviewTurnIn,
     RoundRequest,
     RoundResponse,
+    RulesetRequest,
+    RulesetResponse,
     ScorecardHoldsRequest,
     ScorecardHoldsResponse,
     ScorecardIn,
@@ -57,6 +59,7 @@ METHODS = {
     "healthz": "healthz",
     "games": "games",
     "gamesByGame": "games_by_game",
+    "rulesets": "rulesets",
     "score": "score",
     "holds": "holds",
     "scorecardsCheck": "scorecards_check",
@@ -88,6 +91,11 @@ def games() -> Operation[list[GameSummary]]:
 
 def games_by_game(game: str) -> Operation[GameRules]:
     return Operation("gamesByGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
+
+
+def rulesets(game: str, *, rules: Mapping[str, Any] | None = None) -> Operation[RulesetResponse]:
+    body = RulesetRequest(game=game, rules=_rules(rules))
+    return Operation("rulesets", "POST", "/rulesets", body, RulesetResponse)
 
 
 def score(

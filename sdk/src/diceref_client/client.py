@@ -37,6 +37,7 @@ from diceref_client.models import (
     ReviewResponse,
     ReviewTurnIn,
     RoundResponse,
+    RulesetResponse,
     ScorecardHoldsResponse,
     ScorecardIn,
     ScoreResponse,
@@ -167,6 +168,10 @@ class Client:
     def games_by_game(self, game: str) -> GameRules:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return self._send(ops.games_by_game(game))
+
+    def rulesets(self, game: str, *, rules: Mapping[str, Any] | None = None) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return self._send(ops.rulesets(game, rules=rules))
 
     def score(
         self,
@@ -349,6 +354,12 @@ class AsyncClient:
     async def games_by_game(self, game: str) -> GameRules:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return await self._send(ops.games_by_game(game))
+
+    async def rulesets(
+        self, game: str, *, rules: Mapping[str, Any] | None = None
+    ) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return await self._send(ops.rulesets(game, rules=rules))
 
     async def score(
         self,
