@@ -149,10 +149,16 @@ def make_test_app(retry_after_seconds: int = 5, solve_queue_size: int = 8) -> Li
 
 
 @contextlib.contextmanager
-def busy_solver(registry: TableRegistry) -> Iterator[None]:
+def busy_solver(client: TestClient[Litestar]) -> Iterator[None]:
     """The registry's on-demand solver busy and its queue full, until the block ends:
     rulesets that solve by waiting for an event (in the registry's thread, as they do not
-    pickle), admitted until the queue refuses one."""
+    pickle), admitted until the queue refuses one.  Admitted on the app's event loop, as a
+    request would be (an asyncio queue does not wake its worker from another thread)."""
+    registry: TableRegistry = client.app.state.tables
+
+    def admit(spec: TableSpec) -> None:
+        client.blocking_portal.call(registry.admit, (spec,))
+
     release = threading.Event()
 
     def wait(_: object) -> FloatArray:
@@ -164,14 +170,14 @@ def busy_solver(registry: TableRegistry) -> Iterator[None]:
 
     try:
         first = busy()
-        registry.admit((first,))
+        admit(first)
         deadline = time.monotonic() + 30
         while registry.status_of(first).status != "solving":  # the worker has taken it
             assert time.monotonic() < deadline, registry.status_of(first)
             time.sleep(0.01)
         for _ in range(100):
             try:
-                registry.admit((busy(),))
+                admit(busy())
             except SolveQueueFull:
                 break
         else:

@@ -1,4 +1,4 @@
-"""`diceref` command line: serve the API, score a throw, precompute tables."""
+"""`diceref` command line: serve the API, score a throw, review a game, precompute tables."""
 
 from __future__ import annotations
 
@@ -214,6 +214,12 @@ class _ProgressBar:
             self.bar.stop()
 
 
+def _review(args: argparse.Namespace, settings: Settings) -> int:
+    from diceref.review_table import review_file
+
+    return review_file(Path(args.file), settings)
+
+
 def _openapi(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.http.app import create_app
     from diceref.http.openapi import render_document
@@ -263,6 +269,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     pre.add_argument("games", nargs="*", metavar="GAME", help="games to solve (default: all)")
     pre.set_defaults(func=_precompute)
+    review = sub.add_parser(
+        "review",
+        help="print what each decision of a played game cost (a POST /reviews or "
+        "/yardkle/reviews body)",
+    )
+    review.add_argument("file", metavar="FILE.json")
+    review.set_defaults(func=_review)
     openapi = sub.add_parser(
         "openapi",
         help="print the OpenAPI document (as committed: uv run diceref openapi > "

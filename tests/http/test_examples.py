@@ -32,6 +32,7 @@ def load(name: str) -> ModuleType:
 
 frontend_loop = load("frontend_loop")
 event_table = load("event_table")
+review_game = load("review_game")
 
 
 @pytest.fixture
@@ -108,3 +109,22 @@ def test_event_table_script(
     )
     assert event_table.main(["--url", "http://ignored", str(sheets)]) == 0
     assert "Dee: 20 points, ok" in capsys.readouterr().out
+
+
+def test_review_game_finds_where_the_weak_policy_lost(sdk: Client) -> None:
+    turns = review_game.play_weakly(sdk, "yahtzee", seed=4)
+    review = sdk.reviews("yahtzee", turns)
+    assert review.complete and review.luck is not None
+    assert review.expected_loss > 20 and len(review.costliest) == 3  # it plays badly
+    assert review.final_total == sum(t.points for t in review.turns)
+    text = review_game.report(review)
+    assert "where the points went:" in text and text.count("instead of") == 3
+
+
+def test_review_game_script(
+    coach: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(review_game, "Client", in_process(coach))
+    assert review_game.main(["--url", "http://ignored", "--game", "yatzy", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("yatzy: ") and "luck of the dice: " in out and "instead of" in out

@@ -87,6 +87,8 @@ REQUESTS: dict[str, type[msgspec.Struct]] = {
     "yardkleTurns": models.TurnRequest,
     "yardkleGames": models.YardkleGameRequest,
     "yardkleHolds": models.YardkleHoldsRequest,
+    "reviews": models.ReviewRequest,
+    "yardkleReviews": models.YardkleReviewRequest,
     "rulesets": models.RulesetRequest,
 }
 

@@ -247,6 +247,23 @@ def run_load_test(block: str, tmp_path: Path) -> None:
     assert summary and int(summary.group(1)) > 1000 and summary.group(2) == "0", out
 
 
+def run_review(block: str, tmp_path: Path) -> None:
+    """docs/reviews.md: the review of each example game prints its table and summary."""
+    expected = [
+        ("yahtzee: 13 turn(s) reviewed", "final total             114", "-45.00"),
+        ("yardkle: 3 turn(s) reviewed", "points                   900", "143.3 over 6 decisions"),
+    ]
+    lines = commands(block)
+    assert len(lines) == len(expected)
+    for line, wanted in zip(lines, expected, strict=True):
+        done = subprocess.run(
+            ["bash", "-c", line], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        for text in wanted:
+            assert text in done.stdout, done.stdout
+
+
 RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref serve      #": run_quick_start,
     "curl -s localhost:8000/games": run_using_it,
@@ -254,6 +271,7 @@ RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref serve --port 8000 &": run_schemathesis,
     "diceref serve --workers 2          #": run_servers,
     "diceref serve --workers 2 &": run_load_test,
+    "uv run diceref review docs/examples/": run_review,
 }
 
 

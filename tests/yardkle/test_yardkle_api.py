@@ -188,8 +188,17 @@ def test_game(client: TestClient[Any]) -> None:
         "total": 10500,
         "on_pad": True,
         "turn_count": 4,
+        "last_turn": False,
+        "need": None,
     }
     assert body["turns"][7]["last_turn"] and body["turns"][7]["points"] == 0
+
+    # Before bob's last turn: it is marked, with the 1,550 that would pass ann's 10,500.
+    before = client.post("/yardkle/games", json={"players": ["ann", "bob"], "turns": turns[:7]})
+    bob = next(s for s in before.json()["standings"] if s["player"] == "bob")
+    assert bob["last_turn"] and bob["need"] == 10500 - 9000 + 50
+    ann = before.json()["standings"][0]
+    assert ann["player"] == "ann" and not ann["last_turn"] and ann["need"] is None
 
     after = [*turns, turn("ann", six, six)]
     response = client.post("/yardkle/games", json={"players": ["ann", "bob"], "turns": after})

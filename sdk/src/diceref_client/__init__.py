@@ -42,12 +42,14 @@ from diceref_client.models import (
     GameRoundIn,
     GameTurnIn,
     PlayerIn,
+    ReviewTurnIn,
     ScorecardGame,
     ScorecardIn,
     SheetIn,
     Special,
     TurnEnd,
     TurnIn,
+    YardkleReviewTurnIn,
     YardkleThrowIn,
 )
 
@@ -86,6 +88,7 @@ __all__ = [
     "RawClient",
     "RawResponse",
     "Retries",
+    "ReviewTurnIn",
     "RuleViolationError",
     "ScorecardGame",
     "ScorecardIn",
@@ -96,6 +99,7 @@ __all__ = [
     "TurnEnd",
     "TurnIn",
     "UnavailableError",
+    "YardkleReviewTurnIn",
     "YardkleThrowIn",
     "__version__",
 ]

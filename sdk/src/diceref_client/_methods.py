@@ -29,6 +29,9 @@ from diceref_client.models import (
     GameTurnIn,
     Health,
     PlayerIn,
+    ReviewRequest,
+    ReviewResponse,
+    ReviewTurnIn,
     RoundRequest,
     RoundResponse,
     RulesetRequest,
@@ -47,6 +50,9 @@ from diceref_client.models import (
     YardkleGameResponse,
     YardkleHoldsRequest,
     YardkleHoldsResponse,
+    YardkleReviewRequest,
+    YardkleReviewResponse,
+    YardkleReviewTurnIn,
     YardkleThrowIn,
     YardkleThrowsRequest,
     YardkleThrowsResponse,
@@ -347,6 +353,7 @@ class SyncMethods:
         on_pad: bool,
         *,
         turn_points: int = 0,
+        need: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleHoldsResponse:
@@ -354,7 +361,49 @@ class SyncMethods:
         result: YardkleHoldsResponse = self._call(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points),
+            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def reviews(
+        self,
+        game: str,
+        turns: Sequence[ReviewTurnIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ReviewResponse:
+        """`POST /reviews` (reviews): What each decision of a played game cost against optimal
+        play.
+        """
+        result: ReviewResponse = self._call(
+            BY_ID["reviews"],
+            "/reviews",
+            ReviewRequest(
+                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def yardkle_reviews(
+        self,
+        turns: Sequence[YardkleReviewTurnIn],
+        *,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> YardkleReviewResponse:
+        """`POST /yardkle/reviews` (yardkleReviews): What each Yardkle decision cost in expected
+        turn points.
+        """
+        result: YardkleReviewResponse = self._call(
+            BY_ID["yardkleReviews"],
+            "/yardkle/reviews",
+            YardkleReviewRequest(turns=list(turns)),
             timeout,
             extra_headers,
         )
@@ -655,6 +704,7 @@ class AsyncMethods:
         on_pad: bool,
         *,
         turn_points: int = 0,
+        need: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleHoldsResponse:
@@ -662,7 +712,49 @@ class AsyncMethods:
         result: YardkleHoldsResponse = await self._call(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points),
+            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def reviews(
+        self,
+        game: str,
+        turns: Sequence[ReviewTurnIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ReviewResponse:
+        """`POST /reviews` (reviews): What each decision of a played game cost against optimal
+        play.
+        """
+        result: ReviewResponse = await self._call(
+            BY_ID["reviews"],
+            "/reviews",
+            ReviewRequest(
+                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def yardkle_reviews(
+        self,
+        turns: Sequence[YardkleReviewTurnIn],
+        *,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> YardkleReviewResponse:
+        """`POST /yardkle/reviews` (yardkleReviews): What each Yardkle decision cost in expected
+        turn points.
+        """
+        result: YardkleReviewResponse = await self._call(
+            BY_ID["yardkleReviews"],
+            "/yardkle/reviews",
+            YardkleReviewRequest(turns=list(turns)),
             timeout,
             extra_headers,
         )
@@ -963,6 +1055,7 @@ class SyncRawMethods:
         on_pad: bool,
         *,
         turn_points: int = 0,
+        need: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleHoldsResponse]:
@@ -970,7 +1063,49 @@ class SyncRawMethods:
         result: RawResponse[YardkleHoldsResponse] = self._call_raw(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points),
+            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def reviews(
+        self,
+        game: str,
+        turns: Sequence[ReviewTurnIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[ReviewResponse]:
+        """`POST /reviews` (reviews): What each decision of a played game cost against optimal
+        play.
+        """
+        result: RawResponse[ReviewResponse] = self._call_raw(
+            BY_ID["reviews"],
+            "/reviews",
+            ReviewRequest(
+                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def yardkle_reviews(
+        self,
+        turns: Sequence[YardkleReviewTurnIn],
+        *,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[YardkleReviewResponse]:
+        """`POST /yardkle/reviews` (yardkleReviews): What each Yardkle decision cost in expected
+        turn points.
+        """
+        result: RawResponse[YardkleReviewResponse] = self._call_raw(
+            BY_ID["yardkleReviews"],
+            "/yardkle/reviews",
+            YardkleReviewRequest(turns=list(turns)),
             timeout,
             extra_headers,
         )
@@ -1271,6 +1406,7 @@ class AsyncRawMethods:
         on_pad: bool,
         *,
         turn_points: int = 0,
+        need: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleHoldsResponse]:
@@ -1278,7 +1414,49 @@ class AsyncRawMethods:
         result: RawResponse[YardkleHoldsResponse] = await self._call_raw(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points),
+            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def reviews(
+        self,
+        game: str,
+        turns: Sequence[ReviewTurnIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[ReviewResponse]:
+        """`POST /reviews` (reviews): What each decision of a played game cost against optimal
+        play.
+        """
+        result: RawResponse[ReviewResponse] = await self._call_raw(
+            BY_ID["reviews"],
+            "/reviews",
+            ReviewRequest(
+                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def yardkle_reviews(
+        self,
+        turns: Sequence[YardkleReviewTurnIn],
+        *,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[YardkleReviewResponse]:
+        """`POST /yardkle/reviews` (yardkleReviews): What each Yardkle decision cost in expected
+        turn points.
+        """
+        result: RawResponse[YardkleReviewResponse] = await self._call_raw(
+            BY_ID["yardkleReviews"],
+            "/yardkle/reviews",
+            YardkleReviewRequest(turns=list(turns)),
             timeout,
             extra_headers,
         )

@@ -32,6 +32,8 @@ from diceref_client.models import (
     GameRules,
     GameSummary,
     Health,
+    ReviewRequest,
+    ReviewResponse,
     RoundRequest,
     RoundResponse,
     RulesetRequest,
@@ -46,6 +48,8 @@ from diceref_client.models import (
     YardkleGameResponse,
     YardkleHoldsRequest,
     YardkleHoldsResponse,
+    YardkleReviewRequest,
+    YardkleReviewResponse,
     YardkleThrowsRequest,
     YardkleThrowsResponse,
 )
@@ -92,6 +96,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("yardkleTurns", POST, "/yardkle/turns", TurnRequest, TurnResponse, "The referee's replay of a turn.", ("throws", "end")),  # noqa: E501
     Operation("yardkleGames", POST, "/yardkle/games", YardkleGameRequest, YardkleGameResponse, "Standings, last turns and winners.", ("players", "turns")),  # noqa: E501
     Operation("yardkleHolds", POST, "/yardkle/holds", YardkleHoldsRequest, YardkleHoldsResponse, "Every set-aside, bank or throw on, ranked.", ("dice", "on_pad")),  # noqa: E501
+    Operation("reviews", POST, "/reviews", ReviewRequest, ReviewResponse, "What each decision of a played game cost against optimal play.", ("game", "turns")),  # noqa: E501
+    Operation("yardkleReviews", POST, "/yardkle/reviews", YardkleReviewRequest, YardkleReviewResponse, "What each Yardkle decision cost in expected turn points.", ("turns",)),  # noqa: E501
 )
 # fmt: on
 

@@ -545,6 +545,8 @@ class YardkleStandingOut(_Out):
     total: int
     on_pad: bool
     turn_count: int
+    last_turn: bool
+    need: int | None
 
 
 class YardkleGameResponse(_Out):
@@ -562,6 +564,7 @@ class YardkleHoldsRequest(_In):
     dice: list[int]
     on_pad: bool
     turn_points: int = 0
+    need: int | None = None
 
 
 class YardkleHoldOut(_Out):
@@ -577,6 +580,7 @@ class YardkleHoldOut(_Out):
     throw_on_expected_points: float
     decision: Decision
     expected_points: float
+    win_probability: float | None
     best: bool
     loss: float
 
@@ -585,6 +589,7 @@ class BestOut(_Out):
     set_aside: list[int]
     decision: Decision
     expected_points: float
+    win_probability: float | None
 
 
 class YardkleHoldsResponse(_Out):
@@ -594,3 +599,103 @@ class YardkleHoldsResponse(_Out):
     yardkle: bool
     options: list[YardkleHoldOut]
     best_option: BestOut | None
+
+
+# --- reviews ---------------------------------------------------------------------------------
+
+
+class ReviewTurnIn(_In):
+    """A scorecard turn as played: the five dice after each throw, the keeps, the box."""
+
+    throws: list[list[int]]
+    box: str
+    keeps: list[list[int]] = []
+
+
+class ReviewRequest(_In):
+    game: str
+    turns: list[ReviewTurnIn]
+    rules: dict[str, Any] | None = None
+
+
+class ReviewDecisionOut(_Out):
+    turn_index: int
+    decision_index: int
+    throw: int
+    dice: list[int]
+    throws_left: int
+    chosen: KeepOption | BoxOption
+    best_options: list[KeepOption | BoxOption]
+    loss: float
+
+
+class TurnReviewOut(_Out):
+    turn_index: int
+    box: str
+    points: int
+    total: int
+    loss: float
+    decisions: list[ReviewDecisionOut]
+
+
+class ReviewResponse(_Out):
+    game: str
+    turns: list[TurnReviewOut]
+    expected_loss: float
+    decision_count: int
+    mean_loss: float
+    final_total: int
+    optimal_expected_score: float
+    complete: bool
+    luck: float | None
+    costliest: list[ReviewDecisionOut]
+    ruleset_id: str | None = None
+
+
+class YardkleReviewTurnIn(_In):
+    throws: list[YardkleThrowIn]
+    end: TurnEnd
+    banked_total: int = 0
+    on_pad: bool | None = None
+
+
+class YardkleReviewRequest(_In):
+    turns: list[YardkleReviewTurnIn]
+
+
+class ChoiceOut(_Out):
+    set_aside: list[int]
+    decision: Decision
+    expected_points: float
+
+
+class YardkleDecisionOut(_Out):
+    turn_index: int
+    decision_index: int
+    throw: int
+    dice: list[int]
+    turn_points: int
+    chosen: ChoiceOut
+    best_options: list[ChoiceOut]
+    loss: float
+
+
+class YardkleTurnReviewOut(_Out):
+    turn_index: int
+    end: TurnEnd
+    points: int
+    optimal_expected_points: float
+    loss: float
+    luck: float
+    decisions: list[YardkleDecisionOut]
+
+
+class YardkleReviewResponse(_Out):
+    turns: list[YardkleTurnReviewOut]
+    expected_loss: float
+    decision_count: int
+    mean_loss: float
+    points: int
+    optimal_expected_points: float
+    luck: float
+    costliest: list[YardkleDecisionOut]

@@ -35,7 +35,7 @@ GLOSSARY: dict[str, str] = {
     "claimed_upper_bonus": "The upper bonus written on the sheet, to check (null: not written).",
     "code": "A stable, machine-readable code for the reason (`series_order`, ...).",
     "combination": "A scoring combination's id.",
-    "complete": "Whether every box of the sheet is filled.",
+    "complete": "Whether every box of the card (or sheet) is filled.",
     "conversion": "A conversion of dice (Chicago: sixes turned into a 1), or null for none.",
     "conversions": "The conversions these dice allow or force.",
     "decision": "After the set-aside: `bank` the turn points or `throw_on` with the dice left.",
@@ -167,8 +167,9 @@ GLOSSARY: dict[str, str] = {
     "valid": "Whether the sheet has no problem.",
     "value": "The setting's value.",
     "victim": "The player who loses a life by a 1-6-5 (the thrower's choice).",
-    "win_probability": "Exact chance of ending strictly better than the target, as a number "
-    "(null without a target).",
+    "win_probability": "Exact chance of winning, as a number (null without a target): Chicago, "
+    "of ending strictly better than the target; Yardkle, of ending the turn with at least "
+    "`need` points banked.",
     "win_probability_exact": "`win_probability` as an exact fraction.",
     "winner": "The winner (null: the game goes on).",
     "winners": "The winners (ties share), empty until the game is over.",
@@ -182,6 +183,23 @@ GLOSSARY: dict[str, str] = {
     "information).",
     "value_type": "The JSON type of the parameter's value: `boolean`, `integer`, `string` or "
     "`integer_list`.",
+    "best_options": "The best options of the decision (ties included), each with its value.",
+    "chosen": "The option the player chose, with its value and loss.",
+    "costliest": "The costliest decisions of the game (at most three), costliest first.",
+    "decision_count": "How many decisions the review valued.",
+    "decision_index": "The decision's index in its turn (0 first, one per throw).",
+    "decisions": "Every decision of the turn, in the order made: a keep after each throw but "
+    "the last, then the box (Yardkle: a set-aside and bank or throw on, per throw).",
+    "expected_loss": "The sum of the decisions' `loss`: what the play gave away in expectation.",
+    "final_total": "The card's (or banked) total after the turns reviewed.",
+    "keeps": "The dice kept after each throw but the last, one list per throw.",
+    "luck": "Final total minus optimal expected score plus expected loss: what the dice gave "
+    "beyond expectation (null for a part-played game).",
+    "mean_loss": "`expected_loss` per decision (0 with none).",
+    "need": "The turn points that win: reached at least, the turn counts as won "
+    "(`win_probability`); to pass the leader on a last turn, or to get on the pad.",
+    "optimal_expected_points": "Expected points of the turn(s) from the first throw under the "
+    "optimal expected-points policy.",
     "rules": "Parameter overrides by name, as `GET /games/{game}` lists them under `parameters` "
     "(house rules); omitted: the built-in rules.",
     "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "

@@ -275,7 +275,7 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
 
 
 # Where a value out of range is a die that is not 1 to 6.
-_DIE_FIELD = re.compile(r"(?:^|\.)(?:dice|kept|keep|set_aside)\[\d+\]$")
+_DIE_FIELD = re.compile(r"(?:^|\.)(?:dice|kept|keep|set_aside|throws\[\d+\]|keeps\[\d+\])\[\d+\]$")
 _CODES = (
     (re.compile(r"^the request body is empty"), "empty_body"),
     (
@@ -507,6 +507,13 @@ ERROR_CODES: dict[str, str] = {
     "unknown_choice": "a `rules` value outside the parameter's choices",
     "not_settable": "a parameter reported for information, which no request may set",
     "invalid_rule": "a `rules` value that contradicts another, or that the game cannot play",
+    "forced_joker": "a five of a kind placed where the Joker rule does not send it",
+    "box_filled": "a box filled a second time",
+    "kept_not_thrown": "a kept die that was not in the throw",
+    "kept_die_changed": "a kept die that changed in the next throw",
+    "kept_all_dice": "all five dice kept (a throw throws at least one)",
+    "keeps_mismatch": "not one keep per throw but the last",
+    "pad_mismatch": "an `on_pad` that contradicts the banked total",
 }
 
 

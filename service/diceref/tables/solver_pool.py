@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -46,6 +47,17 @@ def _start_worker(queue: Queue[Any], nice: int) -> None:
     _progress = queue
     with contextlib.suppress(OSError):
         os.nice(nice)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    """End this worker once the serving process is gone (killed, or exited without shutting
+    the pool down): an orphaned worker would hold its inherited stdout, and the memory of a
+    solve nobody waits for."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.float64]:
@@ -125,6 +137,11 @@ class SolverPool:
             executor, self._executor = self._executor, None
             queue, self._queue = self._queue, None
         if executor is not None:
+            # Not waiting for a solve under way (seconds): its worker is ended instead.
+            workers = list(getattr(executor, "_processes", {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                with contextlib.suppress(Exception):
+                    worker.terminate()
         if queue is not None:
             queue.put(None)

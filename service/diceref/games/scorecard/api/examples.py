@@ -67,6 +67,66 @@ def _score_options() -> Json:
     ]
 
 
+REVIEW_BODY = {
+    "game": "yahtzee",
+    "turns": [{"throws": [[2, 3, 3, 5, 6], [3, 3, 3, 4, 5]], "keeps": [[3, 3]], "box": "threes"}],
+}
+KEEP_33 = {"kind": "keep", "keep": [3, 3], "expected_total": 251.40544182696934}
+KEEP_333 = {"kind": "keep", "keep": [3, 3, 3], "expected_total": 253.85781348267363}
+THREES = {
+    "kind": "box",
+    "box": "threes",
+    "name": "Threes",
+    "points": 9,
+    "bonus": 0,
+    "upper_bonus": 0,
+    "extra_bonus": 0,
+    "expected_total": 248.72482167929266,
+}
+STOOD_LOSS = 253.85781348267363 - 248.72482167929266
+
+
+def _best(option: Json) -> Json:
+    return {**option, "best": True, "loss": 0.0}
+
+
+def _decision(j: int, dice: list[int], chosen: Json, best: Json, loss: float) -> Json:
+    return {
+        "turn_index": 0,
+        "decision_index": j,
+        "throw": j + 1,
+        "dice": dice,
+        "throws_left": 2 - j,
+        "chosen": {**chosen, "best": loss == 0.0, "loss": loss},
+        "best_options": [_best(best)],
+        "loss": loss,
+    }
+
+
+STOOD = _decision(1, [3, 3, 3, 4, 5], THREES, KEEP_333, STOOD_LOSS)
+REVIEW = {
+    "game": "yahtzee",
+    "turns": [
+        {
+            "turn_index": 0,
+            "box": "threes",
+            "points": 9,
+            "total": 9,
+            "loss": STOOD_LOSS,
+            "decisions": [_decision(0, [2, 3, 3, 5, 6], KEEP_33, KEEP_33, 0.0), STOOD],
+        }
+    ],
+    "expected_loss": STOOD_LOSS,
+    "decision_count": 2,
+    "mean_loss": STOOD_LOSS / 2,
+    "final_total": 9,
+    "optimal_expected_score": 254.58772873449573,
+    "complete": False,
+    "luck": None,
+    "costliest": [STOOD],
+}
+
+
 EXAMPLES: dict[str, list[Example]] = {
     "score": [
         Example(
@@ -200,6 +260,66 @@ EXAMPLES: dict[str, list[Example]] = {
                 retry_after=5,
             ),
             body=HOLDS_BODY,
+        ),
+    ],
+    "reviews": [
+        Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/reviews", "backgammon"),
+            body={"game": "backgammon", "turns": []},
+        ),
+        Example(
+            "one-turn",
+            "A first turn: the pair of threes kept was best; standing on three threes with a "
+            "throw left cost 5.1 points in expectation",
+            200,
+            REVIEW,
+            body=REVIEW_BODY,
+        ),
+        Example(
+            "not-five-dice",
+            "A throw of four dice",
+            400,
+            invalid("/reviews", "turns[0].throws[0]", "Expected `array` of length >= 5", "too_few"),
+            body={"game": "yahtzee", "turns": [{"throws": [[1, 2, 3, 4]], "box": "chance"}]},
+        ),
+        Example(
+            "kept-die-changed",
+            "A kept die that changed in the next throw",
+            422,
+            rule_violation(
+                "/reviews",
+                "turns[0].throws[1]",
+                "throw 2 (2-3-4-4-5) lacks the kept 3: kept dice are not thrown again",
+                "kept_die_changed",
+            ),
+            body={
+                "game": "yahtzee",
+                "turns": [
+                    {
+                        "throws": [[2, 3, 3, 5, 6], [2, 3, 4, 4, 5]],
+                        "keeps": [[3, 3]],
+                        "box": "chance",
+                    }
+                ],
+            },
+        ),
+        Example(
+            "table-loading",
+            "The Yahtzee table is not loaded yet (5 s is the default DICEREF_RETRY_AFTER)",
+            503,
+            problem(
+                503,
+                "table-loading",
+                "Table not loaded yet",
+                "/reviews",
+                [],
+                detail="the yahtzee table is loading; retry in 5 s",
+                retry_after=5,
+            ),
+            body=REVIEW_BODY,
         ),
     ],
     "scorecardsCheck": [

@@ -13,7 +13,10 @@ import msgspec
 from msgspec import Meta
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import BlockReason
+from diceref.games.scorecard.solver.advice import Advice, BoxAdvice
+from diceref.games.scorecard.solver.review import BEST_WITHIN
 from diceref.http.fields import BoxId, Die, PlayerName, Rules, ThrowNumber
 
 FiveDice = Annotated[
@@ -114,6 +117,26 @@ class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
     expected_total: float
     best: bool
     loss: float
+
+
+def option_out(ruleset: Ruleset, o: Advice, top: float) -> KeepOption | BoxOption:
+    """A coach's option as answered, with its loss against `top` (the best expected total):
+    within BEST_WITHIN it is a best option and its loss is 0."""
+    loss = top - o.expected_total
+    best, loss = loss <= BEST_WITHIN, 0.0 if loss <= BEST_WITHIN else loss
+    if isinstance(o, BoxAdvice):
+        return BoxOption(
+            o.box,
+            ruleset.box_name[o.box],
+            o.points,
+            o.bonus,
+            o.upper_bonus,
+            o.extra_bonus,
+            o.expected_total,
+            best,
+            loss,
+        )
+    return KeepOption(list(o.keep), o.expected_total, best, loss)
 
 
 class HoldsResponse(msgspec.Struct, omit_defaults=True):

@@ -13,12 +13,10 @@ from litestar.params import JSONBody
 from diceref.games.scorecard import FAMILY
 from diceref.games.scorecard.api.models import (
     BlockedOut,
-    BoxOption,
     CheckRequest,
     CheckResponse,
     HoldsRequest,
     HoldsResponse,
-    KeepOption,
     OptionOut,
     ProblemOut,
     ScorecardIn,
@@ -26,6 +24,7 @@ from diceref.games.scorecard.api.models import (
     ScoreResponse,
     SheetOut,
     Standing,
+    option_out,
 )
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -38,12 +37,9 @@ from diceref.games.scorecard.rules.scorecard import (
     throw_of,
 )
 from diceref.games.scorecard.rules.sheets import Entry, Sheet, check_sheet, rank
-from diceref.games.scorecard.solver.advice import BoxAdvice, advise
+from diceref.games.scorecard.solver.advice import advise
 from diceref.games.scorecard.tables import value_spec
 from diceref.http.family import operation, registry_of
-
-# Options within this of the best expected total are best too (ties; float arithmetic).
-BEST_WITHIN = 1e-9
 
 
 def _ruleset(game: str, rules: dict[str, object] | None) -> Ruleset:
@@ -104,26 +100,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     values = registry_of(request).require(value_spec(ruleset))
     advice = advise(ruleset, values, card, data.dice, data.throws_left, throw)
     top = advice[0].expected_total if advice else 0.0
-    options: list[KeepOption | BoxOption] = []
-    for o in advice:
-        loss = top - o.expected_total
-        best, loss = loss <= BEST_WITHIN, 0.0 if loss <= BEST_WITHIN else loss
-        if isinstance(o, BoxAdvice):
-            options.append(
-                BoxOption(
-                    o.box,
-                    ruleset.box_name[o.box],
-                    o.points,
-                    o.bonus,
-                    o.upper_bonus,
-                    o.extra_bonus,
-                    o.expected_total,
-                    best,
-                    loss,
-                )
-            )
-        else:
-            options.append(KeepOption(list(o.keep), o.expected_total, best, loss))
+    options = [option_out(ruleset, o, top) for o in advice]
     return HoldsResponse(
         ruleset.id,
         data.dice,

@@ -20,6 +20,71 @@ YARDKLE_TURN_THROWS = [
     {"dice": [5, 4], "set_aside": [5]},
 ]
 
+REVIEW_TURN = {
+    "throws": [
+        {"dice": [1, 5, 2, 3, 3, 4], "set_aside": [1, 5]},
+        {"dice": [5, 2, 2, 6], "set_aside": [5]},
+        {"dice": [1, 3, 4], "set_aside": [1]},
+    ],
+    "end": "bank",
+    "banked_total": 1000,
+}
+FIRST_LOSS = 370.0621401390541 - 295.4284727623822
+
+
+def _choice(set_aside: list[int], decision: str, expected_points: float) -> Json:
+    return {"set_aside": set_aside, "decision": decision, "expected_points": expected_points}
+
+
+def _reviewed(j: int, dice: list[int], in_hand: int, chosen: Json, best: Json, loss: float) -> Json:
+    return {
+        "turn_index": 0,
+        "decision_index": j,
+        "throw": j + 1,
+        "dice": dice,
+        "turn_points": in_hand,
+        "chosen": chosen,
+        "best_options": [best],
+        "loss": loss,
+    }
+
+
+KEPT_1_5 = _reviewed(
+    0,
+    [1, 2, 3, 3, 4, 5],
+    0,
+    _choice([1, 5], "throw_on", 295.4284727623822),
+    _choice([1], "throw_on", 370.0621401390541),
+    FIRST_LOSS,
+)
+THEN_5 = _choice([5], "throw_on", 254.31645653995704)
+THEN_BANK = _choice([1], "bank", 300.0)
+REVIEW = {
+    "turns": [
+        {
+            "turn_index": 0,
+            "end": "bank",
+            "points": 300,
+            "optimal_expected_points": 542.0632439992709,
+            "loss": FIRST_LOSS,
+            "luck": 300 - 542.0632439992709 + FIRST_LOSS,
+            "decisions": [
+                KEPT_1_5,
+                _reviewed(1, [2, 2, 5, 6], 150, THEN_5, THEN_5, 0.0),
+                _reviewed(2, [1, 3, 4], 200, THEN_BANK, THEN_BANK, 0.0),
+            ],
+        }
+    ],
+    "expected_loss": FIRST_LOSS,
+    "decision_count": 3,
+    "mean_loss": FIRST_LOSS / 3,
+    "points": 300,
+    "optimal_expected_points": 542.0632439992709,
+    "luck": 300 - 542.0632439992709 + FIRST_LOSS,
+    "costliest": [KEPT_1_5],
+}
+
+
 EXAMPLES: dict[str, list[Example]] = {
     "yardkleThrows": [
         Example(
@@ -144,8 +209,24 @@ EXAMPLES: dict[str, list[Example]] = {
                 "last_turns": [],
                 "last_turns_due": [],
                 "standings": [
-                    {"rank": 1, "player": "Ann", "total": 600, "on_pad": True, "turn_count": 1},
-                    {"rank": 2, "player": "Bob", "total": 0, "on_pad": False, "turn_count": 1},
+                    {
+                        "rank": 1,
+                        "player": "Ann",
+                        "total": 600,
+                        "on_pad": True,
+                        "turn_count": 1,
+                        "last_turn": False,
+                        "need": None,
+                    },
+                    {
+                        "rank": 2,
+                        "player": "Bob",
+                        "total": 0,
+                        "on_pad": False,
+                        "turn_count": 1,
+                        "last_turn": False,
+                        "need": None,
+                    },
                 ],
                 "turns": [
                     {
@@ -229,6 +310,7 @@ EXAMPLES: dict[str, list[Example]] = {
                         "throw_on_expected_points": 351.57269307849333,
                         "decision": "bank",
                         "expected_points": 450.0,
+                        "win_probability": None,
                         "best": True,
                         "loss": 0.0,
                     },
@@ -245,6 +327,7 @@ EXAMPLES: dict[str, list[Example]] = {
                         "throw_on_expected_points": 397.76403455997246,
                         "decision": "bank",
                         "expected_points": 400.0,
+                        "win_probability": None,
                         "best": False,
                         "loss": 50.0,
                     },
@@ -261,13 +344,57 @@ EXAMPLES: dict[str, list[Example]] = {
                         "throw_on_expected_points": 361.8884640831575,
                         "decision": "throw_on",
                         "expected_points": 361.8884640831575,
+                        "win_probability": None,
                         "best": False,
                         "loss": 450.0 - 361.8884640831575,
                     },
                 ],
-                "best_option": {"set_aside": [1, 5], "decision": "bank", "expected_points": 450.0},
+                "best_option": {
+                    "set_aside": [1, 5],
+                    "decision": "bank",
+                    "expected_points": 450.0,
+                    "win_probability": None,
+                },
             },
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 300},
+        ),
+        Example(
+            "need-to-pass",
+            "A last turn that needs 2,000: with 400 in hand the race throws on (expected "
+            "points would bank)",
+            200,
+            {
+                "dice": [1, 2, 3, 4],
+                "turn_points": 300,
+                "on_pad": True,
+                "yardkle": False,
+                "options": [
+                    {
+                        "rank": 1,
+                        "set_aside": [1],
+                        "points": 100,
+                        "split": [_single(1, 100)],
+                        "turn_points": 400,
+                        "dice_left_count": 3,
+                        "hot_dice": False,
+                        "bank_allowed": True,
+                        "bank_expected_points": 400.0,
+                        "throw_on_expected_points": 397.76403455997246,
+                        "decision": "throw_on",
+                        "expected_points": 400.0,
+                        "win_probability": 0.04436092455505815,
+                        "best": True,
+                        "loss": 0.0,
+                    }
+                ],
+                "best_option": {
+                    "set_aside": [1],
+                    "decision": "throw_on",
+                    "expected_points": 400.0,
+                    "win_probability": 0.04436092455505815,
+                },
+            },
+            body={"dice": [1, 2, 3, 4], "on_pad": True, "turn_points": 300, "need": 2000},
         ),
         Example(
             "seven-dice",
@@ -287,6 +414,40 @@ EXAMPLES: dict[str, list[Example]] = {
                 "impossible_turn_points",
             ),
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
+        ),
+    ],
+    "yardkleReviews": [
+        Example(
+            "one-turn",
+            "Setting aside 1 and 5 from the first throw cost 75 points in expectation (keep the "
+            "1 alone and throw five dice)",
+            200,
+            REVIEW,
+            body={"turns": [REVIEW_TURN]},
+        ),
+        Example(
+            "seven-dice",
+            "Seven dice: Yardkle has six",
+            400,
+            invalid(
+                "/yardkle/reviews",
+                "turns[0].throws[0].dice",
+                "Expected `array` of length <= 6",
+                "too_many",
+            ),
+            body={"turns": [{"throws": [{"dice": [1, 1, 1, 1, 1, 1, 1]}], "end": "bank"}]},
+        ),
+        Example(
+            "pad-mismatch",
+            "On the pad with nothing banked",
+            422,
+            rule_violation(
+                "/yardkle/reviews",
+                "turns[0].on_pad",
+                "a banked total of 0 means the player is not on the pad",
+                "pad_mismatch",
+            ),
+            body={"turns": [{**REVIEW_TURN, "banked_total": 0, "on_pad": True}]},
         ),
     ],
 }

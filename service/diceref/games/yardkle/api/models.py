@@ -66,12 +66,24 @@ class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
     turns: Annotated[list[GameTurnIn], Meta(max_length=5000)] = []
 
 
+Need = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=100_000,
+        description="Turn points to reach (the race: a last turn, the entry minimum); "
+        "omitted: maximise expected points",
+    ),
+]
+
+
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     """A throw, the turn points set aside before it, and whether the player is on the pad."""
 
     dice: YardkleDice
     on_pad: bool
     turn_points: Total = 0
+    need: Need | None = None
 
 
 # --- responses ----------------------------------------------------------------------------
@@ -149,6 +161,8 @@ class StandingOut(msgspec.Struct):
     total: int
     on_pad: bool
     turn_count: int
+    last_turn: bool  # the player's next turn is a last turn (owed after the target)
+    need: int | None  # the turn points that pass the leader on that last turn, else null
 
 
 class GameResponse(msgspec.Struct):
@@ -175,6 +189,7 @@ class HoldOut(msgspec.Struct):
     throw_on_expected_points: float
     decision: Decision
     expected_points: float
+    win_probability: float | None
     best: bool
     loss: float
 
@@ -183,6 +198,7 @@ class BestOut(msgspec.Struct):
     set_aside: list[int]
     decision: Decision
     expected_points: float
+    win_probability: float | None
 
 
 class HoldsResponse(msgspec.Struct):
@@ -244,6 +260,8 @@ def _game_turn_out(t: PlayedTurn) -> GameTurnOut:
 
 def game_out(result: GameResult) -> GameResponse:
     reached = result.reached
+    due = set(result.last_turns_due)
+    need = dict(result.needs)
     return GameResponse(
         finished=result.finished,
         winners=list(result.winners),
@@ -254,7 +272,10 @@ def game_out(result: GameResult) -> GameResponse:
         last_turns=list(result.last_turns),
         last_turns_due=list(result.last_turns_due),
         standings=[
-            StandingOut(s.rank, s.player, s.total, s.on_pad, s.turns) for s in result.standings
+            StandingOut(
+                s.rank, s.player, s.total, s.on_pad, s.turns, s.player in due, need.get(s.player)
+            )
+            for s in result.standings
         ],
         turns=[_game_turn_out(t) for t in result.turns],
     )
@@ -265,8 +286,9 @@ BEST_WITHIN = 1e-9
 
 
 def hold_out(h: HoldAdvice, top: float) -> HoldOut:
-    """`top`: the best option's expected points (the loss is against it)."""
-    loss = top - h.value
+    """`top`: the best option's value in the coach's unit (the loss is against it): its
+    win probability with a `need`, else its expected points."""
+    loss = top - (h.value if h.win_probability is None else h.win_probability)
     return HoldOut(
         rank=h.rank,
         set_aside=list(h.set_aside.dice),
@@ -280,6 +302,7 @@ def hold_out(h: HoldAdvice, top: float) -> HoldOut:
         throw_on_expected_points=h.throw_on,
         decision=h.decision,
         expected_points=h.value,
+        win_probability=h.win_probability,
         best=loss <= BEST_WITHIN,
         loss=0.0 if loss <= BEST_WITHIN else loss,
     )

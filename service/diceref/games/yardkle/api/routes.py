@@ -93,18 +93,24 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
 def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every legal set-aside with the expected turn points of banking and of throwing on under
     the optimal policy (maximum expected points per turn, entry rule included when off the
-    pad), ranked, and the best decision."""
+    pad), ranked, and the best decision.  With `need` (the turn points to reach: to pass the
+    leader on a last turn, or to get on the pad), every option also gives its exact
+    `win_probability` of ending the turn with at least `need`, and the ranking, the
+    decision and the loss follow it; the expected points stay beside it."""
     validate_turn_state(data.dice, data.turn_points, RULES)
     table = registry_of(request).require(policy_spec(RULES))
-    options = advise(table, RULES, data.dice, data.turn_points, data.on_pad)
+    options = advise(table, RULES, data.dice, data.turn_points, data.on_pad, data.need)
     best = options[0] if options else None
+    top = 0.0 if best is None else best.value
+    if best is not None and best.win_probability is not None:
+        top = best.win_probability
     return HoldsResponse(
         dice=list(canonical(data.dice)),
         turn_points=data.turn_points,
         on_pad=data.on_pad,
         yardkle=not options,
-        options=[hold_out(h, options[0].value) for h in options],
+        options=[hold_out(h, top) for h in options],
         best_option=None
         if best is None
-        else BestOut(list(best.set_aside.dice), best.decision, best.value),
+        else BestOut(list(best.set_aside.dice), best.decision, best.value, best.win_probability),
     )

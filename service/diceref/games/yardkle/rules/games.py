@@ -52,6 +52,9 @@ class GameResult:
     finished: bool
     winners: tuple[str, ...]  # empty until the game is finished
     next_player: str | None  # None once the game is finished
+    # Per player owed a last turn: the turn points that pass the leader (end strictly above
+    # every other total; an equal total shares the win), 0 for one already ahead.
+    needs: tuple[tuple[str, int], ...] = ()
 
 
 def adjudicate_game(
@@ -106,7 +109,15 @@ def adjudicate_game(
         finished=finished,
         winners=tuple(s.player for s in standings if s.total == top) if finished else (),
         next_player=None if finished else players[len(turns) % n],
+        needs=tuple((p, need_to_pass(totals, p, rules)) for p in due),
     )
+
+
+def need_to_pass(totals: dict[str, int], player: str, rules: YardkleRules) -> int:
+    """The turn points that take `player` strictly above every other player's total (scores
+    are multiples of the unit, so one unit more than the gap)."""
+    others = max((t for p, t in totals.items() if p != player), default=0)
+    return max(0, others - totals[player] + rules.unit)
 
 
 def _standings(

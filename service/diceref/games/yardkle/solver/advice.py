@@ -15,6 +15,7 @@ from enum import StrEnum
 from diceref.core.arrays import FloatArray
 from diceref.games.yardkle.rules.scoring import SetAside, YardkleRules, set_asides
 from diceref.games.yardkle.solver.policy import bank_value, throw_value
+from diceref.games.yardkle.solver.race import Race
 
 
 class Decision(StrEnum):
@@ -34,6 +35,9 @@ class HoldAdvice:
     decision: Decision
     value: float  # the better of the two
     rank: int
+    # With a `need`: the chance of ending the turn with at least `need` points, deciding
+    # (bank or throw on) to make it; None without one.
+    win_probability: float | None = None
 
 
 def advise(
@@ -42,8 +46,14 @@ def advise(
     dice: Sequence[int],
     turn_points: int,
     on_pad: bool,
+    need: int | None = None,
 ) -> list[HoldAdvice]:
-    """Every legal set-aside of the throw, best first (empty: the throw is a Yardkle)."""
+    """Every legal set-aside of the throw, best first (empty: the throw is a Yardkle).
+
+    With a `need` (the turn points that win, see `race.py`), the decision and the order
+    follow the chance of reaching it, expected points breaking ties; without one, the
+    expected points (the expected-points policy)."""
+    race = None if need is None else Race(rules, need, on_pad, turn_points)
     found: list[HoldAdvice] = []
     for option in set_asides(dice, rules):
         after = turn_points + option.points
@@ -55,6 +65,11 @@ def advise(
         throw = throw_value(table, rules, on_pad, after, next_dice)
         # Equal values go to banking: the same expectation without the risk.
         decision = Decision.BANK if allowed and bank >= throw else Decision.THROW_ON
+        win = None
+        if race is not None:  # banking wins once the need is met, else only throwing can
+            won = race.won(after)
+            decision = Decision.BANK if won else Decision.THROW_ON
+            win = 1.0 if won else race.throw_on(after, next_dice)
         found.append(
             HoldAdvice(
                 set_aside=option,
@@ -67,7 +82,15 @@ def advise(
                 decision=decision,
                 value=max(bank, throw) if allowed else throw,
                 rank=0,
+                win_probability=win,
             )
         )
-    found.sort(key=lambda h: (-h.value, -h.set_aside.points, len(h.set_aside.dice)))
+    found.sort(
+        key=lambda h: (
+            -(h.win_probability or 0.0),
+            -h.value,
+            -h.set_aside.points,
+            len(h.set_aside.dice),
+        )
+    )
     return [replace(h, rank=i + 1) for i, h in enumerate(found)]

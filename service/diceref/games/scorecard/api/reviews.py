@@ -1,0 +1,176 @@
+"""`POST /reviews`: what each decision of a played scorecard game cost.
+
+The request is the game as it was played (per turn: the dice after each throw, the dice
+kept before each throw but the first, the box filled); the rules layer replays it
+(`rules/turns.py`, a 422 at the first step that cannot have happened) and scores every
+placement itself; the solver values every decision against the game's table
+(`solver/review.py`).  The table comes from the registry like `/holds`' (a 503 while it
+loads, never a solve on the request's path).
+
+The rules are resolved by `_review_ruleset` alone: the custom `ruleset` field (a complete
+description instead of `game`, being added for every scorecard operation) goes beside
+`game` in `ReviewRequest`, and that one resolver call picks it up.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Request
+from litestar.params import JSONBody
+from msgspec import Meta
+
+from diceref.games.scorecard.api.models import (
+    BoxOption,
+    FiveDice,
+    KeepOption,
+    RulesetId,
+    ScorecardGame,
+    option_out,
+)
+from diceref.games.scorecard.api.routes import _ruleset, _ruleset_id
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import card_total
+from diceref.games.scorecard.rules.turns import TurnRecord, replay_game
+from diceref.games.scorecard.solver.review import Decision, GameReview, review_game
+from diceref.games.scorecard.tables import value_spec
+from diceref.http.family import operation, registry_of
+from diceref.http.fields import BoxId, Die, Rules
+
+KeptDice = Annotated[
+    list[Die], Meta(max_length=5, description="The dice kept before the next throw")
+]
+
+
+class ReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
+    """One turn as played."""
+
+    throws: Annotated[
+        list[FiveDice],
+        Meta(
+            min_length=1,
+            max_length=8,
+            description="The five dice as they lay after each throw, kept dice included",
+        ),
+    ]
+    box: BoxId
+    keeps: Annotated[
+        list[KeptDice],
+        Meta(max_length=7, description="One keep per throw but the last"),
+    ] = []
+
+
+class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A game as played, from the empty card: complete or part-played."""
+
+    game: ScorecardGame
+    turns: Annotated[list[ReviewTurnIn], Meta(max_length=64)]
+    rules: Rules | None = None
+
+
+AnyOption = KeepOption | BoxOption
+
+
+class ReviewDecisionOut(msgspec.Struct):
+    """One decision: the keep after a throw followed by another, else the box."""
+
+    turn_index: int
+    decision_index: int
+    throw: int
+    dice: list[int]
+    throws_left: int
+    chosen: AnyOption
+    best_options: list[AnyOption]
+    loss: float
+
+
+class TurnReviewOut(msgspec.Struct):
+    turn_index: int
+    box: str
+    points: int
+    total: int
+    loss: float
+    decisions: list[ReviewDecisionOut]
+
+
+class ReviewResponse(msgspec.Struct, omit_defaults=True):
+    game: str
+    turns: list[TurnReviewOut]
+    expected_loss: float
+    decision_count: int
+    mean_loss: float
+    final_total: int
+    optimal_expected_score: float
+    complete: bool
+    luck: float | None
+    costliest: list[ReviewDecisionOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
+
+
+def _review_ruleset(data: ReviewRequest) -> Ruleset:
+    """The one place the request's rules are resolved (`game` + `rules` today; a
+    `ruleset` field resolves here too)."""
+    return _ruleset(data.game.value, data.rules)
+
+
+def turn_records(data: ReviewRequest) -> list[TurnRecord]:
+    return [
+        TurnRecord(tuple(map(tuple, t.throws)), tuple(map(tuple, t.keeps)), t.box)
+        for t in data.turns
+    ]
+
+
+def _decision_out(ruleset: Ruleset, d: Decision) -> ReviewDecisionOut:
+    top = d.best[0].expected_total
+    return ReviewDecisionOut(
+        turn_index=d.turn,
+        decision_index=d.index,
+        throw=d.index + 1,
+        dice=list(d.dice),
+        throws_left=d.throws_left,
+        chosen=option_out(ruleset, d.chosen, top),
+        best_options=[option_out(ruleset, o, top) for o in d.best],
+        loss=d.loss,
+    )
+
+
+def review_out(ruleset: Ruleset, review: GameReview, rules: object) -> ReviewResponse:
+    return ReviewResponse(
+        game=ruleset.id,
+        turns=[
+            TurnReviewOut(
+                turn_index=i,
+                box=t.turn.placement.box,
+                points=t.turn.points,
+                total=card_total(ruleset, t.turn.after),
+                loss=t.loss,
+                decisions=[_decision_out(ruleset, d) for d in t.decisions],
+            )
+            for i, t in enumerate(review.turns)
+        ],
+        expected_loss=review.expected_loss,
+        decision_count=review.decisions,
+        mean_loss=review.mean_loss,
+        final_total=review.final_total,
+        optimal_expected_score=review.optimal_expected_score,
+        complete=review.complete,
+        luck=review.luck,
+        costliest=[_decision_out(ruleset, d) for d in review.costliest],
+        ruleset_id=_ruleset_id(ruleset, rules),
+    )
+
+
+@operation("/reviews", summary="Review a played game", problems=(400, 404, 422, 503))
+def reviews(data: JSONBody[ReviewRequest], request: Request) -> ReviewResponse:  # type: ignore[type-arg]
+    """Every decision of the game (the keep after each throw but the last, then the box)
+    against every option it had, by exact expected final score under optimal play: what
+    was chosen, the best options (ties included) and the `loss`; per turn its points and
+    loss; for the game the expected loss, the mean loss per decision, the final total, the
+    optimal expected score, the luck (for a complete game) and the three costliest
+    decisions.  An impossible record is a 422 naming the turn, the throw or keep, and the
+    rule."""
+    ruleset = _review_ruleset(data)
+    played = replay_game(ruleset, turn_records(data))
+    values = registry_of(request).require(value_spec(ruleset))
+    return review_out(ruleset, review_game(ruleset, values, played), data.rules)

@@ -1,0 +1,144 @@
+"""What each decision of a played scorecard game cost, valued with the solved table.
+
+Every decision is the coach's question asked after the fact: after a throw followed by
+another throw, the keep; after the throw the player stood on, the box, compared with every
+option those dice had with the throws that were left (keeps included: standing early is a
+decision too).  The values are `advise`'s, so a review and `/holds` cannot disagree.
+
+The `loss` of a decision is the best option's expected total minus the chosen one's, so
+the sum over a game is the points the player gave away in expectation (`expected_loss`).
+What is left of the gap between the final total and the optimal expected score is luck:
+
+    final_total = optimal_expected_score - expected_loss + luck
+
+since under optimal play the expected final total from any state is its table value, and
+each decision moves the expectation down by its loss while each throw moves it by chance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from diceref.core.arrays import FloatArray
+from diceref.core.dice import DICE_PER_THROW, Dice
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import Scorecard, is_complete
+from diceref.games.scorecard.rules.turns import ReplayedTurn, final_total
+from diceref.games.scorecard.solver.advice import (
+    Advice,
+    BoxAdvice,
+    KeepAdvice,
+    advise,
+    expected_final_score,
+)
+
+# Options within this of the best expected total are best too (ties; float arithmetic).
+BEST_WITHIN = 1e-9
+COSTLIEST = 3  # the costliest decisions a review lists
+
+
+@dataclass(frozen=True)
+class Decision:
+    turn: int  # index of the turn in the game
+    index: int  # index of the decision in its turn (one per throw)
+    dice: Dice
+    throws_left: int
+    chosen: Advice
+    best: tuple[Advice, ...]  # every option within BEST_WITHIN of the top (ties)
+    loss: float  # best minus chosen, >= 0; exactly 0 within BEST_WITHIN
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    turn: ReplayedTurn
+    decisions: tuple[Decision, ...]
+
+    @property
+    def loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+
+@dataclass(frozen=True)
+class GameReview:
+    turns: tuple[TurnReview, ...]
+    expected_loss: float
+    decisions: int
+    mean_loss: float  # expected_loss / decisions (0 with none)
+    final_total: int
+    optimal_expected_score: float
+    complete: bool
+    luck: float | None  # final - optimal + expected loss, for a complete game only
+    costliest: tuple[Decision, ...]  # at most COSTLIEST, costliest first, then earliest
+
+
+def _is_chosen(option: Advice, keep: Dice | None, box: str | None) -> bool:
+    if keep is not None:
+        return isinstance(option, KeepAdvice) and option.keep == keep
+    return isinstance(option, BoxAdvice) and option.box == box
+
+
+def review_decision(
+    ruleset: Ruleset,
+    values: FloatArray,
+    card: Scorecard,
+    dice: Dice,
+    throws_left: int,
+    throw: int,
+    keep: Dice | None = None,
+    box: str | None = None,
+) -> tuple[Advice, tuple[Advice, ...], float]:
+    """(chosen option, best options, loss) of keeping `keep` (or filling `box`) with these
+    dice.  Keeping all five is no option (it is standing, and a record refuses it)."""
+    options = [
+        o
+        for o in advise(ruleset, values, card, dice, throws_left, throw)
+        if not (isinstance(o, KeepAdvice) and len(o.keep) == DICE_PER_THROW)
+    ]
+    top = options[0].expected_total
+    chosen = next(o for o in options if _is_chosen(o, keep, box))
+    best = tuple(o for o in options if top - o.expected_total <= BEST_WITHIN)
+    loss = top - chosen.expected_total
+    return chosen, best, 0.0 if loss <= BEST_WITHIN else loss
+
+
+def review_turn(ruleset: Ruleset, values: FloatArray, i: int, turn: ReplayedTurn) -> TurnReview:
+    record = turn.record
+    last = len(record.throws) - 1
+    decisions = []
+    for j, dice in enumerate(record.throws):
+        keep = record.keeps[j] if j < last else None
+        chosen, best, loss = review_decision(
+            ruleset,
+            values,
+            turn.before,
+            dice,
+            ruleset.throws_per_turn - 1 - j,
+            j + 1,
+            keep=keep,
+            box=None if keep is not None else record.box,
+        )
+        decisions.append(Decision(i, j, dice, ruleset.throws_per_turn - 1 - j, chosen, best, loss))
+    return TurnReview(turn, tuple(decisions))
+
+
+def review_game(ruleset: Ruleset, values: FloatArray, played: Sequence[ReplayedTurn]) -> GameReview:
+    """The review of a replayed game (see `diceref.games.scorecard.rules.turns`)."""
+    turns = tuple(review_turn(ruleset, values, i, t) for i, t in enumerate(played))
+    every = [d for t in turns for d in t.decisions]
+    expected_loss = sum(d.loss for d in every)
+    final = final_total(ruleset, played)
+    optimal = expected_final_score(ruleset, values, Scorecard())
+    complete = bool(played) and is_complete(ruleset, played[-1].after.boxes)
+    costliest = sorted((d for d in every if d.loss > 0), key=lambda d: -d.loss)[:COSTLIEST]
+    return GameReview(
+        turns=turns,
+        expected_loss=expected_loss,
+        decisions=len(every),
+        mean_loss=expected_loss / len(every) if every else 0.0,
+        final_total=final,
+        optimal_expected_score=optimal,
+        complete=complete,
+        luck=final - optimal + expected_loss if complete else None,
+        costliest=tuple(costliest),
+    )

@@ -1,0 +1,128 @@
+"""What each decision of played Yardkle turns cost, in expected turn points.
+
+After every throw that scores the player makes one decision in two parts: which dice to set
+aside, then to bank or to throw on.  Its value is what the optimal policy expects of the
+turn from there (`advise`: banking is worth the turn points, throwing on the policy table's
+value), and its `loss` is the best option's value minus the chosen one's.  A Yardkle leaves
+nothing to decide.
+
+Each turn is a game of its own for this measure: the optimal policy expects
+`optimal_expected_points` from the turn's first throw, each decision moves the expectation
+down by its loss and each throw by chance, so
+
+    points = optimal_expected_points - loss + luck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from diceref.core.arrays import FloatArray
+from diceref.core.dice import Dice, canonical
+from diceref.games.yardkle.rules.scoring import YardkleRules
+from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult
+from diceref.games.yardkle.solver.advice import Decision, HoldAdvice, advise
+from diceref.games.yardkle.solver.policy import throw_value
+
+BEST_WITHIN = 1e-9
+COSTLIEST = 3
+
+
+@dataclass(frozen=True)
+class Choice:
+    set_aside: Dice
+    decision: Decision
+    expected_points: float
+
+
+@dataclass(frozen=True)
+class ThrowDecision:
+    turn: int
+    index: int  # the throw's index in the turn
+    dice: Dice
+    turn_points: int  # in hand before the throw
+    chosen: Choice
+    best: tuple[Choice, ...]
+    loss: float
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    result: TurnResult
+    optimal_expected_points: float  # the policy's value of the turn's first throw
+    decisions: tuple[ThrowDecision, ...]
+
+    @property
+    def loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def luck(self) -> float:
+        return self.result.points - self.optimal_expected_points + self.loss
+
+
+def _best_choice(h: HoldAdvice) -> Choice:
+    return Choice(h.set_aside.dice, h.decision, h.value)
+
+
+def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResult) -> TurnReview:
+    """The decisions of one refereed turn (`adjudicate_turn`'s result)."""
+    on_pad = result.banked_total > 0 or rules.entry_threshold == 0
+    decisions: list[ThrowDecision] = []
+    in_hand = 0
+    last = len(result.throws) - 1
+    for k, throw in enumerate(result.throws):
+        if throw.yardkle:
+            break
+        options = advise(table, rules, throw.dice, in_hand, on_pad)
+        banked = k == last and result.end is TurnEnd.BANK
+        kept = next(h for h in options if h.set_aside.dice == canonical(throw.set_aside))
+        chosen = Choice(
+            kept.set_aside.dice,
+            Decision.BANK if banked else Decision.THROW_ON,
+            kept.bank if banked else kept.throw_on,
+        )
+        top = options[0].value
+        best = tuple(_best_choice(h) for h in options if top - h.value <= BEST_WITHIN)
+        loss = top - chosen.expected_points
+        decisions.append(
+            ThrowDecision(
+                i, k, throw.dice, in_hand, chosen, best, 0.0 if loss <= BEST_WITHIN else loss
+            )
+        )
+        in_hand = throw.running_total
+    start = throw_value(table, rules, on_pad, 0, rules.dice)
+    return TurnReview(result, start, tuple(decisions))
+
+
+@dataclass(frozen=True)
+class Review:
+    turns: tuple[TurnReview, ...]
+    expected_loss: float
+    decisions: int
+    mean_loss: float
+    points: int
+    optimal_expected_points: float
+    luck: float
+    costliest: tuple[ThrowDecision, ...]
+
+
+def review_turns(table: FloatArray, rules: YardkleRules, results: Sequence[TurnResult]) -> Review:
+    turns = tuple(review_turn(table, rules, i, r) for i, r in enumerate(results))
+    every = [d for t in turns for d in t.decisions]
+    loss = sum(d.loss for d in every)
+    points = sum(t.result.points for t in turns)
+    optimal = sum(t.optimal_expected_points for t in turns)
+    return Review(
+        turns=turns,
+        expected_loss=loss,
+        decisions=len(every),
+        mean_loss=loss / len(every) if every else 0.0,
+        points=points,
+        optimal_expected_points=optimal,
+        luck=points - optimal + loss,
+        costliest=tuple(
+            sorted((d for d in every if d.loss > 0), key=lambda d: -d.loss)[:COSTLIEST]
+        ),
+    )
