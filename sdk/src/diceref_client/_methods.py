@@ -369,7 +369,7 @@ class SyncMethods:
 
     def reviews(
         self,
-        game: str,
+        game: ScorecardGame,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
@@ -720,7 +720,7 @@ class AsyncMethods:
 
     async def reviews(
         self,
-        game: str,
+        game: ScorecardGame,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
@@ -1071,7 +1071,7 @@ class SyncRawMethods:
 
     def reviews(
         self,
-        game: str,
+        game: ScorecardGame,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
@@ -1422,7 +1422,7 @@ class AsyncRawMethods:
 
     async def reviews(
         self,
-        game: str,
+        game: ScorecardGame,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,

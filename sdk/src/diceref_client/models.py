@@ -613,7 +613,7 @@ class ReviewTurnIn(_In):
 
 
 class ReviewRequest(_In):
-    game: str
+    game: ScorecardGame
     turns: list[ReviewTurnIn]
     rules: dict[str, Any] | None = None
 
