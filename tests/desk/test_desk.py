@@ -54,6 +54,40 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+# Every visible control's accessible name: its aria-label, its <label>, or a button's text.
+UNLABELLED = """() => [...document.querySelectorAll("input, select, button, textarea")]
+  .filter((el) => el.offsetParent !== null)
+  .filter((el) => !((el.getAttribute("aria-label") || "").trim()
+    || [...(el.labels || [])].some((l) => l.textContent.trim())
+    || (el.tagName === "BUTTON" && el.textContent.trim())))
+  .map((el) => el.outerHTML.slice(0, 160))"""
+
+# WCAG's contrast ratio of every visible text against the first opaque background behind
+# it; below 4.5:1 is listed (disabled controls are exempt, as WCAG exempts them).
+LOW_CONTRAST = """() => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+  const lum = ({ r, g, b }) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const behind = (el) => { for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; }
+    return { r: 255, g: 255, b: 255, a: 1 }; };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.offsetParent === null) continue;
+    if (el.closest(":disabled")) continue;
+    const a = lum(parse(getComputedStyle(el).color)), b = lum(behind(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(`${ratio.toFixed(2)}: ${n.textContent.trim().slice(0, 40)}`);
+  }
+  return low;
+}"""
+
+
 @dataclass
 class Watched:
     """A page and what it did that a test must not see."""
@@ -79,6 +113,11 @@ class Watched:
         if any(f"status of {s} " in text for s in self.expected_statuses):
             return
         self.errors.append(f"console: {text} at {message.location}")
+
+    def check_usable(self) -> None:
+        """Every visible control has a label, every visible text a readable contrast."""
+        assert self.page.evaluate(UNLABELLED) == [], "controls without a label"
+        assert self.page.evaluate(LOW_CONTRAST) == [], "text below 4.5:1 contrast"
 
     def screenshot(self, name: str, viewport: dict[str, int]) -> Path:
         self.page.set_viewport_size(viewport)
@@ -161,6 +200,7 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     expect(fours.locator(".reason")).to_contain_text("no throw can score 9 in 'fours'")
     expect(page.locator("#points-1-fours")).to_have_attribute("aria-invalid", "true")
     assert page.locator(".cell .reason").count() == 1  # at that box only
+    desk.check_usable()
     desk.screenshot("sheets-problem-laptop.png", LAPTOP)
 
     page.fill("#points-1-fours", "8")
@@ -188,6 +228,7 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     expect(page.locator("#ranking li")).to_have_text(["Ann: 289 (leads)", "Bob: 126"])
     desk.screenshot("sheets-laptop.png", LAPTOP)
     desk.screenshot("sheets-phone.png", PHONE)
+    desk.check_usable()
 
     page.emulate_media(media="print")  # the print view: sheets and ranking, no controls
     expect(page.locator("header.bar")).to_be_hidden()
@@ -211,6 +252,7 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     page.click('button.tab[data-tab="sheets"]')
     expect(page.locator("#points-0-ones")).to_have_count(0)
     page.click('button.tab[data-tab="event"]')
+    desk.check_usable()
     page.set_input_files("#event-import", str(saved))
     expect(page.locator("#event-message .ok")).to_contain_text("Imported")
     page.click('button.tab[data-tab="sheets"]')
@@ -247,6 +289,7 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     expect(round_one).to_contain_text("Ann loses a life")
     expect(round_one.locator(".ruling")).to_have_text("Next starter: Ann.")
     desk.screenshot("chicago-phone.png", PHONE)
+    desk.check_usable()
     page.set_viewport_size(LAPTOP)
 
     page.click('button.tab[data-tab="yardkle"]')
@@ -259,6 +302,7 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     page.fill("#yardkle-set-aside", "1 5 5 5")
     page.press("#yardkle-set-aside", "Enter")
     expect(page.locator("#yardkle-bank")).to_have_text("Bank 600")
+    desk.check_usable()
     page.click("#yardkle-bank")
     expect(page.locator("#yardkle-standings li").first).to_have_text("Ann: 600, 1 turn")
     expect(page.locator("#yardkle-draft h3")).to_have_text("Bob's turn")
@@ -290,6 +334,7 @@ def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveSer
     if not second["best"]:
         expect(rows.nth(1)).to_contain_text(f"−{second['loss']:.2f}")
     desk.screenshot("coach-phone.png", PHONE)
+    desk.check_usable()
     page.set_viewport_size(LAPTOP)
 
     page.get_by_role("button", name="Start a game of Yahtzee (official rules)").click()
@@ -302,6 +347,7 @@ def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveSer
             break
     expect(page.locator("#play > p").first).to_contain_text("turn 2 of 13")
     expect(page.locator("#play details summary")).not_to_have_text("Decisions recorded (0)")
+    desk.check_usable()
 
 
 def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:

@@ -798,13 +798,16 @@ function renderChicagoDraft() {
   card.append(h("ol", {}, draft.turns.map((t, ti) => h("li", { class: ti === draft.current ? "best" : "" },
     `${t.player}: `, t.throws.length ? t.throws.map((th, i) => {
       const note = chicagoState.throwNotes[`${ti}/${i}`];
-      return `throw ${i + 1}: ${diceText(th.dice)}${th.call ? ` (call ${th.call})` : ""}${th.victim ? ` (victim ${th.victim})` : ""}${note ? ` — ${note}` : ""}`;
+      return `throw ${i + 1}: ${diceText(th.dice)}${th.call ? ` (call ${th.call})` : ""}${th.kept ? ` (kept ${diceText(th.kept)})` : ""}${th.conversion ? ` (${th.conversion.replace("_", " ")} converted)` : ""}${th.victim ? ` (victim ${th.victim})` : ""}${note ? ` — ${note}` : ""}`;
     }).join("; ") : (ti === draft.current ? "throwing" : "waits")))));
   if (draft.current < draft.turns.length) {
     const turn = draft.turns[draft.current];
     const firstOfRound = draft.current === 0 && turn.throws.length === 0;
     const dice = h("input", { id: "chicago-dice", autocomplete: "off", inputmode: "numeric" });
     const call = h("select", { id: "chicago-call" }, h("option", { value: "" }, "no call"), h("option", { value: "high" }, "high"), h("option", { value: "low" }, "low"));
+    const kept = h("input", { id: "chicago-kept", autocomplete: "off", inputmode: "numeric" });
+    const conversion = h("select", { id: "chicago-conversion" }, h("option", { value: "" }, "none"),
+      h("option", { value: "two_sixes" }, "two 6s: one becomes a 1"), h("option", { value: "three_sixes" }, "three 6s: two become 1s"));
     const victim = h("select", { id: "chicago-victim" }, h("option", { value: "" }, "no one"), alivePlayers().filter((p) => p !== turn.player).map((p) => h("option", { value: p }, p)));
     const message = h("div", { "aria-live": "polite" });
     const addThrow = async () => {
@@ -813,6 +816,10 @@ function renderChicagoDraft() {
       const item = { dice: parsed };
       if (firstOfRound && call.value) item.call = call.value;
       if (victim.value) item.victim = victim.value;
+      if (conversion.value) item.conversion = conversion.value;
+      const keptDice = parseDice(kept.value);
+      if (keptDice === null) { message.replaceChildren(problemBox("The dice kept are faces 1 to 6, e.g. 1 1.")); return; }
+      if (keptDice.length) item.kept = keptDice;
       const answer = await post("/chicago/throws", { dice: parsed, throw: turn.throws.length + 1, ...(item.call ? { call: item.call } : {}) });
       if (!answer.ok) { message.replaceChildren(problemBox(answer.message)); return; }
       const s = answer.data;
@@ -824,6 +831,8 @@ function renderChicagoDraft() {
     card.append(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); addThrow(); } },
       field(`${turn.player}'s throw ${turn.throws.length + 1}: dice`, dice, "three dice, e.g. 2 3 4; Enter adds the throw"),
       firstOfRound ? field("Call (the starter's)", call) : null,
+      field("Kept for the next throw", kept, "dice left on the table, if any"),
+      field("Conversion", conversion),
       field("Victim (1-6-5)", victim),
       h("button", { type: "submit", class: "primary" }, "Add throw"),
       h("button", { type: "button", disabled: !turn.throws.length, onclick: () => change((e) => { e.chicago.draft.current += 1; }) }, "End turn")), message);
@@ -897,7 +906,8 @@ function renderYardkle(panel) {
   panel.append(h("div", { class: "card" }, h("h3", {}, "Totals"),
     h("ol", { class: "ranking", id: "yardkle-standings" }, game.standings.map((s) =>
       h("li", {}, `${s.player}: ${s.total}${s.on_pad ? "" : " (not on the pad yet)"}, ${s.turn_count} turn${s.turn_count === 1 ? "" : "s"}`))),
-    game.reached ? h("p", {}, `${game.reached} reached the target: last turns for ${game.last_turns_due.join(", ") || "no one"}.`) : null,
+    game.reached ? h("p", {}, `${game.reached.player} reached the target with ${game.reached.total}: ` +
+      (game.last_turns_due.length ? `last turns for ${game.last_turns_due.join(", ")}.` : "every last turn is played.")) : null,
     game.finished ? h("p", { class: "ok" }, `Game over: ${game.winners.join(" and ")} ${game.winners.length > 1 ? "win" : "wins"}.`) : null));
   if (game.turns.length) {
     panel.append(h("details", { class: "card" }, h("summary", {}, `Turns (${game.turns.length})`),
