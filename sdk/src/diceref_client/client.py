@@ -169,11 +169,12 @@ class Client:
         game: str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
-        return self._send(ops.score(game, dice, throw=throw, scorecard=scorecard))
+        return self._send(ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules))
 
     def holds(
         self,
@@ -183,13 +184,18 @@ class Client:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
-        return self._send(ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard))
+        return self._send(
+            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
+        )
 
-    def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+    def scorecards_check(
+        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+    ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return self._send(ops.scorecards_check(game, sheets))
+        return self._send(ops.scorecards_check(game, sheets, rules=rules))
 
     def chicago_throws(
         self,
@@ -334,11 +340,14 @@ class AsyncClient:
         game: str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
-        return await self._send(ops.score(game, dice, throw=throw, scorecard=scorecard))
+        return await self._send(
+            ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules)
+        )
 
     async def holds(
         self,
@@ -348,15 +357,18 @@ class AsyncClient:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
         return await self._send(
-            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard)
+            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
         )
 
-    async def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+    async def scorecards_check(
+        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+    ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return await self._send(ops.scorecards_check(game, sheets))
+        return await self._send(ops.scorecards_check(game, sheets, rules=rules))
 
     async def chicago_throws(
         self,

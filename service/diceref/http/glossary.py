@@ -170,4 +170,17 @@ GLOSSARY: dict[str, str] = {
     "winner": "The winner (null: the game goes on).",
     "winners": "The winners (ties share), empty until the game is over.",
     "yardkle": "Whether the throw scores nothing (a Yardkle: the turn is lost).",
+    "choices": "The values a string parameter allows (null: any).",
+    "minimum": "The least value an integer parameter (or each item of a list) allows (null: none).",
+    "maximum": "The greatest value an integer parameter (or each item of a list) allows (null: "
+    "none).",
+    "length": "The number of items an integer-list parameter takes (null: any).",
+    "settable": "Whether a request may set this parameter under `rules` (false: reported for "
+    "information).",
+    "value_type": "The JSON type of the parameter's value: `boolean`, `integer`, `string` or "
+    "`integer_list`.",
+    "rules": "Parameter overrides by name, as `GET /games/{game}` lists them under `parameters` "
+    "(house rules); omitted: the built-in rules.",
+    "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "
+    "present when the request carried `rules` or `ruleset`.",
 }

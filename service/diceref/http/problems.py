@@ -23,6 +23,7 @@ from litestar.status_codes import (
 from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
+from diceref.core.game import RuleParameterError
 from diceref.games.families import ALL_GAMES
 from diceref.http.fields import CONTROL_CHARACTERS_REASON
 from diceref.tables.spec import TableNotLoaded
@@ -186,6 +187,22 @@ def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) 
     return problem_handler(request, unprocessable(exc.field, exc.reason, exc.code))
 
 
+def rule_parameter_handler(
+    request: Request[Any, Any, Any], exc: RuleParameterError
+) -> Response[bytes]:
+    """A `rules` override refused: a 422 naming `rules.<name>` (the parameter as `GET
+    /games/{game}` reports it), whatever layer refused it."""
+    field = f"rules.{exc.name}"
+    problem = Problem(
+        422,
+        "invalid-rules",
+        "Rules not accepted",
+        f"{field}: {exc.reason}",
+        [FieldError(field, exc.reason, exc.code)],
+    )
+    return problem_handler(request, problem)
+
+
 _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
 # msgspec's error message: the reason, then where (`- at `$.dice[4]``) when it knows.
 MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at (?P<key>`key` in )?`\$(?P<path>[^`]*)`)?$")
@@ -336,6 +353,7 @@ def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> R
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     Problem: problem_handler,
     RuleViolation: rule_violation_handler,
+    RuleParameterError: rule_parameter_handler,
     TableNotLoaded: table_not_loaded_handler,
     HTTPException: http_exception_handler,
     Exception: internal_error_handler,
@@ -346,7 +364,8 @@ PROBLEM_DESCRIPTIONS = {
     400: "The request does not match this document (not JSON, a missing or unknown field, "
     "a value out of range); `errors` names each offending field.",
     404: "An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`).",
-    422: "The request matches this document but breaks a rule of the game; `errors` names "
+    422: "The request matches this document but breaks a rule of the game (`rule-violation`), "
+    "or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names "
     "the field and the rule.",
     408: "The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by "
     "default) of its headers; the connection is closed.",
@@ -372,6 +391,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "body-too-large": (413, "Request body too large", "the body is over the size limit"),
     "unsupported-media-type": (415, "Unsupported media type", "the body is not plain JSON"),
     "rule-violation": (422, "Breaks a rule of the game", "the request breaks a rule"),
+    "invalid-rules": (
+        422,
+        "Rules not accepted",
+        "a `rules` override is unknown, of the wrong type, out of range or contradictory",
+    ),
     "internal": (500, "Server error", "a fault of the service (logged), never bad input"),
     "table-loading": (503, "Table not loaded yet", "a solved table the answer needs is loading"),
 }
@@ -415,6 +439,10 @@ ERROR_CODES: dict[str, str] = {
     "entry_minimum": "banking under the entry minimum while off the pad",
     "out_of_turn": "a turn out of the players' order",
     "impossible_turn_points": "turn points no set-asides can add up to",
+    "unknown_parameter": "a `rules` name the game does not have",
+    "unknown_choice": "a `rules` value outside the parameter's choices",
+    "not_settable": "a parameter reported for information, which no request may set",
+    "invalid_rule": "a `rules` value that contradicts another, or that the game cannot play",
 }
 
 
