@@ -258,6 +258,23 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     page.click('button.tab[data-tab="sheets"]')
     expect(page.locator("#ranking li")).to_have_text(["Ann: 289 (leads)", "Bob: 126"])
 
+    # A house rule, sent as `rules` with every check: a 50-point upper bonus.
+    page.get_by_text("House rules (0 changed)").click()
+    page.fill("#rule-upper_bonus_points", "50")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(total_of(page, 0, "upper_bonus")).to_have_text("50")
+    expect(total_of(page, 0)).to_have_text("304")
+    desk.allow_status(422)  # a value the rule does not take: the reason beside the rule
+    page.fill("#rule-upper_bonus_points", "99999")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(page.locator('[data-rule-reason="upper_bonus_points"]')).to_contain_text("10000")
+    page.fill("#rule-upper_bonus_points", "50")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(page.locator('[data-rule-reason="upper_bonus_points"]')).to_have_text("")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(total_of(page, 0)).to_have_text("304")
+
 
 def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> None:
     from playwright.sync_api import expect

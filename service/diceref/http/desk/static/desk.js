@@ -248,7 +248,7 @@ function gameSelect(id, family, value, onChange) {
 // ---------------------------------------------------------------- score sheets -------------
 
 // Results of the last check (not stored: recomputed from the entries on every load).
-const sheetState = { check: null, error: null, pending: false, localProblems: {}, scoreProblems: {} };
+const sheetState = { check: null, error: null, pending: false, localProblems: {}, scoreProblems: {}, ruleProblems: {}, rulesOpen: false };
 let checkTimer = null;
 
 function sheetRequest() {
@@ -391,42 +391,57 @@ function sheetCell(index, box, boxIndex) {
     points, dice, reason ? h("span", { class: "reason", id: reasonId }, reason) : null));
 }
 
+/** A control for one rule parameter, typed as `GET /games/{game}` describes it. */
+function ruleControl(parameter, id, chosen, set) {
+  const disabled = !features.rules || parameter.settable === false;
+  const type = parameter.value_type ?? typeof parameter.value;
+  if (parameter.choices) {
+    return h("select", { id, disabled, onchange: (e) => set(e.target.value) },
+      parameter.choices.map((c) => h("option", { value: c, selected: c === chosen }, String(c))));
+  }
+  if (type === "boolean") {
+    return h("input", { type: "checkbox", id, checked: chosen, disabled, onchange: (e) => set(e.target.checked) });
+  }
+  if (type === "integer" || type === "number") {
+    return h("input", { type: "number", id, value: chosen, disabled, min: parameter.minimum, max: parameter.maximum,
+      step: type === "integer" ? 1 : "any", onchange: (e) => set(Number(e.target.value)) });
+  }
+  if (type === "string") return h("input", { id, value: chosen, disabled, onchange: (e) => set(e.target.value) });
+  // lists and other values: written as JSON, as the service shows them
+  return h("input", { id, value: JSON.stringify(chosen), disabled, onchange: (e) => {
+    try { set(JSON.parse(e.target.value)); } catch { sheetState.ruleProblems[parameter.name] = "write the value as shown, e.g. [1, 2]"; renderSheetResults(); }
+  } });
+}
+
 async function renderRules(container) {
   const details = await gameDetails(event.sheets.game);
   container.replaceChildren();
   if (!details) { container.append(problemBox("The service did not describe this game.")); return; }
-  const parameters = details.parameters ?? [];
   const note = features.rules
-    ? "Change a rule to play a house variant; the sheets are checked under the rules chosen here."
-    : "This service version plays the built-in rules only (it takes no house rules yet); they are listed here for reference.";
+    ? "Change a rule to play a house variant: the sheets, the dice and the coach of this game follow the rules chosen here."
+    : "This service version plays the built-in rules only (it takes no house rules); they are listed for reference.";
   container.append(h("p", { class: "hint" }, note));
-  const list = h("div", { class: "rules" });
-  for (const parameter of parameters) {
+  if (Object.keys(event.sheets.rules).length) {
+    container.append(h("button", { type: "button", onclick: () => { change((e) => { e.sheets.rules = {}; }); scheduleCheck(); } }, "Back to the built-in rules"));
+  }
+  for (const parameter of details.parameters ?? []) {
     const id = `rule-${parameter.name}`;
     const chosen = parameter.name in event.sheets.rules ? event.sheets.rules[parameter.name] : parameter.value;
-    const set = (value) => change((e) => {
-      if (JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
-      else e.sheets.rules[parameter.name] = value;
-    }, { redraw: false });
-    let control;
-    if (typeof parameter.value === "boolean") {
-      control = h("input", { type: "checkbox", id, checked: chosen, disabled: !features.rules, onchange: (e) => { set(e.target.checked); scheduleCheck(); } });
-    } else if (typeof parameter.value === "number") {
-      control = h("input", { type: "number", id, value: chosen, disabled: !features.rules, onchange: (e) => { set(Number(e.target.value)); scheduleCheck(); } });
-    } else {
-      const text = typeof chosen === "string" ? chosen : JSON.stringify(chosen);
-      control = h("input", { id, value: text, disabled: !features.rules, onchange: (e) => {
-        let value = e.target.value;
-        if (typeof parameter.value !== "string") {
-          try { value = JSON.parse(value); } catch { say(`${parameter.name}: not a value (write it as shown)`); return; }
-        }
-        set(value); scheduleCheck();
-      } });
-    }
-    list.append(h("div", { class: "row" }, h("label", { for: id }, parameter.name), control,
-      h("span", { class: "hint" }, parameter.description, parameter.reading ? " (a reading of the rulebook)" : "")));
+    const set = (value) => {
+      delete sheetState.ruleProblems[parameter.name];
+      change((e) => {
+        if (JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
+        else e.sheets.rules[parameter.name] = value;
+      }, { redraw: false });
+      scheduleCheck();
+    };
+    container.append(h("div", { class: "row rule" }, h("label", { for: id }, parameter.name),
+      ruleControl(parameter, id, chosen, set),
+      h("span", { class: "hint" }, parameter.description, parameter.reading ? " (a reading of the rulebook)" : "",
+        parameter.settable === false ? " (fixed in this game)" : ""),
+      h("span", { class: "reason", "data-rule-reason": parameter.name })));
   }
-  container.append(list);
+  renderSheetResults();
 }
 
 function renderSheets(panel) {
@@ -441,7 +456,8 @@ function renderSheets(panel) {
       change((e) => { e.sheets.game = value; e.sheets.rules = {}; });
       scheduleCheck();
     }))),
-    h("details", {}, h("summary", {}, `House rules (${Object.keys(event.sheets.rules).length} changed)`), rulesBox),
+    h("details", { open: sheetState.rulesOpen, ontoggle: (e) => { sheetState.rulesOpen = e.target.open; } },
+      h("summary", {}, `House rules (${Object.keys(event.sheets.rules).length} changed)`), rulesBox),
     addPlayerForm("sheet", (name) => {
       change((e) => e.sheets.players.push({ name, entries: {}, extra_bonus: "" }));
       scheduleCheck();
@@ -509,6 +525,14 @@ function renderSheetResults() {
     ranking.replaceChildren(...(check?.standings ?? []).map((s) => h("li", { "data-rank": s.rank },
       `${s.player}: ${s.total}`, s.rank === 1 ? " (leads)" : "")));
   }
+  // A refused house rule: its reason beside it (the service names the field rules.<name>).
+  const refused = Object.fromEntries((sheetState.error?.errors ?? [])
+    .filter((e) => String(e.field).startsWith("rules.")).map((e) => [e.field.slice(6), e.reason]));
+  for (const span of document.querySelectorAll("[data-rule-reason]")) {
+    const name = span.dataset.ruleReason;
+    span.textContent = sheetState.ruleProblems[name] ?? refused[name] ?? "";
+    document.getElementById(`rule-${name}`)?.setAttribute("aria-invalid", span.textContent ? "true" : "false");
+  }
   const messages = document.getElementById("sheet-messages");
   if (messages) {
     messages.replaceChildren();
@@ -526,11 +550,14 @@ const coachState = { advice: null, error: null, busy: false, review: null };
 
 function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 
+/** The house rules the coach plays a game under: the sheets' when it is their game. */
+const rulesOf = (game) => (game === event.sheets.game ? event.sheets.rules : {});
+const throwsPerTurn = (game) => (features.rules && rulesOf(game).throws_per_turn) || catalogue.byId[game].throws_per_turn;
+
 async function askCoach({ game, dice, throwsLeft, filled, extraBonus }) {
   coachState.busy = true;
   coachState.error = null;
-  const body = withRules({ game, dice, throws_left: throwsLeft, scorecard: { filled, extra_bonus: extraBonus } },
-    game === event.sheets.game ? event.sheets.rules : {});
+  const body = withRules({ game, dice, throws_left: throwsLeft, scorecard: { filled, extra_bonus: extraBonus } }, rulesOf(game));
   const answer = await post("/holds", body);
   coachState.busy = false;
   if (answer.ok) coachState.advice = answer.data;
@@ -570,7 +597,7 @@ function renderCoach(panel) {
   panel.replaceChildren(h("h2", {}, "Coach"));
   if (!info) { panel.append(problemBox("Loading the games from the service…")); return; }
   const throwsLeft = h("select", { id: "coach-throws-left", onchange: (e) => change((ev) => { ev.coach.throwsLeft = Number(e.target.value); }, { redraw: false }) },
-    Array.from({ length: info.throws_per_turn }, (_, n) => h("option", { value: n, selected: n === c.throwsLeft }, String(n))));
+    Array.from({ length: throwsPerTurn(c.game) }, (_, n) => h("option", { value: n, selected: n === c.throwsLeft }, String(n))));
   const dice = h("input", { id: "coach-dice", value: c.dice, autocomplete: "off", inputmode: "numeric",
     onchange: (e) => change((ev) => { ev.coach.dice = e.target.value; }, { redraw: false }) });
   const card = h("select", { id: "coach-card", onchange: (e) => change((ev) => { ev.coach.card = e.target.value; }, { redraw: false }) },
@@ -657,7 +684,7 @@ async function playRoll() {
     const p = e.coach.play;
     p.dice = first ? roll(game.dice_count) : p.dice.map((d, i) => (p.held[i] ? d : roll(1)[0]));
     p.held = p.dice.map((_, i) => (first ? false : p.held[i]));
-    p.throwsLeft = first ? game.throws_per_turn - 1 : p.throwsLeft - 1;
+    p.throwsLeft = first ? throwsPerTurn(p.game) - 1 : p.throwsLeft - 1;
   });
   await askCoach(playAdviceRequest(event.coach.play));
   render();
