@@ -288,10 +288,13 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     page.press("#chicago-dice", "Enter")
     expect(page.locator("#chicago-draft ol")).to_contain_text("(call high) — high 9")
     page.get_by_role("button", name="End turn").click()
+    draft = page.locator("#chicago-draft ol")
     page.fill("#chicago-dice", "1 2 2")
     page.press("#chicago-dice", "Enter")
+    expect(draft).to_contain_text("Bob: throw 1: 1 2 2")
     page.fill("#chicago-dice", "1 2 3")  # a second throw: more than the starter's one
     page.press("#chicago-dice", "Enter")
+    expect(draft).to_contain_text("throw 2: 1 2 3")
     page.get_by_role("button", name="End turn").click()
     desk.allow_status(422)  # the service refuses the round, and the page says why in words
     page.click("#chicago-rule")
@@ -299,6 +302,7 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     expect(refusal).to_contain_text("Breaks a rule of the game")
     assert "{" not in refusal.inner_text() and "errors" not in refusal.inner_text()
     page.get_by_role("button", name="Remove the last throw").click()
+    expect(draft).not_to_contain_text("throw 2")
     page.get_by_role("button", name="End turn").click()
     page.click("#chicago-rule")
     expect(page.locator("#chicago-standings li")).to_have_text(["Bob: 4 lives", "Ann: 3 lives"])
@@ -365,6 +369,24 @@ def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveSer
     expect(page.locator("#play > p").first).to_contain_text("turn 2 of 13")
     expect(page.locator("#play details summary")).not_to_have_text("Decisions recorded (0)")
     desk.check_usable()
+
+    settled = """() => document.querySelector("#play tbody tr.best")
+        || document.querySelector("#play-final")
+        || document.querySelector("#play-roll:not(:disabled)")"""
+    for _ in range(13 * 4):  # the rest of the game, always the best choice
+        page.wait_for_function(settled)
+        if page.locator("#play-final").count():
+            break
+        best = page.locator("#play tbody tr.best")
+        if best.count():
+            best.first.get_by_role("button").click()
+        else:
+            page.click("#play-roll")
+    final = page.locator("#play-final")
+    expect(final).to_contain_text("Game over:")
+    expect(final).to_contain_text("upper bonus")
+    review = page.locator("#review")  # issue 15's review when the service has it
+    expect(review).to_contain_text("Every recorded choice was the coach's best")
 
 
 def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:

@@ -546,7 +546,7 @@ function renderSheetResults() {
 
 // ---------------------------------------------------------------- coach -------------------
 
-const coachState = { advice: null, error: null, busy: false, review: null };
+const coachState = { advice: null, error: null, busy: false, review: null, final: null };
 
 function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 
@@ -633,7 +633,7 @@ function renderPlay(info) {
   if (!play) {
     box.append(h("p", { class: "hint" }, "The page rolls the dice; the coach ranks every choice; the game and its decisions are recorded for a review."),
       h("button", { type: "button", class: "primary", onclick: () => {
-        coachState.advice = null; coachState.review = null;
+        coachState.advice = null; coachState.review = null; coachState.final = null;
         change((e) => { e.coach.play = { game: e.coach.game, filled: {}, extraBonus: 0, dice: [], held: [], throwsLeft: null, turn: 1, decisions: [] }; });
       } }, `Start a game of ${info.name}`));
     return box;
@@ -657,7 +657,11 @@ function renderPlay(info) {
       box.append(h("h3", {}, "The coach's options"), adviceTable(coachState.advice, (o) => playChoose(o)));
     }
   } else {
-    box.append(h("p", { class: "ok" }, `Game over: ${total} points in the boxes (bonuses as the sheet check adds them below).`));
+    const final = coachState.final;
+    if (!final) playFinal(play);
+    box.append(h("p", { class: "ok", id: "play-final" }, final?.sheet
+      ? `Game over: ${final.sheet.total} points (upper section ${final.sheet.upper_subtotal}, upper bonus ${final.sheet.upper_bonus}, extra bonus ${final.sheet.extra_bonus}).`
+      : final?.error ?? `Game over: ${total} points in the boxes; the service adds the bonuses…`));
     box.append(renderReview(play));
   }
   box.append(h("details", {}, h("summary", {}, `Decisions recorded (${play.decisions.length})`),
@@ -665,6 +669,16 @@ function renderPlay(info) {
       (d.loss > 1e-9 ? ` (cost ${num(d.loss)} against ${d.best})` : " (best)"))))));
   box.append(h("button", { type: "button", onclick: () => { coachState.advice = null; change((e) => { e.coach.play = null; }); } }, "Leave this game"));
   return box;
+}
+
+/** The played card's total with its bonuses, as the service's sheet check counts it. */
+async function playFinal(play) {
+  coachState.final = { pending: true };
+  const sheet = { player: "You", extra_bonus: play.extraBonus,
+    entries: Object.entries(play.filled).map(([box, points]) => ({ box, points })) };
+  const answer = await post("/scorecards/check", withRules({ game: play.game, sheets: [sheet] }, rulesOf(play.game)));
+  coachState.final = answer.ok ? { sheet: answer.data.sheets[0] } : { error: answer.message };
+  render();
 }
 
 function playAdviceRequest(play) {
@@ -680,6 +694,8 @@ async function playRoll() {
     const option = coachState.advice?.options.find((o) => o.kind === "keep" && sameDice(o.keep, kept));
     recordDecision(play, `keep ${diceText(kept)}`, option);
   }
+  coachState.advice = null; // no stale options, and no second roll, while the coach thinks
+  coachState.busy = true;
   change((e) => {
     const p = e.coach.play;
     p.dice = first ? roll(game.dice_count) : p.dice.map((d, i) => (p.held[i] ? d : roll(1)[0]));
