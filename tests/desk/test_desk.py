@@ -99,9 +99,13 @@ class Watched:
     # Chromium logs every 4xx answer as a console error; a test that provokes one on
     # purpose says which status it expects, and only those lines are let through.
     expected_statuses: set[int] = field(default_factory=set)
+    expected_texts: set[str] = field(default_factory=set)
 
     def allow_status(self, status: int) -> None:
         self.expected_statuses.add(status)
+
+    def allow_offline(self) -> None:
+        self.expected_texts.add("net::ERR_INTERNET_DISCONNECTED")
 
     def own(self, url: str) -> bool:
         return url.startswith((self.base + "/", "data:", f"blob:{self.base}/"))
@@ -111,6 +115,8 @@ class Watched:
             return
         text = message.text
         if any(f"status of {s} " in text for s in self.expected_statuses):
+            return
+        if any(expected in text for expected in self.expected_texts):
             return
         self.errors.append(f"console: {text} at {message.location}")
 
@@ -274,6 +280,25 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(total_of(page, 0)).to_have_text("304")
+
+
+def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann"])
+    expect(total_of(page, 0)).to_have_text("0")
+    desk.allow_offline()
+    page.context.set_offline(True)
+    page.fill("#points-0-sixes", "18")
+    page.press("#points-0-sixes", "Enter")
+    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(total_of(page, 0)).to_have_text("0")
+    page.context.set_offline(False)  # checked again without anyone touching the page
+    expect(total_of(page, 0)).to_have_text("18", timeout=15_000)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#points-0-sixes")).to_have_value("18")
 
 
 def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> None:

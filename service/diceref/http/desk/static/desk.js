@@ -1,6 +1,6 @@
 // The table desk: score sheets, coach, Chicago and Yardkle for one event, kept in this
-// browser (localStorage).  Every ruling comes from the service's JSON operations; the page
-// computes no score itself.  Plain ES modules, no build step, nothing from another host.
+// browser (localStorage).  Every score, total and ruling comes from the service's JSON
+// operations; the page only adds up the set-asides the service scored in a Yardkle turn.  Plain ES modules, no build step, nothing from another host.
 
 const STORAGE_KEY = "diceref-desk/event";
 const EVENT_VERSION = 1;
@@ -295,6 +295,7 @@ async function runCheck() {
   } else {
     sheetState.error = answer;
     if (!answer.offline) say("The service refused the sheets");
+    else setTimeout(scheduleCheck, 5000); // poor Wi-Fi: try again until the service answers
   }
   renderSheetResults();
 }
@@ -888,7 +889,7 @@ function renderChicagoDraft() {
       if (d.current < d.turns.length && d.turns[d.current].throws.length) d.turns[d.current].throws.pop();
       else if (d.current > 0) { d.current -= 1; d.turns[d.current].throws.pop(); }
     }) }, "Remove the last throw"),
-    h("button", { type: "button", onclick: () => change((e) => { e.chicago.draft = null; }) }, "Discard the round")));
+    h("button", { type: "button", onclick: () => { chicagoState.draftError = null; change((e) => { e.chicago.draft = null; }); } }, "Discard the round")));
   if (chicagoState.draftError) card.append(problemBox(chicagoState.draftError));
   return card;
 }
@@ -1117,9 +1118,17 @@ async function start() {
   updateUndo();
   render();
   const [games] = await Promise.all([get("/games"), loadFeatures()]);
-  if (!games.ok) { showBanner(games.message); return; }
-  catalogue.games = games.data;
-  catalogue.byId = Object.fromEntries(games.data.map((g) => [g.id, g]));
+  // The games are kept too, so that a page reopened while the service is out of reach
+  // still shows the sheets (they are checked once it answers).
+  let list = games.ok ? games.data : null;
+  if (list) localStorage.setItem(`${STORAGE_KEY}/games`, JSON.stringify(list));
+  else {
+    try { list = JSON.parse(localStorage.getItem(`${STORAGE_KEY}/games`) ?? "null"); } catch { list = null; }
+    showBanner(games.message);
+    if (!list) return;
+  }
+  catalogue.games = list;
+  catalogue.byId = Object.fromEntries(list.map((g) => [g.id, g]));
   await refreshAll();
   render();
   document.body.dataset.ready = "true";
