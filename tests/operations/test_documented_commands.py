@@ -264,7 +264,20 @@ def run_review(block: str, tmp_path: Path) -> None:
             assert text in done.stdout, done.stdout
 
 
+def run_desk_for_phones(block: str, tmp_path: Path) -> None:
+    (serve,) = commands(block)
+    server = Background(serve, env() | {"DICEREF_PRELOAD": "none"}, tmp_path / "serve.log")
+    try:
+        server.wait()
+        page = httpx.get(BASE + "/")
+        assert page.headers["content-type"].startswith("text/html")
+        assert "<title>diceref table desk</title>" in page.text
+    finally:
+        server.stop()
+
+
 RUNNERS: dict[str, Callable[..., None]] = {
+    "DICEREF_HOST=0.0.0.0 uv run diceref serve": run_desk_for_phones,
     "uv run diceref serve      #": run_quick_start,
     "curl -s localhost:8000/games": run_using_it,
     "uv run diceref openapi > openapi/openapi.json": run_openapi,

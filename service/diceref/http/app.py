@@ -15,6 +15,7 @@ from litestar.types import ControllerRouterHandler
 
 from diceref.games.families import table_specs
 from diceref.http.cors import PreflightProblems, cors_config
+from diceref.http.desk import desk_routes
 from diceref.http.family import family_apis
 from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
@@ -38,8 +39,9 @@ SHARED_ROUTES: list[ControllerRouterHandler] = [
 
 
 def routes() -> list[ControllerRouterHandler]:
-    """The shared routes, then each family's router, in the order of `FAMILIES`."""
-    return [*SHARED_ROUTES, *(api.router for api in family_apis().values())]
+    """The shared routes, each family's router in the order of `FAMILIES`, then the desk
+    (the web page at `/` and its files, outside the OpenAPI document)."""
+    return [*SHARED_ROUTES, *(api.router for api in family_apis().values()), *desk_routes()]
 
 
 # Answers smaller than about one packet gain nothing from compression.  Brotli where the

@@ -38,6 +38,7 @@ from litestar.routes import HTTPRoute
 from litestar.types.internal_types import PathParameterDefinition
 
 from diceref import __version__
+from diceref.http.desk import FAVICON, REDOC_JS, SWAGGER_CSS, SWAGGER_JS, SWAGGER_PRESET_JS
 from diceref.http.examples import EXAMPLE_REQUEST_ID, Example
 from diceref.http.family import family_apis
 from diceref.http.glossary import GLOSSARY
@@ -138,8 +139,17 @@ def openapi_config() -> OpenAPIConfig:
         path="/schema",
         render_plugins=[
             ContractJsonPlugin(),
-            ContractRedocPlugin(path=["/", "/redoc"]),
-            ContractSwaggerPlugin(path="/swagger"),
+            # Their assets are the service's own (diceref.http.desk), never a CDN's.
+            ContractRedocPlugin(
+                path=["/", "/redoc"], js_url=REDOC_JS, google_fonts=False, favicon=FAVICON
+            ),
+            ContractSwaggerPlugin(
+                path="/swagger",
+                js_url=SWAGGER_JS,
+                css_url=SWAGGER_CSS,
+                standalone_preset_js_url=SWAGGER_PRESET_JS,
+                favicon=FAVICON,
+            ),
         ],
     )
 

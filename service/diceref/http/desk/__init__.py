@@ -1,0 +1,90 @@
+"""The table desk: the web page for scorekeepers and players, served at `/`.
+
+The page is plain static files in `static/` (HTML, CSS and JavaScript modules, no build
+step) that call the service's own JSON operations; the event it keeps (players, sheets,
+rounds) lives in the browser's storage, so the service stays stateless.  Nothing it needs
+comes from another host, and neither do the assets of the API docs at `/schema`: Redoc's
+and Swagger UI's bundles are served from the `openapi-ui-bundles` package (a maintained
+wheel of the upstream files) under `/docs-assets/`, instead of the CDNs Litestar's render
+plugins default to.  See docs/desk.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import openapi_ui_bundles
+from litestar import MediaType, get
+from litestar.datastructures import CacheControlHeader
+from litestar.response import File, Response
+from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
+
+STATIC = Path(__file__).parent / "static"
+DESK_PREFIX = "/desk"
+DOCS_ASSETS = "/docs-assets"
+REDOC_JS = f"{DOCS_ASSETS}/redoc.standalone.js"  # rewritten: see `redoc_bundle`
+SWAGGER_JS = f"{DOCS_ASSETS}/swagger-ui/swagger-ui-bundle.js"
+SWAGGER_PRESET_JS = f"{DOCS_ASSETS}/swagger-ui/swagger-ui-standalone-preset.js"
+SWAGGER_CSS = f"{DOCS_ASSETS}/swagger-ui/swagger-ui.css"
+FAVICON = f"<link rel='icon' type='image/svg+xml' href='{DESK_PREFIX}/favicon.svg'>"
+
+# A page that a scorekeeper reloads at the table must get a fresh copy after an upgrade,
+# yet a phone on poor Wi-Fi should not fetch it again on every view: revalidate after a
+# minute (the files are small; the docs bundles change only with the package).
+_SHORT = CacheControlHeader(max_age=60, public=True)
+_LONG = CacheControlHeader(max_age=3600, public=True)
+
+
+@get("/", include_in_schema=False, cache_control=_SHORT, sync_to_thread=False)
+def desk_page() -> File:
+    """The desk's page; its scripts and styles come from `/desk/`."""
+    return File(STATIC / "index.html", content_disposition_type="inline", media_type=MediaType.HTML)
+
+
+# The one URL of another host in Redoc's bundle: the logo of its "API docs by Redocly" line,
+# which the same package ships beside the bundle.
+_REDOC_LOGO = (
+    b"https://cdn.redoc.ly/redoc/logo-mini.svg",
+    f"{DOCS_ASSETS}/redoc/logo-mini.svg".encode(),
+)
+
+
+@functools.cache
+def _redoc_bundle() -> bytes:
+    bundle = (openapi_ui_bundles.redoc.static_path / "redoc.standalone.js").read_bytes()
+    if _REDOC_LOGO[0] not in bundle:
+        raise RuntimeError("Redoc's bundle changed: look again for URLs of other hosts in it")
+    return bundle.replace(*_REDOC_LOGO)
+
+
+@get(REDOC_JS, include_in_schema=False, cache_control=_LONG, sync_to_thread=False)
+def redoc_bundle() -> Response[bytes]:
+    """Redoc's bundle with its logo served from here (otherwise it loads it from a CDN)."""
+    return Response(_redoc_bundle(), media_type="text/javascript; charset=utf-8")
+
+
+def desk_routes() -> list[ControllerRouterHandler]:
+    """The page at `/`, its files under `/desk/`, the API docs' assets under `/docs-assets/`."""
+    return [
+        desk_page,
+        redoc_bundle,
+        create_static_files_router(
+            DESK_PREFIX, [STATIC], name="desk", cache_control=_SHORT, include_in_schema=False
+        ),
+        create_static_files_router(
+            f"{DOCS_ASSETS}/redoc",
+            [openapi_ui_bundles.redoc.static_path],
+            name="redoc-assets",
+            cache_control=_LONG,
+            include_in_schema=False,
+        ),
+        create_static_files_router(
+            f"{DOCS_ASSETS}/swagger-ui",
+            [openapi_ui_bundles.swagger_ui.static_path],
+            name="swagger-ui-assets",
+            cache_control=_LONG,
+            include_in_schema=False,
+        ),
+    ]

@@ -1,0 +1,427 @@
+"""The table desk in a real browser: Debian's Chromium driven by Playwright for Python.
+
+The server is the real process (tests/live_server.py) with Yahtzee's table preloaded from
+the test disk cache, so the coach answers at once.  Each test gets a fresh browser context
+(empty storage) whose page fails the test on any console error, uncaught exception or
+request to a host other than the service's.  Chromium is `/usr/bin/chromium` (Debian's
+package; `playwright install` cannot download a browser here): without it the tests skip,
+except under CI=true, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import TEST_CACHE, _in_ci
+from live_server import LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+DOCS = Path(__file__).parents[2] / "docs"
+PHONE = {"width": 375, "height": 812}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, solved: Callable[[str], Any]
+) -> Iterator[LiveServer]:
+    solved("yahtzee")  # in the test disk cache, which the server reads at start-up
+    log = tmp_path_factory.mktemp("desk") / "server.log"
+    env = {"DICEREF_CACHE_DIR": str(TEST_CACHE), "DICEREF_PRELOAD": "yahtzee"}
+    with LiveServer(log, env) as live:
+        live.wait("/readyz", timeout=120)
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
+        if _in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        yield browser
+        browser.close()
+
+
+# Every visible control's accessible name: its aria-label, its <label>, or a button's text.
+UNLABELLED = """() => [...document.querySelectorAll("input, select, button, textarea")]
+  .filter((el) => el.offsetParent !== null)
+  .filter((el) => !((el.getAttribute("aria-label") || "").trim()
+    || [...(el.labels || [])].some((l) => l.textContent.trim())
+    || (el.tagName === "BUTTON" && el.textContent.trim())))
+  .map((el) => el.outerHTML.slice(0, 160))"""
+
+# WCAG's contrast ratio of every visible text against the first opaque background behind
+# it; below 4.5:1 is listed (disabled controls are exempt, as WCAG exempts them).
+LOW_CONTRAST = """() => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+  const lum = ({ r, g, b }) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const behind = (el) => { for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; }
+    return { r: 255, g: 255, b: 255, a: 1 }; };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.offsetParent === null) continue;
+    if (el.closest(":disabled")) continue;
+    const a = lum(parse(getComputedStyle(el).color)), b = lum(behind(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(`${ratio.toFixed(2)}: ${n.textContent.trim().slice(0, 40)}`);
+  }
+  return low;
+}"""
+
+
+@dataclass
+class Watched:
+    """A page and what it did that a test must not see."""
+
+    page: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    # Chromium logs every 4xx answer as a console error; a test that provokes one on
+    # purpose says which status it expects, and only those lines are let through.
+    expected_statuses: set[int] = field(default_factory=set)
+    expected_texts: set[str] = field(default_factory=set)
+
+    def allow_status(self, status: int) -> None:
+        self.expected_statuses.add(status)
+
+    def allow_offline(self) -> None:
+        self.expected_texts.add("net::ERR_INTERNET_DISCONNECTED")
+
+    def own(self, url: str) -> bool:
+        return url.startswith((self.base + "/", "data:", f"blob:{self.base}/"))
+
+    def on_console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        text = message.text
+        if any(f"status of {s} " in text for s in self.expected_statuses):
+            return
+        if any(expected in text for expected in self.expected_texts):
+            return
+        self.errors.append(f"console: {text} at {message.location}")
+
+    def check_usable(self) -> None:
+        """Every visible control has a label, every visible text a readable contrast."""
+        assert self.page.evaluate(UNLABELLED) == [], "controls without a label"
+        assert self.page.evaluate(LOW_CONTRAST) == [], "text below 4.5:1 contrast"
+
+    def screenshot(self, name: str, viewport: dict[str, int]) -> Path:
+        self.page.set_viewport_size(viewport)
+        self.page.wait_for_timeout(150)  # the layout settles
+        path = DOCS / "desk" / name
+        path.parent.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def desk(server: LiveServer, browser: Any) -> Iterator[Watched]:
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    watched = Watched(page, server.base)
+    page.on("console", watched.on_console)
+    page.on("pageerror", lambda error: watched.errors.append(f"page error: {error}"))
+    page.on("request", lambda r: None if watched.own(r.url) else watched.foreign.append(r.url))
+    page.set_default_timeout(float(os.environ.get("DESK_TIMEOUT_MS", "10000")))
+    try:
+        yield watched
+    finally:
+        context.close()
+    assert not watched.foreign, f"requests to other hosts: {watched.foreign}"
+    assert not watched.errors, "\n".join(watched.errors)
+
+
+# --- the tests ---------------------------------------------------------------------------
+
+ANN = {
+    "ones": "3", "twos": "6", "threes": "9", "fours": "12", "fives": "15", "sixes": "18",
+    "three_of_a_kind": "24", "four_of_a_kind": "0", "full_house": "25", "small_straight": "30",
+    "large_straight": "40", "yahtzee": "50", "chance": "22",
+}  # fmt: skip
+# 63 in the upper section (bonus 35) + 191 below = 289
+BOB = {
+    "ones": "2", "twos": "4", "threes": "6", "fours": "9", "fives": "10", "sixes": "12",
+    "three_of_a_kind": "20", "four_of_a_kind": "16", "full_house": "0", "small_straight": "30",
+    "large_straight": "0", "yahtzee": "0", "chance": "",
+}  # fmt: skip
+# fours 9 is impossible (corrected to 8); chance from the dice 3 3 4 4 4 (18): 42 + 84 = 126
+
+
+def open_desk(desk: Watched) -> Any:
+    page = desk.page
+    page.goto(desk.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def add_players(page: Any, stem: str, names: list[str]) -> None:
+    for name in names:
+        page.fill(f"#{stem}-new-player", name)
+        page.press(f"#{stem}-new-player", "Enter")
+
+
+def total_of(page: Any, player: int, key: str = "total") -> Any:
+    return page.locator(f'td[data-sum="{key}"][data-player="{player}"]')
+
+
+def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
+    desk: Watched, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann", "Bob"])
+    for player, sheet in enumerate([ANN, BOB]):
+        page.focus(f"#points-{player}-ones")  # then the keyboard alone: type, Enter, next box
+        for points in sheet.values():
+            if points:
+                page.keyboard.type(points)
+            page.keyboard.press("Enter")
+    chance_dice = page.locator('input.dice[data-player="1"][data-box="chance"]')
+    chance_dice.fill("3 3 4 4 4")
+    chance_dice.press("Enter")
+    expect(page.locator("#points-1-chance")).to_have_value("18")  # scored by /score
+
+    fours = page.locator('[data-cell="1/fours"]')
+    expect(fours.locator(".reason")).to_contain_text("no throw can score 9 in 'fours'")
+    expect(page.locator("#points-1-fours")).to_have_attribute("aria-invalid", "true")
+    assert page.locator(".cell .reason").count() == 1  # at that box only
+    desk.check_usable()
+    desk.screenshot("sheets-problem-laptop.png", LAPTOP)
+
+    page.fill("#points-1-fours", "8")
+    page.press("#points-1-fours", "Enter")
+    expect(fours.locator(".reason")).to_have_count(0)
+    expect(total_of(page, 0)).to_have_text("289")
+    expect(total_of(page, 1)).to_have_text("126")
+    expect(total_of(page, 0, "upper_subtotal")).to_have_text("63")
+    expect(total_of(page, 0, "upper_bonus")).to_have_text("35")
+    expect(total_of(page, 1, "upper_bonus")).to_have_text("0")
+    expect(page.locator("#ranking li")).to_have_text(["Ann: 289 (leads)", "Bob: 126"])
+    expect(page.locator("#sheet-messages .ok")).to_have_count(2)  # both complete and valid
+
+    page.click("#undo")  # back to the impossible 9, and its reason
+    expect(page.locator("#points-1-fours")).to_have_value("9")
+    expect(fours.locator(".reason")).to_contain_text("no throw can score 9")
+    page.fill("#points-1-fours", "8")
+    page.press("#points-1-fours", "Enter")
+    expect(total_of(page, 1)).to_have_text("126")
+
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#points-0-yahtzee")).to_have_value("50")
+    expect(page.locator("#points-1-fours")).to_have_value("8")
+    expect(page.locator("#ranking li")).to_have_text(["Ann: 289 (leads)", "Bob: 126"])
+    desk.screenshot("sheets-laptop.png", LAPTOP)
+    desk.screenshot("sheets-phone.png", PHONE)
+    desk.check_usable()
+
+    page.emulate_media(media="print")  # the print view: sheets and ranking, no controls
+    expect(page.locator("header.bar")).to_be_hidden()
+    expect(page.locator("#ranking")).to_be_visible()
+    expect(page.locator("#sheet-new-player")).to_be_hidden()
+    page.emulate_media(media="screen")
+
+    with page.expect_download() as csv_download:
+        page.get_by_role("button", name="Export CSV").click()
+    csv_text = Path(csv_download.value.path()).read_text()
+    assert "sheet:yahtzee,Ann,total,289," in csv_text.splitlines()
+    assert "sheet:yahtzee,Bob,chance,18,3 3 4 4 4" in csv_text.splitlines()
+
+    page.click('button.tab[data-tab="event"]')
+    with page.expect_download() as json_download:
+        page.click("#event-export")
+    saved = tmp_path / "event.json"
+    json_download.value.save_as(saved)
+    page.get_by_role("button", name="New event…").click()
+    page.click("#event-clear-yes")
+    page.click('button.tab[data-tab="sheets"]')
+    expect(page.locator("#points-0-ones")).to_have_count(0)
+    page.click('button.tab[data-tab="event"]')
+    desk.check_usable()
+    page.set_input_files("#event-import", str(saved))
+    expect(page.locator("#event-message .ok")).to_contain_text("Imported")
+    page.click('button.tab[data-tab="sheets"]')
+    expect(page.locator("#ranking li")).to_have_text(["Ann: 289 (leads)", "Bob: 126"])
+
+    # A house rule, sent as `rules` with every check: a 50-point upper bonus.
+    page.get_by_text("House rules (0 changed)").click()
+    page.fill("#rule-upper_bonus_points", "50")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(total_of(page, 0, "upper_bonus")).to_have_text("50")
+    expect(total_of(page, 0)).to_have_text("304")
+    desk.allow_status(422)  # a value the rule does not take: the reason beside the rule
+    page.fill("#rule-upper_bonus_points", "99999")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(page.locator('[data-rule-reason="upper_bonus_points"]')).to_contain_text("10000")
+    page.fill("#rule-upper_bonus_points", "50")
+    page.press("#rule-upper_bonus_points", "Tab")
+    expect(page.locator('[data-rule-reason="upper_bonus_points"]')).to_have_text("")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(total_of(page, 0)).to_have_text("304")
+
+
+def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann"])
+    expect(total_of(page, 0)).to_have_text("0")
+    desk.allow_offline()
+    page.context.set_offline(True)
+    page.fill("#points-0-sixes", "18")
+    page.press("#points-0-sixes", "Enter")
+    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(total_of(page, 0)).to_have_text("0")
+    page.context.set_offline(False)  # checked again without anyone touching the page
+    expect(total_of(page, 0)).to_have_text("18", timeout=15_000)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#points-0-sixes")).to_have_value("18")
+
+
+def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="chicago"]')
+    add_players(page, "chicago", ["Ann", "Bob"])
+    page.get_by_role("button", name="Start the round").click()
+    page.fill("#chicago-dice", "2 3 4")
+    page.select_option("#chicago-call", "high")
+    page.press("#chicago-dice", "Enter")
+    expect(page.locator("#chicago-draft ol")).to_contain_text("(call high) — high 9")
+    page.get_by_role("button", name="End turn").click()
+    draft = page.locator("#chicago-draft ol")
+    page.fill("#chicago-dice", "1 2 2")
+    page.press("#chicago-dice", "Enter")
+    expect(draft).to_contain_text("Bob: throw 1: 1 2 2")
+    page.fill("#chicago-dice", "1 2 3")  # a second throw: more than the starter's one
+    page.press("#chicago-dice", "Enter")
+    expect(draft).to_contain_text("throw 2: 1 2 3")
+    page.get_by_role("button", name="End turn").click()
+    desk.allow_status(422)  # the service refuses the round, and the page says why in words
+    page.click("#chicago-rule")
+    refusal = page.locator("#chicago-draft .problem")
+    expect(refusal).to_contain_text("Breaks a rule of the game")
+    assert "{" not in refusal.inner_text() and "errors" not in refusal.inner_text()
+    page.get_by_role("button", name="Remove the last throw").click()
+    expect(draft).not_to_contain_text("throw 2")
+    page.get_by_role("button", name="End turn").click()
+    page.click("#chicago-rule")
+    expect(page.locator("#chicago-standings li")).to_have_text(["Bob: 4 lives", "Ann: 3 lives"])
+    round_one = page.locator('[data-round="1"]')
+    expect(round_one).to_contain_text("Ann loses a life")
+    expect(round_one.locator(".ruling")).to_have_text("Next starter: Ann.")
+    desk.screenshot("chicago-phone.png", PHONE)
+    desk.check_usable()
+    page.set_viewport_size(LAPTOP)
+
+    page.click('button.tab[data-tab="yardkle"]')
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.get_by_role("button", name="Coach: what to set aside?").click()
+    advice = page.locator("#yardkle-advice tbody tr")
+    expect(advice.first).to_have_class("best")
+    expect(advice.first).to_contain_text("★ best")
+    page.fill("#yardkle-set-aside", "1 5 5 5")
+    page.press("#yardkle-set-aside", "Enter")
+    expect(page.locator("#yardkle-bank")).to_have_text("Bank 600")
+    desk.check_usable()
+    page.click("#yardkle-bank")
+    expect(page.locator("#yardkle-standings li").first).to_have_text("Ann: 600, 1 turn")
+    expect(page.locator("#yardkle-draft h3")).to_have_text("Bob's turn")
+
+    page.reload()  # both games survive a reload
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#yardkle-standings li").first).to_have_text("Ann: 600, 1 turn")
+    page.click('button.tab[data-tab="chicago"]')
+    expect(page.locator("#chicago-standings li")).to_have_text(["Bob: 4 lives", "Ann: 3 lives"])
+
+
+def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="coach"]')
+    page.fill("#coach-dice", "2 3 4 6 6")
+    page.select_option("#coach-throws-left", "2")
+    page.get_by_role("button", name="Ask the coach").click()
+    rows = page.locator("#coach-advice tbody tr")
+    answer = server.client.post(
+        "/holds", json={"game": "yahtzee", "dice": [2, 3, 4, 6, 6], "throws_left": 2}
+    ).json()
+    expect(rows).to_have_count(len(answer["options"]))
+    best = answer["options"][0]
+    expect(rows.first).to_contain_text(f"{best['expected_total']:.2f}")
+    expect(rows.first).to_contain_text("★ best")
+    second = answer["options"][1]
+    if not second["best"]:
+        expect(rows.nth(1)).to_contain_text(f"−{second['loss']:.2f}")
+    desk.screenshot("coach-phone.png", PHONE)
+    desk.check_usable()
+    page.set_viewport_size(LAPTOP)
+
+    page.get_by_role("button", name="Start a game of Yahtzee (official rules)").click()
+    page.click("#play-roll")
+    for _ in range(3):  # follow the best choice until a box is written
+        best_row = page.locator("#play tbody tr.best").first
+        expect(best_row).to_be_visible()
+        best_row.get_by_role("button").click()
+        if "turn 2 of 13" in page.locator("#play > p").first.inner_text():
+            break
+    expect(page.locator("#play > p").first).to_contain_text("turn 2 of 13")
+    expect(page.locator("#play details summary")).not_to_have_text("Decisions recorded (0)")
+    desk.check_usable()
+
+    settled = """() => document.querySelector("#play tbody tr.best")
+        || document.querySelector("#play-final")
+        || document.querySelector("#play-roll:not(:disabled)")"""
+    for _ in range(13 * 4):  # the rest of the game, always the best choice
+        page.wait_for_function(settled)
+        if page.locator("#play-final").count():
+            break
+        best = page.locator("#play tbody tr.best")
+        if best.count():
+            best.first.get_by_role("button").click()
+        else:
+            page.click("#play-roll")
+    final = page.locator("#play-final")
+    expect(final).to_contain_text("Game over:")
+    expect(final).to_contain_text("upper bonus")
+    review = page.locator("#review")  # issue 15's review when the service has it
+    expect(review).to_contain_text("Every recorded choice was the coach's best")
+
+
+def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.goto(desk.base + "/schema")
+    expect(page.get_by_role("heading", name="diceref (0.1.0)")).to_be_visible()
+    logo = page.get_by_role("img", name="redocly logo")  # Redoc's own, served from here
+    expect(logo).to_have_attribute("src", "/docs-assets/redoc/logo-mini.svg")
+    assert logo.evaluate("img => img.complete && img.naturalWidth > 0")
+    page.goto(desk.base + "/schema/swagger")
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible()

@@ -1,0 +1,48 @@
+"""The desk's files without a browser: served by the app, shipped in the package, and
+naming no other host (no CDN, no web font), like the API docs' pages."""
+
+from __future__ import annotations
+
+import re
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from diceref.http.desk import STATIC
+
+# Any absolute URL, or a protocol-relative one (//host/...), in HTML, CSS or JavaScript.
+OTHER_HOST = re.compile(
+    r"""(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}|url\(\s*['"]?(?:https?:)?//""", re.I
+)
+
+
+def test_the_desk_files_name_no_other_host() -> None:
+    files = sorted(p for p in STATIC.iterdir() if p.suffix in {".html", ".css", ".js", ".svg"})
+    assert {p.name for p in files} >= {"index.html", "desk.css", "desk.js"}
+    for path in files:
+        text = path.read_text()
+        if path.suffix == ".svg":
+            text = text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+        assert not OTHER_HOST.findall(text), f"{path.name} names another host"
+
+
+def test_the_page_and_its_files_are_served(client: TestClient[Litestar]) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<title>diceref table desk</title>" in page.text
+    for asset in re.findall(r'(?:src|href)="(/[^"]+)"', page.text):
+        assert client.get(asset).status_code == 200, asset
+    assert client.get("/desk/desk.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_the_api_docs_pages_load_only_the_services_assets(client: TestClient[Litestar]) -> None:
+    for path in ("/schema", "/schema/redoc", "/schema/swagger"):
+        html = client.get(path).text
+        head = html.split("<body>")[0]
+        assets = re.findall(r"""(?:src|href)=['"]([^'"]+)['"]""", head)
+        assert assets, path
+        for asset in assets:
+            assert asset.startswith("/"), f"{path} loads {asset}"
+            assert client.get(asset).status_code == 200, asset
+    bundle = client.get("/docs-assets/redoc.standalone.js").text
+    assert "cdn.redoc.ly" not in bundle and "/docs-assets/redoc/logo-mini.svg" in bundle
