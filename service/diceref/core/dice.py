@@ -8,7 +8,6 @@ scoring (a table lookup) and the solver (array arithmetic over the same indices)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -47,8 +46,7 @@ def throw_index(dice: list[int] | tuple[int, ...]) -> int:
 
 def counts(dice: Dice) -> tuple[int, ...]:
     """Count of each face 1..6, as a 6-tuple."""
-    c = Counter(dice)
-    return tuple(c.get(f, 0) for f in FACES)
+    return tuple(map(dice.count, FACES))
 
 
 def multiset_probability(dice: Dice) -> float:

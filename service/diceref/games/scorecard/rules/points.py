@@ -7,13 +7,14 @@ they are built from the box descriptions and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
 from diceref.core.dice import N_THROWS, THROWS, face_counts
-from diceref.games.scorecard.rules.boxes import Section
+from diceref.games.scorecard.rules.boxes import Box, Section
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 
 
@@ -47,15 +48,28 @@ def points_table(ruleset: Ruleset) -> PointsTable:
     return table
 
 
+@cache
+def box_points(box: Box) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """A box's points for every throw: natural (later throws, the first throw) and Joker.
+
+    Per box, not per ruleset: most games share most boxes (and a house rule changes one or
+    two), and a process builds the table of every built-in game at start-up, where the
+    scalar rules' 50,000 calls per game were a quarter of a second."""
+    later = tuple(box.natural_points(dice, first_throw=False) for dice in THROWS)
+    if box.first_throw_multiplier == 1:
+        first = later
+    else:
+        first = tuple(box.natural_points(dice, first_throw=True) for dice in THROWS)
+    return later, first, tuple(box.joker_points(dice) for dice in THROWS)
+
+
 def _build(ruleset: Ruleset) -> PointsTable:
     n_boxes = len(ruleset.boxes)
-    natural = [np.zeros((n_boxes, N_THROWS), dtype=np.int64) for _ in range(2)]
-    joker = np.zeros((n_boxes, N_THROWS), dtype=np.int64)
-    for b, box in enumerate(ruleset.boxes):
-        for t, dice in enumerate(THROWS):
-            natural[0][b, t] = box.natural_points(dice, first_throw=False)
-            natural[1][b, t] = box.natural_points(dice, first_throw=True)
-            joker[b, t] = box.joker_points(dice)
+    rows = [box_points(box) for box in ruleset.boxes]
+    natural = [
+        np.array([r[v] for r in rows], dtype=np.int64).reshape(n_boxes, N_THROWS) for v in (0, 1)
+    ]
+    joker = np.array([r[2] for r in rows], dtype=np.int64).reshape(n_boxes, N_THROWS)
     fc = face_counts()
     five = fc.max(axis=1) == 5
     five_face = np.where(five, fc.argmax(axis=1) + 1, 0)
