@@ -40,8 +40,11 @@ def assert_turns_agree(ruleset: Ruleset, values: FloatArray, count: int = 60) ->
     for i in _states(ruleset, count):
         want = turn_values(space, values, mask[i : i + 1], sub[i : i + 1], flag[i : i + 1])
         got = request_turn(ruleset, values, int(mask[i]), int(sub[i]), int(flag[i]))
-        assert len(got.keeps) == len(want.keeps) == ruleset.throws_per_turn - 1
-        for left in range(1, ruleset.throws_per_turn):
+        assert got.rounds == len(want.keeps) == ruleset.throws_per_turn - 1
+        # the earliest throw first on every other state: its rounds are then computed
+        # before the later throw's is asked (the order a turn's decisions come in)
+        lefts = range(1, ruleset.throws_per_turn)
+        for left in reversed(lefts) if i % 2 else lefts:
             flat = np.concatenate([level[:, 0] for level in want.keeps_with(left)])
             np.testing.assert_allclose(got.keeps_with(left), flat, rtol=0, atol=1e-11)
 

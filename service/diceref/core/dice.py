@@ -45,8 +45,13 @@ def throw_index(dice: list[int] | tuple[int, ...]) -> int:
 
 
 def counts(dice: Dice) -> tuple[int, ...]:
-    """Count of each face 1..6, as a 6-tuple."""
-    return tuple(map(dice.count, FACES))
+    """Count of each face 1..6, as a 6-tuple (looked up for the sorted keeps and throws
+    every table is built from, which ask it tens of thousands of times)."""
+    found = _COUNTS.get(dice) if type(dice) is tuple else None
+    return found if found is not None else tuple(map(dice.count, FACES))
+
+
+_COUNTS: dict[Dice, tuple[int, ...]] = {k: tuple(map(k.count, FACES)) for k in KEEPS}
 
 
 def multiset_probability(dice: Dice) -> float:

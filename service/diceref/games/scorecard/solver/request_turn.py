@@ -97,8 +97,7 @@ class RequestPlan:
     lower_add: FloatArray  # 0 if open, -inf if closed
     n_upper_bits: int
     stand_rows: IndexArray  # (boxes, 252) next-value row each box takes for each throw
-    stand_points: tuple[FloatArray, FloatArray]  # (boxes, 252) points, later / first throw
-    multiplied: bool
+    stand_points: FloatArray  # (boxes, 252) points (dice from a throw after the first)
     five_throws: tuple[int, ...]  # the six five-of-a-kind throws, by face
     joker_lower: tuple[tuple[int, tuple[int, ...]], ...]  # (row, Joker points per face)
     upper_zero_rows: tuple[int, ...]  # row of 0 in each upper box, by face
@@ -139,15 +138,14 @@ def _build(ruleset: Ruleset) -> RequestPlan:
     lower_row = {b: n_up + i for i, b in enumerate(builder.lower)}
     n_boxes = len(ruleset.boxes)
     rows = np.zeros((n_boxes, len(THROWS)), dtype=np.intp)
-    points = [np.zeros((n_boxes, len(THROWS))) for _ in range(2)]
+    points = np.zeros((n_boxes, len(THROWS)))
     five = builder.five if builder.joker_game else None
     for b in range(n_boxes):
         if b in builder.upper:
             j = builder.upper.index(b)
             rows[b] = 6 * j + counts[:, ruleset.boxes[b].face - 1]
             continue
-        for v in (0, 1):
-            points[v][b] = table.natural[v][b]
+        points[b] = table.natural[0][b]
         if b == five:
             top_row = n_up + len(builder.lower)  # (five, flag 1), then (five, flag 0)
             rows[b] = np.where(table.natural[0][b] == ruleset.five_box_top, top_row, top_row + 1)
@@ -163,8 +161,7 @@ def _build(ruleset: Ruleset) -> RequestPlan:
         lower_add=lower_add,
         n_upper_bits=len(builder.upper),
         stand_rows=rows,
-        stand_points=(points[0], points[1]),
-        multiplied=builder.multiplied,
+        stand_points=points,
         five_throws=five_throws,
         joker_lower=tuple(
             (lower_row[b], tuple(int(table.joker[b, t]) for t in five_throws))
@@ -176,43 +173,46 @@ def _build(ruleset: Ruleset) -> RequestPlan:
     )
 
 
-@dataclass(frozen=True)
 class RequestTurn:
-    """A turn's keep values (flat, in `KEEPS` order) after each throw but the last."""
+    """A turn's keep values (flat, in `KEEPS` order), round by round as they are asked.
 
-    keeps: tuple[FloatArray, ...]  # keeps[j]: after throw j + 1
+    The rounds run backwards from the last throw, so the keeps after the turn's last but
+    one throw (one throw left) cost one round and those after the first throw two: a turn
+    first asked with one throw left computes one round, and the earlier round only if an
+    earlier throw of it is asked (the coach caches the turn between its decisions)."""
+
+    def __init__(self, rounds: int, later: FloatArray) -> None:
+        self.rounds = rounds  # throws_per_turn - 1
+        self.after = later  # the value of standing after the last round computed
+        self.keeps: list[FloatArray] = []  # keeps[i]: with i + 1 throws left
 
     def keeps_with(self, throws_left: int) -> FloatArray:
-        if not 0 < throws_left <= len(self.keeps):
-            raise ValueError(f"1 to {len(self.keeps)} throws can be left, got {throws_left}")
-        return self.keeps[len(self.keeps) - throws_left]
+        if not 0 < throws_left <= self.rounds:
+            raise ValueError(f"1 to {self.rounds} throws can be left, got {throws_left}")
+        tr = keep_transitions()
+        while len(self.keeps) < throws_left:
+            keep: FloatArray = np.add.reduceat(self.after[tr.throw_of] * tr.probability, tr.starts)
+            self.keeps.append(keep)
+            # standing on a throw before the last is "keep all five", its value the best
+            # keep of those dice (the first throw's own stand score, russian-poker's doubled
+            # points, is a box the coach ranks, not a keep)
+            self.after = np.maximum.reduceat(keep[tr.sub_keeps], tr.sub_starts)
+        return self.keeps[throws_left - 1]
 
 
 def request_turn(
     ruleset: Ruleset, values: FloatArray, mask: int, sub: int, flag: int
 ) -> RequestTurn:
-    """The keep values of one state's turn (see the module's docstring)."""
+    """One state's turn (see the module's docstring): its stand values now, its keep
+    values when `keeps_with` asks."""
     plan = request_plan(ruleset)
     nxt = _next_values(plan, values, mask, sub, flag)
-    gathered = nxt[plan.stand_rows]
-    later = (gathered + plan.stand_points[0]).max(axis=0)
-    first = (gathered + plan.stand_points[1]).max(axis=0) if plan.multiplied else later
+    later = (nxt[plan.stand_rows] + plan.stand_points).max(axis=0)
     rule = ruleset.five_of_a_kind
     five = ruleset.five_box_index
     if rule is not None and five is not None and mask >> five & 1:
-        for out in (later, first) if plan.multiplied else (later,):
-            _joker_rows(plan, ruleset, nxt, mask, flag, out)
-    tr = keep_transitions()
-    after = later
-    keeps: list[FloatArray] = []
-    for throw in range(ruleset.throws_per_turn - 1, 0, -1):
-        keep: FloatArray = np.add.reduceat(after[tr.throw_of] * tr.probability, tr.starts)
-        keeps.append(keep)
-        after = np.maximum.reduceat(keep[tr.sub_keeps], tr.sub_starts)
-        if throw == 1:
-            after = np.maximum(first, after)
-    keeps.reverse()
-    return RequestTurn(tuple(keeps))
+        _joker_rows(plan, ruleset, nxt, mask, flag, later)
+    return RequestTurn(ruleset.throws_per_turn - 1, later)
 
 
 def _next_values(

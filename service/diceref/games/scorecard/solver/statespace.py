@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
 from diceref.core.dice import N_THROWS, face_counts
-from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.points import points_table, upper_extremes
 from diceref.games.scorecard.rules.ruleset import Order, Ruleset
 
 
@@ -35,15 +35,15 @@ class StateSpace:
 
     @cached_property
     def sub_low(self) -> int:
-        table = points_table(self.ruleset)
-        return min(0, sum(table.upper_min.values()))
+        upper_min, _ = upper_extremes(self.ruleset)
+        return min(0, sum(upper_min.values()))
 
     @cached_property
     def sub_high(self) -> int:
-        table = points_table(self.ruleset)
-        if min(table.upper_min.values()) >= 0:
+        upper_min, upper_max = upper_extremes(self.ruleset)
+        if min(upper_min.values()) >= 0:
             return self.ruleset.upper_bonus.target
-        return max(self.ruleset.upper_bonus.target, sum(table.upper_max.values()))
+        return max(self.ruleset.upper_bonus.target, sum(upper_max.values()))
 
     @cached_property
     def n_sub(self) -> int:
