@@ -27,13 +27,15 @@ from diceref.games.scorecard.solver.request_turn import RequestTurn, handles, re
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
 
-@dataclass(frozen=True)
+# Plain slotted classes, not frozen ones: /holds makes some 35 a request, and a frozen
+# dataclass pays an object.__setattr__ per field.
+@dataclass(slots=True)
 class KeepAdvice:
     keep: tuple[int, ...]
     expected_total: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BoxAdvice:
     box: str
     points: int
@@ -101,8 +103,9 @@ def _keep_values(
     turn: RequestTurn | TurnValues, throws_left: int, keeps: list[tuple[int, ...]]
 ) -> list[float]:
     if isinstance(turn, RequestTurn):
-        flat = turn.keeps_with(throws_left)
-        return [float(flat[KEEP_INDEX[keep]]) for keep in keeps]
+        index = [KEEP_INDEX[keep] for keep in keeps]
+        values: list[float] = turn.keeps_with(throws_left)[index].tolist()
+        return values
     levels = turn.keeps_with(throws_left)
     index = keep_graph().index
     return [float(levels[len(keep)][index[len(keep)][keep], 0]) for keep in keeps]
@@ -123,14 +126,12 @@ def advise(
     total = card_total(ruleset, card)
     options: list[Advice] = []
     five = ruleset.five_box_index
+    box_index, upper = ruleset.box_index, ruleset.upper_set
     for option in legal_options(ruleset, card, dice, throw):
-        i = ruleset.box_index[option.box]
-        after = CardState(
-            state.mask | 1 << i,
-            state.sub + option.points if i in ruleset.upper_indices else state.sub,
-            1 if i == five and option.points == ruleset.five_box_top else state.flag,
-        )
-        future = float(values[space.index_one(after.mask, after.sub, after.flag)])
+        i = box_index[option.box]
+        after_sub = state.sub + option.points if i in upper else state.sub
+        after_flag = 1 if i == five and option.points == ruleset.five_box_top else state.flag
+        future = float(values[space.index_one(state.mask | 1 << i, after_sub, after_flag)])
         options.append(
             BoxAdvice(
                 option.box,

@@ -43,6 +43,7 @@ from diceref.core.dice import (
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 from diceref.games.scorecard.solver import batched
+from diceref.games.scorecard.solver.engine import batched_solves
 from diceref.games.scorecard.solver.statespace import StateSpace
 
 NEG = -np.inf
@@ -112,8 +113,6 @@ MAX_PLANS = 32  # ~120 KB each
 
 def handles(ruleset: Ruleset) -> bool:
     """Whether this module evaluates the ruleset's turns (the compiled solver's rulesets)."""
-    from diceref.games.scorecard.solver.engine import batched_solves
-
     return batched_solves(ruleset)
 
 

@@ -99,6 +99,15 @@ class StateSpace:
     def _open_max(self) -> IntArray:
         return self._open_upper_table(self._upper_box_max)
 
+    @cached_property
+    def _open_min_list(self) -> list[int]:
+        """`_open_min` as Python ints, for one request's state (no numpy scalar lookups)."""
+        return [int(v) for v in self._open_min]
+
+    @cached_property
+    def _open_max_list(self) -> list[int]:
+        return [int(v) for v in self._open_max]
+
     def _upper_key(self, mask: IntArray) -> IntArray:
         """Compress the upper boxes' bits of `mask` to a 6-bit key (upper boxes come first)."""
         return mask & self._upper_all
@@ -110,7 +119,7 @@ class StateSpace:
         return self._reached(sub + self._open_min[self._upper_key(mask)])
 
     def secured_one(self, mask: int, sub: int) -> bool:
-        return self.ruleset.upper_bonus.reached(sub + int(self._open_min[mask & self._upper_all]))
+        return self.ruleset.upper_bonus.reached(sub + self._open_min_list[mask & self._upper_all])
 
     @cached_property
     def _upper_all(self) -> int:
@@ -179,9 +188,9 @@ class StateSpace:
         """`fold` for one state, without numpy's per-call overhead."""
         key = mask & self._upper_all
         bonus = self.ruleset.upper_bonus
-        if bonus.reached(sub + int(self._open_min[key])):
+        if bonus.reached(sub + self._open_min_list[key]):
             return self.sub_high
-        if not bonus.reached(sub + int(self._open_max[key])):
+        if not bonus.reached(sub + self._open_max_list[key]):
             return self.sub_low
         return min(max(sub, self.sub_low), self.sub_high)
 
