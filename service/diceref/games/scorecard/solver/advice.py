@@ -103,8 +103,8 @@ def _keep_values(
     turn: RequestTurn | TurnValues, throws_left: int, keeps: list[tuple[int, ...]]
 ) -> list[float]:
     if isinstance(turn, RequestTurn):
-        index = [KEEP_INDEX[keep] for keep in keeps]
-        values: list[float] = turn.keeps_with(throws_left)[index].tolist()
+        flat = [KEEP_INDEX[keep] for keep in keeps]
+        values: list[float] = turn.keeps_with(throws_left)[flat].tolist()
         return values
     levels = turn.keeps_with(throws_left)
     index = keep_graph().index
