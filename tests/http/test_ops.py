@@ -405,3 +405,39 @@ def test_shutdown_is_bounded_when_redis_swallows_a_cancellation(tmp_path: Path) 
     thread.join(15)
     assert not thread.is_alive(), "shutdown hangs"
     assert took[0] < 2
+
+
+def test_a_refused_preflight_is_a_problem_naming_what_was_refused() -> None:
+    origin = "https://board.example"
+    app = create_app(
+        settings(cors_origins=(origin,)), store=TableStore(TableSettings(cache_dir=TEST_CACHE))
+    )
+    with TestClient(app) as client:
+        traced = client.options(
+            "/score",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type, traceparent, tracestate, "
+                "x-request-id",
+            },
+        )
+        assert traced.status_code in (200, 204), traced.text
+        allowed = traced.headers["access-control-allow-headers"].lower()
+        assert {"traceparent", "tracestate", "x-request-id"} <= set(
+            allowed.replace(" ", "").split(",")
+        )
+        refused = client.options(
+            "/score",
+            headers={
+                "Origin": "https://evil.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "x-secret",
+            },
+        )
+        assert refused.status_code == 400
+        assert refused.headers["content-type"] == "application/problem+json"
+        problem = refused.json()
+        assert problem["type"].endswith("/cors-rejected")
+        assert {e["code"] for e in problem["errors"]} == {"cors_origin", "cors_headers"}
+        assert problem["instance"] == "/score"

@@ -109,13 +109,18 @@ def test_full_card_is_422_and_never_solves(coach: Client) -> None:
     assert r.status_code == 422 and "full" in r.json()["detail"]
 
 
-@pytest.mark.parametrize("throws_left", [-1, 3])
-def test_throws_left_out_of_range_is_400(coach: Client, throws_left: int) -> None:
+@pytest.mark.parametrize(("throws_left", "status"), [(-1, 400), (4, 400), (3, 422)])
+def test_throws_left_out_of_range(coach: Client, throws_left: int, status: int) -> None:
+    """Beyond any game's turn (4 throws at most) the document refuses it (400); beyond this
+    game's 3 throws the rules do (422 `throws_exceeded`), as a 4-throw house rule allows 3."""
     r = coach.post(
         "/holds", json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": throws_left}
     )
-    assert r.status_code == 400
-    assert r.json()["errors"][0]["field"] == "throws_left"
+    assert r.status_code == status
+    error = r.json()["errors"][0]
+    assert error["field"] == "throws_left"
+    if status == 422:
+        assert error["code"] == "throws_exceeded"
 
 
 def test_table_not_loaded_is_503_with_retry_after(tmp_path: Any) -> None:

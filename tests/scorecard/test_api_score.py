@@ -72,7 +72,7 @@ def problem(r: Any, status: int) -> dict[str, Any]:
         ({"game": "chicago", "dice": [1, 2, 3, 4, 5]}, "game"),
         ({"dice": [1, 2, 3, 4, 5]}, "game"),
         ({"game": "yahtzee"}, "dice"),
-        ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throw": 4}, "throw"),
+        ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throw": 5}, "throw"),
         ({"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "colour": "red"}, "colour"),
         (
             {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "scorecard": {"extra_bonus": -100}},

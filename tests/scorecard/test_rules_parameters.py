@@ -19,6 +19,7 @@ import pytest
 
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import FACES
+from diceref.core.game import RuleParameterError
 from diceref.games.scorecard.rules.games import (
     SCORECARD_GAMES,
     chute_5,
@@ -28,7 +29,7 @@ from diceref.games.scorecard.rules.games import (
     yardzee,
     yatzy,
 )
-from diceref.games.scorecard.rules.ruleset import Joker, Order, RuleParameterError, Ruleset
+from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     RuleViolation,
     Scorecard,

@@ -5,7 +5,8 @@ The keyword arguments mirror the request body's fields, with the same names and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from urllib.parse import quote
 
 from diceref_client._base import Operation
@@ -27,6 +28,8 @@ from diceref_client.models import (
     PlayerIn,
     RoundRequest,
     RoundResponse,
+    RulesetRequest,
+    RulesetResponse,
     ScorecardHoldsRequest,
     ScorecardHoldsResponse,
     ScorecardIn,
@@ -50,6 +53,7 @@ METHODS = {
     "healthz": "healthz",
     "games": "games",
     "gamesByGame": "games_by_game",
+    "rulesets": "rulesets",
     "score": "score",
     "holds": "holds",
     "scorecardsCheck": "scorecards_check",
@@ -64,6 +68,11 @@ METHODS = {
 }
 
 
+def _rules(rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """House rules as the body carries them (None: the game's built-in rules)."""
+    return None if rules is None else dict(rules)
+
+
 def healthz() -> Operation[Health]:
     return Operation("healthz", "GET", "/healthz", None, Health)
 
@@ -76,10 +85,22 @@ def games_by_game(game: str) -> Operation[GameRules]:
     return Operation("gamesByGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
 
 
+def rulesets(game: str, *, rules: Mapping[str, Any] | None = None) -> Operation[RulesetResponse]:
+    body = RulesetRequest(game=game, rules=_rules(rules))
+    return Operation("rulesets", "POST", "/rulesets", body, RulesetResponse)
+
+
 def score(
-    game: str, dice: Sequence[int], *, throw: int = 3, scorecard: ScorecardIn | None = None
+    game: str,
+    dice: Sequence[int],
+    *,
+    throw: int | None = None,
+    scorecard: ScorecardIn | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[ScoreResponse]:
-    body = ScoreRequest(game=game, dice=list(dice), throw=throw, scorecard=scorecard)
+    body = ScoreRequest(
+        game=game, dice=list(dice), throw=throw, scorecard=scorecard, rules=_rules(rules)
+    )
     return Operation("score", "POST", "/score", body, ScoreResponse)
 
 
@@ -90,15 +111,23 @@ def holds(
     *,
     throw: int | None = None,
     scorecard: ScorecardIn | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[ScorecardHoldsResponse]:
     body = ScorecardHoldsRequest(
-        game=game, dice=list(dice), throws_left=throws_left, throw=throw, scorecard=scorecard
+        game=game,
+        dice=list(dice),
+        throws_left=throws_left,
+        throw=throw,
+        scorecard=scorecard,
+        rules=_rules(rules),
     )
     return Operation("holds", "POST", "/holds", body, ScorecardHoldsResponse)
 
 
-def scorecards_check(game: str, sheets: Sequence[SheetIn]) -> Operation[CheckResponse]:
-    body = CheckRequest(game=game, sheets=list(sheets))
+def scorecards_check(
+    game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+) -> Operation[CheckResponse]:
+    body = CheckRequest(game=game, sheets=list(sheets), rules=_rules(rules))
     return Operation("scorecardsCheck", "POST", "/scorecards/check", body, CheckResponse)
 
 

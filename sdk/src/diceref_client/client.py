@@ -35,6 +35,7 @@ from diceref_client.models import (
     Health,
     PlayerIn,
     RoundResponse,
+    RulesetResponse,
     ScorecardHoldsResponse,
     ScorecardIn,
     ScoreResponse,
@@ -164,16 +165,21 @@ class Client:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return self._send(ops.games_by_game(game))
 
+    def rulesets(self, game: str, *, rules: Mapping[str, Any] | None = None) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return self._send(ops.rulesets(game, rules=rules))
+
     def score(
         self,
         game: str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
-        return self._send(ops.score(game, dice, throw=throw, scorecard=scorecard))
+        return self._send(ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules))
 
     def holds(
         self,
@@ -183,13 +189,18 @@ class Client:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
-        return self._send(ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard))
+        return self._send(
+            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
+        )
 
-    def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+    def scorecards_check(
+        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+    ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return self._send(ops.scorecards_check(game, sheets))
+        return self._send(ops.scorecards_check(game, sheets, rules=rules))
 
     def chicago_throws(
         self,
@@ -329,16 +340,25 @@ class AsyncClient:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return await self._send(ops.games_by_game(game))
 
+    async def rulesets(
+        self, game: str, *, rules: Mapping[str, Any] | None = None
+    ) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return await self._send(ops.rulesets(game, rules=rules))
+
     async def score(
         self,
         game: str,
         dice: Sequence[int],
         *,
-        throw: int = 3,
+        throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
-        return await self._send(ops.score(game, dice, throw=throw, scorecard=scorecard))
+        return await self._send(
+            ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules)
+        )
 
     async def holds(
         self,
@@ -348,15 +368,18 @@ class AsyncClient:
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
         return await self._send(
-            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard)
+            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
         )
 
-    async def scorecards_check(self, game: str, sheets: Sequence[SheetIn]) -> CheckResponse:
+    async def scorecards_check(
+        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+    ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return await self._send(ops.scorecards_check(game, sheets))
+        return await self._send(ops.scorecards_check(game, sheets, rules=rules))
 
     async def chicago_throws(
         self,

@@ -8,7 +8,7 @@ Responses decode leniently: a field the API adds later is ignored, not an error.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -48,6 +48,7 @@ class ProblemDetails(_Out):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    progress: float | None = None
 
 
 # --- operations and games --------------------------------------------------------------------
@@ -79,6 +80,12 @@ class ParameterOut(_Out):
     value: int | bool | str | list[int]
     description: str
     reading: bool
+    value_type: Literal["boolean", "integer", "string", "integer_list"]
+    settable: bool
+    choices: list[str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    length: int | None = None
 
 
 class BoxRules(_Out):
@@ -140,8 +147,9 @@ class ScorecardIn(_In):
 class ScoreRequest(_In):
     game: str
     dice: list[int]
-    throw: int = 3
+    throw: int | None = None
     scorecard: ScorecardIn | None = None
+    rules: dict[str, Any] | None = None
 
 
 class OptionOut(_Out):
@@ -168,6 +176,7 @@ class ScoreResponse(_Out):
     options: list[OptionOut]
     blocked: list[BlockedOut]
     total: int
+    ruleset_id: str | None = None
 
 
 class ScorecardHoldsRequest(_In):
@@ -176,6 +185,7 @@ class ScorecardHoldsRequest(_In):
     throws_left: int
     throw: int | None = None
     scorecard: ScorecardIn | None = None
+    rules: dict[str, Any] | None = None
 
 
 class KeepOption(_Out, tag_field="kind", tag="keep"):
@@ -207,6 +217,7 @@ class ScorecardHoldsResponse(_Out):
     throws_left: int
     total: int
     options: list[KeepOption | BoxOption]
+    ruleset_id: str | None = None
 
 
 class EntryIn(_In):
@@ -215,7 +226,7 @@ class EntryIn(_In):
     box: str
     points: int
     dice: list[int] | None = None
-    throw: int = 3
+    throw: int | None = None
 
 
 class SheetIn(_In):
@@ -229,6 +240,7 @@ class SheetIn(_In):
 class CheckRequest(_In):
     game: str
     sheets: list[SheetIn]
+    rules: dict[str, Any] | None = None
 
 
 class ProblemOut(_Out):
@@ -259,6 +271,22 @@ class CheckResponse(_Out):
     game: str
     sheets: list[SheetOut]
     standings: list[Standing]
+    ruleset_id: str | None = None
+
+
+class RulesetRequest(_In):
+    game: str
+    rules: dict[str, Any] | None = None
+
+
+class RulesetResponse(_Out):
+    game: str
+    ruleset_id: str
+    status: Literal["ready", "solving", "queued", "failed"]
+    progress: float
+    ruleset: GameRules
+    max_score: int | None
+    optimal_expected_score: float | None
 
 
 # --- Chicago -----------------------------------------------------------------------------------

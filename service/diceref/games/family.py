@@ -9,20 +9,47 @@ finds the family's API at `api_module`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-from diceref.core.game import GameInfo
+from diceref.core.game import GameInfo, RuleParameterError, build_variant
 from diceref.tables.spec import TableSpec
 
+# Variants built per process (a ruleset's boxes, parameters and hash): a frontend sends the
+# same house rules on every request, so each is built once, not per request.
+VARIANT_CACHE_SIZE = 256
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, eq=False)
 class Family:
     name: str  # the package's name under diceref/games/
     games: Mapping[str, GameInfo]  # by id, in the order `GET /games` lists them
     table_specs: Callable[[], tuple[TableSpec, ...]]  # every built-in table it serves
+    # Game id -> the builder that takes the game's parameters as keywords (`rules`): the
+    # built-in game is the builder called with none.
+    builders: Mapping[str, Callable[..., GameInfo]] = field(default_factory=dict)
+    # A game's tables under given rules, in the order a client needs them (none: a game
+    # without solved tables, refereed and coached from its rules alone).
+    tables_of: Callable[[GameInfo], tuple[TableSpec, ...]] = lambda _: ()
+
+    def with_rules(self, game: str, rules: Mapping[str, object] | None) -> GameInfo:
+        """`game` under a request's `rules` (its parameter overrides), checked and built;
+        the built-in game for none.  A refused value raises `RuleParameterError`."""
+        if not rules:
+            return self.games[game]
+        if game not in self.builders:
+            name = next(iter(rules))
+            raise RuleParameterError(name, f"'{game}' takes no rules yet", "unknown_parameter")
+        return _variant(self, game, json.dumps(rules, sort_keys=True))
 
     @property
     def api_module(self) -> str:
         """The module holding the family's `API` (its router and examples)."""
         return f"diceref.games.{self.name}.api"
+
+
+@lru_cache(maxsize=VARIANT_CACHE_SIZE)
+def _variant(family: Family, game: str, rules_json: str) -> GameInfo:
+    return build_variant(family.builders[game], family.games[game], json.loads(rules_json))

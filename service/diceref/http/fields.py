@@ -6,14 +6,18 @@ the OpenAPI document from one place.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from msgspec import Meta
 
 Die = Annotated[int, Meta(ge=1, le=6, description="A die's face, 1 to 6")]
 ThrowNumber = Annotated[
     int,
-    Meta(ge=1, le=3, description="Which throw of the turn produced the dice (1, 2 or 3)"),
+    Meta(
+        ge=1,
+        le=4,
+        description="Which throw of the turn produced the dice (1 to the game's `throws_per_turn`)",
+    ),
 ]
 
 # Free text a client names things with.  Bounded, so that no answer (a problem quoting it,
@@ -38,5 +42,18 @@ BoxId = Annotated[
         max_length=40,
         pattern=NO_CONTROL_CHARACTERS,
         description="A box's id, as listed by `GET /games/{game}` (at most 40 characters)",
+    ),
+]
+
+RuleName = Annotated[str, Meta(min_length=1, max_length=40, pattern=NO_CONTROL_CHARACTERS)]
+# A house rule's value is checked against its parameter (type, choices, range) by the rules
+# layer, which answers a 422 naming `rules.<name>`: so any JSON value decodes here, and a
+# wrong type is refused with the parameter's own words rather than a generic 400.
+Rules = Annotated[
+    dict[RuleName, Any],
+    Meta(
+        max_length=40,
+        description="House rules: parameter overrides by name, as `GET /games/{game}` lists "
+        "them under `parameters`, each value of the type and range listed there",
     ),
 ]

@@ -31,11 +31,19 @@ class GameSummary(msgspec.Struct, omit_defaults=True):
     boxes: list[BoxSummary] | None = None
 
 
-class ParameterOut(msgspec.Struct):
+class ParameterOut(msgspec.Struct, omit_defaults=True):
+    """A rule setting as a client reads it, and may set it per request under `rules`."""
+
     name: str
     value: int | bool | str | list[int]
     description: str
     reading: bool
+    value_type: Literal["boolean", "integer", "string", "integer_list"]
+    settable: bool
+    choices: list[str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    length: int | None = None
 
 
 class BoxRules(msgspec.Struct):
@@ -115,6 +123,12 @@ def parameters_out(game: GameInfo) -> list[ParameterOut]:
             list(p.value) if isinstance(p.value, tuple) else p.value,
             p.description,
             p.reading,
+            p.type,
+            p.settable,
+            list(p.choices) or None,
+            p.minimum,
+            p.maximum,
+            p.length,
         )
         for p in game.parameters
     ]

@@ -8,9 +8,12 @@ rule can never be served a table solved for another.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from diceref.core.arrays import FloatArray
+from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve_max, solve_with_max
@@ -19,32 +22,32 @@ from diceref.tables.spec import Progress, TableSpec
 
 # Specs by (kind, game, rules hash): built once per ruleset, so that a request's lookup
 # is a dict access rather than hashing the whole ruleset description.
-_SPECS: dict[tuple[str, str, str], TableSpec] = {}
+_SPECS: PerRuleset[tuple[str, str, str], TableSpec] = PerRuleset(512)
 
 
 def value_spec(ruleset: Ruleset) -> TableSpec:
     """Expected points still to come from every state under optimal play."""
-    found = _SPECS.get(("value", ruleset.id, ruleset.rules_hash))
-    if found is None:
-        found = _SPECS[("value", ruleset.id, ruleset.rules_hash)] = TableSpec(
+    return _SPECS.get(
+        ("value", ruleset.id, ruleset.rules_hash),
+        lambda: TableSpec(
             "value",
             ruleset.id,
             ruleset.rules_hash,
             SOLVER_VERSION,
             (state_space(ruleset).size,),
-            lambda progress: _solve(ruleset, progress),
-        )
-    return found
+            partial(_values, ruleset),
+        ),
+    )
 
 
 def max_spec(ruleset: Ruleset) -> TableSpec:
     """The most points the game can give from an empty card (a one-element table)."""
-    found = _SPECS.get(("max", ruleset.id, ruleset.rules_hash))
-    if found is None:
-        found = _SPECS[("max", ruleset.id, ruleset.rules_hash)] = TableSpec(
-            "max", ruleset.id, ruleset.rules_hash, SOLVER_VERSION, (1,), lambda _: _max(ruleset)
-        )
-    return found
+    return _SPECS.get(
+        ("max", ruleset.id, ruleset.rules_hash),
+        lambda: TableSpec(
+            "max", ruleset.id, ruleset.rules_hash, SOLVER_VERSION, (1,), partial(_max, ruleset)
+        ),
+    )
 
 
 def max_score(table: FloatArray) -> int:
@@ -58,10 +61,13 @@ _MAX_FROM_SOLVE: dict[str, FloatArray] = {}
 MAX_KEPT = 64
 
 
-def _solve(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
+# The solves are module-level functions bound with `partial`, so that a spec's solve
+# pickles: a house-rules table is solved in a worker process (`tables.solver_pool`).
+def _values(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
     """The value table; the max table comes out of the same pass and waits for its spec,
-    which every caller (`diceref precompute`, the registry at start-up, a house rule's
-    solve) asks for right after the value table."""
+    which every caller (`diceref precompute`, the registry at start-up) asks for right
+    after the value table.  (A house rule's max table solved in another worker process of
+    the solver pool does not find it there and is solved on its own: the same number.)"""
     values, best = solve_with_max(ruleset, progress)
     if best is not None:
         _MAX_FROM_SOLVE[ruleset.rules_hash] = _empty_card(ruleset, best)
@@ -70,7 +76,7 @@ def _solve(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
     return values
 
 
-def _max(ruleset: Ruleset) -> FloatArray:
+def _max(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
     found = _MAX_FROM_SOLVE.pop(ruleset.rules_hash, None)
     return found if found is not None else _empty_card(ruleset, solve_max(ruleset))
 
@@ -81,6 +87,11 @@ def _empty_card(ruleset: Ruleset, table: FloatArray) -> FloatArray:
     return best
 
 
+def ruleset_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:
+    """A ruleset's tables, in the order a client needs them: the coach's, then the max."""
+    return (value_spec(ruleset), max_spec(ruleset))
+
+
 def table_specs() -> tuple[TableSpec, ...]:
     """Every built-in game's tables: its value table, then its max table."""
-    return tuple(spec for r in SCORECARD_GAMES.values() for spec in (value_spec(r), max_spec(r)))
+    return tuple(spec for r in SCORECARD_GAMES.values() for spec in ruleset_specs(r))

@@ -156,10 +156,22 @@ EXAMPLES: dict[str, list[Example]] = {
             body=HOLDS_BODY,
         ),
         Example(
-            "too-many-throws-left",
-            "Three throws left: a turn has three throws, the first one made",
+            "throws-left-out-of-range",
+            "Four throws left: more than any game's turn (four throws at most) allows",
             400,
-            invalid("/holds", "throws_left", "Expected `int` <= 2", "out_of_range"),
+            invalid("/holds", "throws_left", "Expected `int` <= 3", "out_of_range"),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 4},
+        ),
+        Example(
+            "too-many-throws-left",
+            "Three throws left: a Yahtzee turn has three throws, the first one made",
+            422,
+            rule_violation(
+                "/holds",
+                "throws_left",
+                "yahtzee allows 3 throw(s) a turn, so at most 2 can be left, not 3",
+                "throws_exceeded",
+            ),
             body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 3},
         ),
         Example(

@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import BlockReason
-from diceref.http.fields import BoxId, Die, PlayerName, ThrowNumber
+from diceref.http.fields import BoxId, Die, PlayerName, Rules, ThrowNumber
 
 FiveDice = Annotated[
     list[Die], Meta(min_length=5, max_length=5, description="Five dice, 1 to 6 each")
@@ -51,22 +51,37 @@ class BlockedOut(msgspec.Struct):
     reason: str
 
 
+RulesetId = Annotated[
+    str,
+    Meta(description="Content hash of the effective rules (present when `rules` was sent)"),
+]
+
+
 class ScoreRequest(msgspec.Struct, forbid_unknown_fields=True):
     game: ScorecardGame
     dice: FiveDice
-    throw: ThrowNumber = 3
+    throw: ThrowNumber | None = None  # None: the turn's last throw
     scorecard: ScorecardIn | None = None
+    rules: Rules | None = None
 
 
-class ScoreResponse(msgspec.Struct):
+class ScoreResponse(msgspec.Struct, omit_defaults=True):
     game: str
     dice: list[int]
     options: list[OptionOut]
     blocked: list[BlockedOut]
     total: int
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
-ThrowsLeft = Annotated[int, Meta(ge=0, le=2, description="Throws still allowed this turn")]
+ThrowsLeft = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=3,
+        description="Throws still allowed this turn (at most the game's `throws_per_turn` - 1)",
+    ),
+]
 
 
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,6 +90,7 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     throws_left: ThrowsLeft
     throw: ThrowNumber | None = None
     scorecard: ScorecardIn | None = None
+    rules: Rules | None = None
 
 
 class KeepOption(msgspec.Struct, tag_field="kind", tag="keep"):
@@ -100,12 +116,13 @@ class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
     loss: float
 
 
-class HoldsResponse(msgspec.Struct):
+class HoldsResponse(msgspec.Struct, omit_defaults=True):
     game: str
     dice: list[int]
     throws_left: int
     total: int
     options: list[KeepOption | BoxOption]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -114,7 +131,7 @@ class EntryIn(msgspec.Struct, forbid_unknown_fields=True):
     box: BoxId
     points: int
     dice: FiveDice | None = None
-    throw: ThrowNumber = 3
+    throw: ThrowNumber | None = None  # None: the turn's last throw
 
 
 class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -128,6 +145,7 @@ class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
 class CheckRequest(msgspec.Struct, forbid_unknown_fields=True):
     game: ScorecardGame
     sheets: Annotated[list[SheetIn], Meta(min_length=1, max_length=50)]
+    rules: Rules | None = None
 
 
 class ProblemOut(msgspec.Struct):
@@ -154,7 +172,8 @@ class Standing(msgspec.Struct):
     total: int
 
 
-class CheckResponse(msgspec.Struct):
+class CheckResponse(msgspec.Struct, omit_defaults=True):
     game: str
     sheets: list[SheetOut]
     standings: list[Standing]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET

@@ -6,9 +6,11 @@ rule check lives in `diceref.games.scorecard.rules` and raises `RuleViolation` (
 
 from __future__ import annotations
 
+import msgspec
 from litestar import Request
 from litestar.params import JSONBody
 
+from diceref.games.scorecard import FAMILY
 from diceref.games.scorecard.api.models import (
     BlockedOut,
     BoxOption,
@@ -25,12 +27,12 @@ from diceref.games.scorecard.api.models import (
     SheetOut,
     Standing,
 )
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
     blocked_boxes,
     card_total,
+    check_throw,
     legal_options,
     open_card,
     throw_of,
@@ -44,6 +46,19 @@ from diceref.http.family import operation, registry_of
 BEST_WITHIN = 1e-9
 
 
+def _ruleset(game: str, rules: dict[str, object] | None) -> Ruleset:
+    """The game under the request's house rules (the built-in one for none); a refused
+    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
+    ruleset = FAMILY.with_rules(game, rules)
+    assert isinstance(ruleset, Ruleset)
+    return ruleset
+
+
+def _ruleset_id(ruleset: Ruleset, rules: object) -> str | msgspec.UnsetType:
+    """The answer's `ruleset_id`: given whenever the request chose its rules."""
+    return msgspec.UNSET if rules is None else ruleset.ruleset_id
+
+
 def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
     card = Scorecard() if card_in is None else Scorecard(card_in.filled, card_in.extra_bonus)
     return open_card(ruleset, card)
@@ -53,9 +68,11 @@ def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
 def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     """Every box the throw may legally fill now (Joker and series order applied), a scratch
     listed with 0 points, and the card's total before the throw."""
-    ruleset = SCORECARD_GAMES[data.game.value]
+    ruleset = _ruleset(data.game.value, data.rules)
     card = _card(ruleset, data.scorecard)
-    options = legal_options(ruleset, card, data.dice, data.throw)
+    throw = ruleset.throws_per_turn if data.throw is None else data.throw
+    check_throw(ruleset, throw)
+    options = legal_options(ruleset, card, data.dice, throw)
     name = ruleset.box_name
     return ScoreResponse(
         game=ruleset.id,
@@ -69,6 +86,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
             for b in blocked_boxes(ruleset, card, options)
         ],
         total=card_total(ruleset, card),
+        ruleset_id=_ruleset_id(ruleset, data.rules),
     )
 
 
@@ -80,7 +98,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by
     exact expected final score under optimal play (`expected_total`, bonuses included)."""
-    ruleset = SCORECARD_GAMES[data.game.value]
+    ruleset = _ruleset(data.game.value, data.rules)
     card = _card(ruleset, data.scorecard)
     throw = throw_of(ruleset, data.throws_left, data.throw)
     values = registry_of(request).require(value_spec(ruleset))
@@ -107,7 +125,12 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
         else:
             options.append(KeepOption(list(o.keep), o.expected_total, best, loss))
     return HoldsResponse(
-        ruleset.id, data.dice, data.throws_left, card_total(ruleset, card), options
+        ruleset.id,
+        data.dice,
+        data.throws_left,
+        card_total(ruleset, card),
+        options,
+        _ruleset_id(ruleset, data.rules),
     )
 
 
@@ -119,7 +142,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,
     unknown boxes, bonuses without a basis, series order), the totals, and the ranking."""
-    ruleset = SCORECARD_GAMES[data.game.value]
+    ruleset = _ruleset(data.game.value, data.rules)
     reports = [
         check_sheet(
             ruleset,
@@ -155,4 +178,5 @@ def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
             for r in reports
         ],
         standings=[Standing(r.rank, r.player, r.total) for r in ranked],
+        ruleset_id=_ruleset_id(ruleset, data.rules),
     )

@@ -7,10 +7,11 @@ force) and records them as `Parameter`s, so the value that shapes the boxes is t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from diceref.core.game import Parameter
+from diceref.core.game import Parameter, RuleParameterError
 from diceref.games.scorecard.rules.boxes import (
     LARGE_STRAIGHT_RUNS,
     SMALL_STRAIGHT_RUNS,
@@ -21,12 +22,12 @@ from diceref.games.scorecard.rules.boxes import (
     upper,
 )
 from diceref.games.scorecard.rules.ruleset import (
+    MAX_POINTS,
     MAX_THROWS,
     MIN_THROWS,
     FiveOfAKindRule,
     Joker,
     Order,
-    RuleParameterError,
     Ruleset,
     UpperBonus,
     five_of_a_kind_parameters,
@@ -481,6 +482,8 @@ def russian_poker(
                 "upper_target_count",
                 upper_target_count,
                 f"First series: (count - {upper_target_count}) x face.",
+                minimum=0,
+                maximum=5,
             ),
             *upper_bonus_parameters(rules.bonus, "first-series"),
             Parameter(
@@ -500,8 +503,16 @@ def russian_poker(
                 first_throw_multiplier,
                 "A second-series combination other than chance made on the first throw of the "
                 "turn scores this many times its points.",
+                minimum=1,
+                maximum=10,
             ),
-            Parameter("poker_premium", poker_premium, "Added to every poker."),
+            Parameter(
+                "poker_premium",
+                poker_premium,
+                "Added to every poker.",
+                minimum=0,
+                maximum=MAX_POINTS,
+            ),
             Parameter(
                 "poker_premium_doubled",
                 poker_premium_doubled,
@@ -528,13 +539,14 @@ def russian_poker(
     )
 
 
-CHUTE_NOTCHES: tuple[tuple[int, int], ...] = tuple((f, f + 1) for f in range(1, 7))
+# Per face (aces..sixes), the points of one notch then of two, flat: (1, 2, 2, 3, ...).
+CHUTE_NOTCHES: tuple[int, ...] = tuple(p for f in range(1, 7) for p in (f, f + 1))
 CHUTE_UPPER = ("aces", "twos", "threes", "fours", "fives", "sixes")
 
 
 def chute_5(
     *,
-    notches: tuple[tuple[int, int], ...] = CHUTE_NOTCHES,
+    notches: tuple[int, ...] = CHUTE_NOTCHES,
     break_over: int = 20,
     upper_bonus_threshold: int = 21,
     upper_bonus_points: int = 10,
@@ -556,7 +568,7 @@ def chute_5(
                 CHUTE_UPPER[f - 1],
                 CHUTE_UPPER[f - 1].title(),
                 Points.NOTCHES,
-                notches=notches[f - 1],
+                notches=(notches[2 * f - 2], notches[2 * f - 1]),
             )
             for f in range(1, 7)
         ),
@@ -598,12 +610,15 @@ def chute_5(
         parameters=(
             Parameter(
                 "notches",
-                tuple(p for pair in notches for p in pair),
+                tuple(notches),
                 "Upper windows, per face (aces..sixes): points for one notch (three of the "
                 "face) then two notches (four or five): face, face + 1. The legible examples "
                 "(Twos 2/3, Aces 2 for two notches) fix this; the low-contrast Fives example "
                 "contradicts them.",
                 reading=True,
+                minimum=0,
+                maximum=MAX_POINTS,
+                length=12,
             ),
             *upper_bonus_parameters(rules.bonus, "upper windows"),
             Parameter(
@@ -612,6 +627,8 @@ def chute_5(
                 "Break scores 8 for any five dice totalling more than this; no further "
                 "condition (the text explains when it is useful, not a restriction).",
                 reading=True,
+                minimum=5,
+                maximum=29,
             ),
             Parameter(
                 "printed_perfect_score",
@@ -619,6 +636,7 @@ def chute_5(
                 "The leaflet's 'perfect score 186' cannot be reached under any reading of the "
                 "legible values; this ruleset's maximum is reported as max_score.",
                 reading=True,
+                settable=False,
             ),
             *five_of_a_kind_parameters(
                 rules.reported_five, NO_JOKER_TEXT, NO_SCRATCH_TEXT, scratched_reading=False
@@ -731,6 +749,14 @@ def yatzy(
     )
 
 
-SCORECARD_GAMES: dict[str, Ruleset] = {
-    r.id: r for r in (yahtzee(), yardzee(), dice_poker(), russian_poker(), chute_5(), yatzy())
+# Each game's builder, by id: called with no argument it is the built-in game; with a
+# request's `rules` (checked against the parameters it reports) the house-rules variant.
+SCORECARD_BUILDERS: dict[str, Callable[..., Ruleset]] = {
+    "yahtzee": yahtzee,
+    "yardzee": yardzee,
+    "dice-poker": dice_poker,
+    "russian-poker": russian_poker,
+    "chute-5": chute_5,
+    "yatzy": yatzy,
 }
+SCORECARD_GAMES: dict[str, Ruleset] = {g: build() for g, build in SCORECARD_BUILDERS.items()}

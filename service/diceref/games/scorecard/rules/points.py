@@ -7,13 +7,14 @@ they are built from the box descriptions and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
-from diceref.core.dice import DICE_PER_THROW, N_THROWS, THROWS, face_counts
+from diceref.core.cache import PerRuleset
+from diceref.core.dice import DICE_PER_THROW, THROWS, face_counts
 from diceref.games.scorecard.rules.boxes import Box, Section
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 
@@ -37,39 +38,44 @@ class PointsTable:
     upper_floor: tuple[tuple[str, int], ...]  # (upper box id, least points it can record)
 
 
-_CACHE: dict[str, PointsTable] = {}
+_CACHE: PerRuleset[str, PointsTable] = PerRuleset(256)
 
 
 def points_table(ruleset: Ruleset) -> PointsTable:
-    key = ruleset.rules_hash
-    table = _CACHE.get(key)
-    if table is None:
-        table = _CACHE[key] = _build(ruleset)
-    return table
+    return _CACHE.get(ruleset.rules_hash, lambda: _build(ruleset))
 
 
-@cache
-def box_points(box: Box) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """A box's points for every throw: natural (later throws, the first throw) and Joker.
+# A box's points for every throw, by the box's description: house rules mostly change the
+# bonuses, the Joker or the order, not the boxes, so a variant reuses its boxes' rows (the
+# rows of a new box cost a few milliseconds, on the request path that first names it).
+_BOX_ROWS: PerRuleset[Box, tuple[IntArray, IntArray, IntArray]] = PerRuleset(1024)
 
-    Per box, not per ruleset: most games share most boxes (and a house rule changes one or
-    two), and a process builds the table of every built-in game at start-up, where the
-    scalar rules' 50,000 calls per game were a quarter of a second."""
-    later = tuple(box.natural_points(dice, first_throw=False) for dice in THROWS)
+
+def _box_rows(box: Box) -> tuple[IntArray, IntArray, IntArray]:
+    later = np.array([box.natural_points(d, first_throw=False) for d in THROWS], dtype=np.int64)
     if box.first_throw_multiplier == 1:
-        first = later
+        first = later  # the same points whichever throw made them
     else:
-        first = tuple(box.natural_points(dice, first_throw=True) for dice in THROWS)
-    return later, first, tuple(box.joker_points(dice) for dice in THROWS)
+        first = np.array([box.natural_points(d, first_throw=True) for d in THROWS], dtype=np.int64)
+    joker = np.array([box.joker_points(d) for d in THROWS], dtype=np.int64)
+    for row in (later, first, joker):
+        row.setflags(write=False)
+    return later, first, joker
 
 
-@cache
+_EXTREMES: PerRuleset[str, tuple[dict[int, int], dict[int, int]]] = PerRuleset(512)
+
+
 def upper_extremes(ruleset: Ruleset) -> tuple[dict[int, int], dict[int, int]]:
     """The least and the most points each upper box can record (a scratch included).
 
     An upper box scores by how many dice show its face, so one throw per count (0..5) says
     it all: the state space's size needs only this, and a process lists every game's
     tables (their shapes) at start-up without building each game's points table."""
+    return _EXTREMES.get(ruleset.rules_hash, lambda: _upper_extremes(ruleset))
+
+
+def _upper_extremes(ruleset: Ruleset) -> tuple[dict[int, int], dict[int, int]]:
     low: dict[int, int] = {}
     high: dict[int, int] = {}
     for b in ruleset.upper_indices:
@@ -84,12 +90,9 @@ def upper_extremes(ruleset: Ruleset) -> tuple[dict[int, int], dict[int, int]]:
 
 
 def _build(ruleset: Ruleset) -> PointsTable:
-    n_boxes = len(ruleset.boxes)
-    rows = [box_points(box) for box in ruleset.boxes]
-    natural = [
-        np.array([r[v] for r in rows], dtype=np.int64).reshape(n_boxes, N_THROWS) for v in (0, 1)
-    ]
-    joker = np.array([r[2] for r in rows], dtype=np.int64).reshape(n_boxes, N_THROWS)
+    rows = [_BOX_ROWS.get(box, partial(_box_rows, box)) for box in ruleset.boxes]
+    natural = [np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows])]
+    joker = np.stack([r[2] for r in rows])
     fc = face_counts()
     five = fc.max(axis=1) == 5
     five_face = np.where(five, fc.argmax(axis=1) + 1, 0)

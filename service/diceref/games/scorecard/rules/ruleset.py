@@ -28,20 +28,11 @@ class Order(StrEnum):
 
 
 MIN_THROWS, MAX_THROWS = 1, 4
+# Bounds on a request's point values: far above any published game, low enough that every
+# total stays an exact integer in the solver's float64 tables.
+MAX_POINTS = 10_000
+MAX_BONUS_THRESHOLD = 1_000
 DEFAULT_THROWS = 3  # the throws every table keyed before `throws_per_turn` became a rule
-
-
-class RuleParameterError(ValueError):
-    """A builder refused a parameter value: out of range, or contradicting another one.
-
-    `name` is the parameter's name as `GET /games/{game}` reports it, so a caller can point
-    at `rules.<name>` without parsing the message.
-    """
-
-    def __init__(self, name: str, reason: str) -> None:
-        super().__init__(f"{name}: {reason}")
-        self.name = name
-        self.reason = reason
 
 
 class Joker(StrEnum):
@@ -60,13 +51,21 @@ def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, 
             "upper_bonus_threshold",
             bonus.threshold,
             f"The {section} total must be {compare} this for the bonus.",
+            minimum=0,
+            maximum=MAX_BONUS_THRESHOLD,
         ),
         Parameter(
             "upper_bonus_strictly_greater",
             bonus.strictly_greater,
             "True: the total must exceed the threshold; False: reaching it is enough.",
         ),
-        Parameter("upper_bonus_points", bonus.points, f"The {section} bonus."),
+        Parameter(
+            "upper_bonus_points",
+            bonus.points,
+            f"The {section} bonus.",
+            minimum=0,
+            maximum=MAX_POINTS,
+        ),
     )
 
 
@@ -92,8 +91,10 @@ def five_of_a_kind_parameters(
             "extra_bonus",
             rule.extra_bonus,
             f"Per further five of a kind once '{rule.box}' holds its top value (0: none).",
+            minimum=0,
+            maximum=MAX_POINTS,
         ),
-        Parameter("joker", rule.joker.value, joker_text),
+        Parameter("joker", rule.joker.value, joker_text, choices=tuple(j.value for j in Joker)),
         Parameter(
             "joker_when_scratched", rule.joker_when_scratched, scratched_text, scratched_reading
         ),
@@ -110,8 +111,12 @@ def play_parameters(
             "throws_per_turn",
             throws_per_turn,
             f"Throws per turn, the first included ({MIN_THROWS} to {MAX_THROWS}).",
+            minimum=MIN_THROWS,
+            maximum=MAX_THROWS,
         ),
-        Parameter("order", order.value, order_text, order_reading),
+        Parameter(
+            "order", order.value, order_text, order_reading, choices=tuple(o.value for o in Order)
+        ),
     )
 
 
@@ -238,6 +243,12 @@ class Ruleset(GameInfo):
         if self.throws_per_turn != DEFAULT_THROWS:
             out["throws_per_turn"] = self.throws_per_turn
         return out
+
+    @property
+    def ruleset_id(self) -> str:
+        """The scoring rules' hash: equal for any two descriptions that score alike (a
+        built-in game sent back as a custom `ruleset` included), and the tables' key."""
+        return self.rules_hash
 
     @cached_property
     def rules_hash(self) -> str:

@@ -157,13 +157,32 @@ def open_card(ruleset: Ruleset, card: Scorecard, where: str = "scorecard") -> Sc
     return card
 
 
+def check_throw(ruleset: Ruleset, throw: int, field: str = "throw") -> None:
+    """A throw number the game's turn has (a 4th throw only where `throws_per_turn` is 4)."""
+    if throw > ruleset.throws_per_turn:
+        raise RuleViolation(
+            field,
+            f"{ruleset.id} allows {ruleset.throws_per_turn} throw(s) a turn, not a throw {throw}",
+            "throws_exceeded",
+        )
+
+
 def throw_of(ruleset: Ruleset, throws_left: int, throw: int | None) -> int:
     """The throw that produced dice with `throws_left` throws still allowed: it follows
     from `throws_left` while a throw is left; on the last throw a player who stood early
     (fewer throws) may name it.  A `throw` that contradicts `throws_left` is refused."""
-    natural = ruleset.throws_per_turn - throws_left
+    last = ruleset.throws_per_turn
+    if throws_left > last - 1:
+        raise RuleViolation(
+            "throws_left",
+            f"{ruleset.id} allows {last} throw(s) a turn, so at most {last - 1} can be left, "
+            f"not {throws_left}",
+            "throws_exceeded",
+        )
+    natural = last - throws_left
     if throw is None:
         return natural
+    check_throw(ruleset, throw)
     if throws_left > 0 and throw != natural:
         raise RuleViolation(
             "throw",

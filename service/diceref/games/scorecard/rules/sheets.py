@@ -33,7 +33,7 @@ class Entry:
     box: str
     points: int
     dice: tuple[int, ...] | None = None
-    throw: int = 3
+    throw: int | None = None  # None: the turn's last throw (the game's `throws_per_turn`)
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,15 @@ def _check_dice(
     if len(dice) != DICE_PER_THROW or any(d not in FACES for d in dice):
         problem(f"{path}.dice", entry.box, "five dice showing 1 to 6 are needed")
         return 0
-    options = legal_options(ruleset, Scorecard(dict(boxes)), canonical(dice), entry.throw)
+    throw = ruleset.throws_per_turn if entry.throw is None else entry.throw
+    if throw > ruleset.throws_per_turn:
+        problem(
+            f"{path}.throw",
+            entry.box,
+            f"{ruleset.id} allows {ruleset.throws_per_turn} throw(s) a turn, not a throw {throw}",
+        )
+        return 0
+    options = legal_options(ruleset, Scorecard(dict(boxes)), canonical(dice), throw)
     legal = {o.box: o for o in options}
     option = legal.get(entry.box)
     if option is None:
@@ -173,7 +181,7 @@ def _check_dice(
         problem(
             f"{path}.points",
             entry.box,
-            f"points do not match the dice: {list(dice)} on throw {entry.throw} score "
+            f"points do not match the dice: {list(dice)} on throw {throw} score "
             f"{option.points} in '{entry.box}', the sheet says {entry.points}",
         )
     return extra_bonus_for(ruleset, boxes, dice)
