@@ -50,10 +50,11 @@ THEIRS = (
 YARDKLE = (
     "import time; t = time.perf_counter(); "
     "from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES; "
-    "from diceref.games.scorecard.tables import load_policy_table; "
+    "from diceref.games.yardkle.tables import policy_spec; "
+    "from diceref.settings import Settings; "
+    "from diceref.tables.spec import load_sync; "
     "from diceref.tables.store import TableStore; "
-    "import asyncio; "
-    "got = asyncio.run(load_policy_table(TableStore.from_env(), DEFAULT_RULES)); "
+    "got = load_sync(TableStore(Settings.from_env().tables), policy_spec(DEFAULT_RULES)); "
     "print(f'yardkle        {got.source:9} {time.perf_counter() - t:7.2f} s')"
 )
 
