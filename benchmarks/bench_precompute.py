@@ -19,6 +19,9 @@ first writes them): without them every process compiles the imports it needs fro
 0.35 s for `diceref precompute` here (redis and numpy are most of it), nothing for the peer.
 The helper process the solver forks is waited for, so its CPU counts in the figures.
 
+`--serve RUNS` times `diceref serve` from an empty cache until /readyz answers (every
+game's tables solved in the serving process; issue 14 asks at most 15 s).
+
 `--games` then times every built-in game's tables from an empty cache: one
 `diceref precompute GAME` process per scorecard game (the games named explicitly), the
 Yardkle policy table in a process of its own, and all of them in one process, printing the
@@ -47,10 +50,11 @@ THEIRS = (
 YARDKLE = (
     "import time; t = time.perf_counter(); "
     "from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES; "
-    "from diceref.games.scorecard.tables import load_policy_table; "
+    "from diceref.games.yardkle.tables import policy_spec; "
+    "from diceref.settings import Settings; "
+    "from diceref.tables.spec import load_sync; "
     "from diceref.tables.store import TableStore; "
-    "import asyncio; "
-    "got = asyncio.run(load_policy_table(TableStore.from_env(), DEFAULT_RULES)); "
+    "got = load_sync(TableStore(Settings.from_env().tables), policy_spec(DEFAULT_RULES)); "
     "print(f'yardkle        {got.source:9} {time.perf_counter() - t:7.2f} s')"
 )
 
@@ -175,17 +179,67 @@ def every_game() -> None:
     )
 
 
+def cold_start(runs: int) -> None:
+    """`diceref serve` (granian, one worker, every game preloaded, no Redis) from an empty
+    table cache until /readyz answers 200: every table solved in the serving process."""
+    import time
+
+    import httpx
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _server import free_port
+
+    print(f"\ndiceref serve from an empty cache to ready, {runs} runs; load {load()}")
+    walls: list[float] = []
+    for run in range(1, runs + 1):
+        with tempfile.TemporaryDirectory(prefix="diceref-bench-") as cache_dir:
+            port = free_port()
+            dropped = {"REDIS_URL", "PYTHONDONTWRITEBYTECODE"}
+            env = {k: v for k, v in os.environ.items() if k not in dropped}
+            env.update(DICEREF_CACHE_DIR=cache_dir, DICEREF_PRELOAD="all")
+            command = ["uv", "run", "diceref", "serve", "--port", str(port), "--workers", "1"]
+            start = time.perf_counter()
+            server = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            try:
+                while True:
+                    try:
+                        ready = httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1)
+                        if ready.status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    if server.poll() is not None or time.perf_counter() - start > 120:
+                        sys.exit("diceref serve did not become ready")
+                    time.sleep(0.05)
+                walls.append(time.perf_counter() - start)
+            finally:
+                server.terminate()
+                server.wait(30)
+        print(f"run {run}  ready after {walls[-1]:6.2f} s", flush=True)
+    print(
+        f"median  ready after {statistics.median(walls):.2f} s (issue 14: at most 15 s); "
+        f"load {load()}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", action="store_true", help="also time every built-in game")
     parser.add_argument("--skip-yahtzee", action="store_true")
+    parser.add_argument(
+        "--serve", type=int, default=0, metavar="RUNS", help="also time serve's cold start"
+    )
     args = parser.parse_args()
     print(f"cores {os.cpu_count()}, RAYON_NUM_THREADS={os.environ.get('RAYON_NUM_THREADS')}")
     if not args.skip_yahtzee:
         yahtzee(args.runs)
     if args.games:
         every_game()
+    if args.serve:
+        cold_start(args.serve)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import shutil
 import sys
@@ -23,6 +22,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     metrics_dir = _metrics_directory(args.workers)
     try:
         if args.workers > 1 or args.server == "granian":
+            import multiprocessing
+
             from granian import Granian
             from granian.constants import Interfaces, Loops
             from granian.log import LogLevels
@@ -185,16 +186,18 @@ class _ProgressBar:
     STEPS = (0, 25, 50, 75, 100)
 
     def __init__(self, label: str) -> None:
-        from rich.console import Console
-
         self.label = label
-        self.console = Console(stderr=True)
+        self.console: Any = None  # rich, imported at the first progress (not for a cached table)
         self.bar: Any = None
         self.task: Any = None
         self.printed = -1  # the last plain-line step printed
 
     def __call__(self, done: int, total: int) -> None:
         percent = 100 * done // max(total, 1)
+        if self.console is None:
+            from rich.console import Console
+
+            self.console = Console(stderr=True)
         if self.console.is_terminal:
             if self.bar is None:
                 from rich.progress import Progress

@@ -18,7 +18,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 import msgspec.inspect as mi
 import platformdirs
-from redis.asyncio.connection import parse_url
 
 from diceref.tables.config import TableSettings
 
@@ -114,6 +113,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         raw["preload"] = _preload(given.get("DICEREF_PRELOAD", "all"))
         raw["cors_origins"] = _list(given.get("DICEREF_CORS_ORIGINS", ""))
         if "redis_url" in raw:
+            from redis.asyncio.connection import parse_url  # only with REDIS_URL: 0.1 s
+
             try:
                 parse_url(raw["redis_url"])
             except ValueError as exc:

@@ -8,7 +8,6 @@ scoring (a table lookup) and the solver (array arithmetic over the same indices)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -46,9 +45,13 @@ def throw_index(dice: list[int] | tuple[int, ...]) -> int:
 
 
 def counts(dice: Dice) -> tuple[int, ...]:
-    """Count of each face 1..6, as a 6-tuple."""
-    c = Counter(dice)
-    return tuple(c.get(f, 0) for f in FACES)
+    """Count of each face 1..6, as a 6-tuple (looked up for the sorted keeps and throws
+    every table is built from, which ask it tens of thousands of times)."""
+    found = _COUNTS.get(dice) if type(dice) is tuple else None
+    return found if found is not None else tuple(map(dice.count, FACES))
+
+
+_COUNTS: dict[Dice, tuple[int, ...]] = {k: tuple(map(k.count, FACES)) for k in KEEPS}
 
 
 def multiset_probability(dice: Dice) -> float:

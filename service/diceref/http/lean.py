@@ -170,7 +170,7 @@ def check_content_headers(request: Request[Any, Any, Any]) -> bool:
     `Content-Type` must be `application/json` (its only parameter, if any, `charset=utf-8`)
     and `Content-Encoding` absent or `identity`.  Returns whether a type was declared: a
     body with none is taken as JSON only if it parses (`require_json`)."""
-    encoding = request.headers.get("content-encoding", "").strip().lower()
+    encoding = (_header(request, b"content-encoding") or "").strip().lower()
     if encoding not in ("", "identity"):
         raise unsupported_media(
             "Content-Encoding",
@@ -178,7 +178,7 @@ def check_content_headers(request: Request[Any, Any, Any]) -> bool:
             {"Accept-Encoding": "identity"},
             code="unsupported_encoding",
         )
-    raw = request.headers.get("content-type")
+    raw = _header(request, b"content-type")
     if raw is None or not raw.strip():
         return False
     media, *params = (part.strip() for part in raw.split(";"))
@@ -195,6 +195,15 @@ def check_content_headers(request: Request[Any, Any, Any]) -> bool:
                 "charset=utf-8",
             )
     return True
+
+
+def _header(request: Request[Any, Any, Any], name: bytes) -> str | None:
+    """The first value of a request header, read off the ASGI scope (whose names are
+    lower case): building Litestar's `Headers` for two lookups cost more than a /healthz."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
 
 
 def require_json(body: bytes) -> None:

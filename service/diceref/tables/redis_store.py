@@ -22,6 +22,9 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from diceref.tables.key import TableKey
+from diceref.tables.outage import RedisDown
+
+__all__ = ["RedisDown", "RedisTables", "describe_url"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -36,10 +39,6 @@ _REFRESH = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 return 0
 """
-
-
-class RedisDown(Exception):
-    """Redis could not answer; already logged and counted."""
 
 
 def describe_url(url: str) -> str:

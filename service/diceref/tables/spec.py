@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy.typing as npt
 
@@ -34,8 +35,10 @@ class TableSpec:
     # rather than on demand or by DICEREF_PRELOAD.
     at_startup: bool = field(default=False, compare=False)
 
-    @property
+    @cached_property
     def key(self) -> TableKey:
+        """Built once per spec: every request that reads a table looks it up by this key,
+        and a `TableKey` checks its fields when it is made."""
         return TableKey(self.kind, self.game, self.rules_hash, self.solver_version)
 
     def compute(self, progress: Progress | None = None) -> Callable[[], npt.ArrayLike]:

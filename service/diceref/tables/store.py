@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -29,8 +30,11 @@ from diceref.tables.codec import DTYPE, CorruptTable, decode, encode
 from diceref.tables.config import TableSettings
 from diceref.tables.disk import DiskCache
 from diceref.tables.key import TableKey
-from diceref.tables.redis_store import RedisDown, RedisTables
+from diceref.tables.outage import RedisDown
 from diceref.tables.stats import Counters, Source, StoreStats
+
+if TYPE_CHECKING:
+    from diceref.tables.redis_store import RedisTables
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +62,8 @@ class TableStore:
         self.disk = DiskCache(settings.cache_dir)
         self.redis: RedisTables | None = None
         if settings.redis_url is not None:
+            from diceref.tables.redis_store import RedisTables  # redis-py: only when used
+
             self.redis = RedisTables(
                 settings.redis_url,
                 settings.redis_prefix,

@@ -16,7 +16,7 @@ from diceref.core.arrays import FloatArray
 from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve, solve_max
+from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve_max, solve_with_max
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.tables.spec import Progress, TableSpec
 
@@ -55,16 +55,35 @@ def max_score(table: FloatArray) -> int:
     return round(float(table[0]))
 
 
+# The max table of a ruleset whose value table this process solved, until its max spec
+# asks for it (a one-element array per ruleset; the oldest go first past MAX_KEPT).
+_MAX_FROM_SOLVE: dict[str, FloatArray] = {}
+MAX_KEPT = 64
+
+
 # The solves are module-level functions bound with `partial`, so that a spec's solve
 # pickles: a house-rules table is solved in a worker process (`tables.solver_pool`).
 def _values(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
-    return solve(ruleset, progress)
+    """The value table; the max table comes out of the same pass and waits for its spec,
+    which every caller (`diceref precompute`, the registry at start-up) asks for right
+    after the value table.  (A house rule's max table solved in another worker process of
+    the solver pool does not find it there and is solved on its own: the same number.)"""
+    values, best = solve_with_max(ruleset, progress)
+    if best is not None:
+        _MAX_FROM_SOLVE[ruleset.rules_hash] = _empty_card(ruleset, best)
+        while len(_MAX_FROM_SOLVE) > MAX_KEPT:
+            _MAX_FROM_SOLVE.pop(next(iter(_MAX_FROM_SOLVE)))
+    return values
 
 
 def _max(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
-    space = state_space(ruleset)
+    found = _MAX_FROM_SOLVE.pop(ruleset.rules_hash, None)
+    return found if found is not None else _empty_card(ruleset, solve_max(ruleset))
+
+
+def _empty_card(ruleset: Ruleset, table: FloatArray) -> FloatArray:
     zero = np.zeros(1, dtype=np.int64)
-    best: FloatArray = solve_max(ruleset)[space.index(zero, zero, zero)]
+    best: FloatArray = table[state_space(ruleset).index(zero, zero, zero)]
     return best
 
 

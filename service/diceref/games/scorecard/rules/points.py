@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
 from diceref.core.cache import PerRuleset
-from diceref.core.dice import THROWS, face_counts
+from diceref.core.dice import DICE_PER_THROW, THROWS, face_counts
 from diceref.games.scorecard.rules.boxes import Box, Section
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 
@@ -63,6 +63,32 @@ def _box_rows(box: Box) -> tuple[IntArray, IntArray, IntArray]:
     return later, first, joker
 
 
+_EXTREMES: PerRuleset[str, tuple[dict[int, int], dict[int, int]]] = PerRuleset(512)
+
+
+def upper_extremes(ruleset: Ruleset) -> tuple[dict[int, int], dict[int, int]]:
+    """The least and the most points each upper box can record (a scratch included).
+
+    An upper box scores by how many dice show its face, so one throw per count (0..5) says
+    it all: the state space's size needs only this, and a process lists every game's
+    tables (their shapes) at start-up without building each game's points table."""
+    return _EXTREMES.get(ruleset.rules_hash, lambda: _upper_extremes(ruleset))
+
+
+def _upper_extremes(ruleset: Ruleset) -> tuple[dict[int, int], dict[int, int]]:
+    low: dict[int, int] = {}
+    high: dict[int, int] = {}
+    for b in ruleset.upper_indices:
+        box = ruleset.boxes[b]
+        other = 1 if box.face != 1 else 2
+        got = {0}
+        for count in range(DICE_PER_THROW + 1):
+            dice = tuple(sorted((box.face,) * count + (other,) * (DICE_PER_THROW - count)))
+            got |= {box.natural_points(dice, first) for first in (False, True)}
+        low[b], high[b] = min(got), max(got)
+    return low, high
+
+
 def _build(ruleset: Ruleset) -> PointsTable:
     rows = [_BOX_ROWS.get(box, partial(_box_rows, box)) for box in ruleset.boxes]
     natural = [np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows])]
@@ -77,8 +103,10 @@ def _build(ruleset: Ruleset) -> PointsTable:
         if rule is not None and rule.joker is not Joker.NONE and box.section is Section.LOWER:
             values |= set(joker[b][five].tolist())
         achievable[box.id] = frozenset(values)
-    upper_min = {b: min(achievable[ruleset.boxes[b].id]) for b in ruleset.upper_indices}
-    upper_max = {b: max(achievable[ruleset.boxes[b].id]) for b in ruleset.upper_indices}
+    upper_min, upper_max = upper_extremes(ruleset)
+    for b in ruleset.upper_indices:  # the shortcut below agrees with every throw's points
+        held = achievable[ruleset.boxes[b].id]
+        assert (upper_min[b], upper_max[b]) == (min(held), max(held))
     return PointsTable(
         natural=(natural[0], natural[1]),
         joker=joker,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from diceref.core.arrays import FloatArray
-from diceref.core.dice import canonical, sub_multisets
+from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
@@ -23,16 +23,19 @@ from diceref.games.scorecard.rules.scorecard import (
 )
 from diceref.games.scorecard.solver.engine import TurnValues, turn_values
 from diceref.games.scorecard.solver.keeps import keep_graph
+from diceref.games.scorecard.solver.request_turn import RequestTurn, handles, request_turn
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
 
-@dataclass(frozen=True)
+# Plain slotted classes, not frozen ones: /holds makes some 35 a request, and a frozen
+# dataclass pays an object.__setattr__ per field.
+@dataclass(slots=True)
 class KeepAdvice:
     keep: tuple[int, ...]
     expected_total: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BoxAdvice:
     box: str
     points: int
@@ -71,24 +74,41 @@ def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) 
     return card_total(ruleset, card) + state_value(space, values, card_state(ruleset, card))
 
 
-_TURNS: OrderedDict[tuple[str, int, CardState], TurnValues] = OrderedDict()
-TURN_CACHE_SIZE = 512  # ~11 KB each: a turn's keep values, reused by its next decisions
+_TURNS: OrderedDict[tuple[str, int, CardState], RequestTurn | TurnValues] = OrderedDict()
+TURN_CACHE_SIZE = 512  # ~8 KB each: a turn's keep values, reused by its next decisions
 
 
-def _turn(space: StateSpace, values: FloatArray, state: CardState) -> TurnValues:
-    """A turn's keep values, cached: a frontend asks after each throw of the same turn."""
+def _turn(space: StateSpace, values: FloatArray, state: CardState) -> RequestTurn | TurnValues:
+    """A turn's keep values, cached: a frontend asks after each throw of the same turn.
+    One state's turn is `request_turn` (a dozen numpy calls over all keeps at once) where
+    the compiled solver takes the ruleset, else `engine.turn_values`."""
     key = (space.ruleset.rules_hash, id(values), state)
     turn = _TURNS.get(key)
     if turn is None:
-        turn = turn_values(
-            space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
-        )
+        if handles(space.ruleset):
+            turn = request_turn(space.ruleset, values, state.mask, state.sub, state.flag)
+        else:
+            turn = turn_values(
+                space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
+            )
         _TURNS[key] = turn
         if len(_TURNS) > TURN_CACHE_SIZE:
             _TURNS.popitem(last=False)
     else:
         _TURNS.move_to_end(key)
     return turn
+
+
+def _keep_values(
+    turn: RequestTurn | TurnValues, throws_left: int, keeps: list[tuple[int, ...]]
+) -> list[float]:
+    if isinstance(turn, RequestTurn):
+        flat = [KEEP_INDEX[keep] for keep in keeps]
+        values: list[float] = turn.keeps_with(throws_left)[flat].tolist()
+        return values
+    levels = turn.keeps_with(throws_left)
+    index = keep_graph().index
+    return [float(levels[len(keep)][index[len(keep)][keep], 0]) for keep in keeps]
 
 
 def advise(
@@ -106,14 +126,12 @@ def advise(
     total = card_total(ruleset, card)
     options: list[Advice] = []
     five = ruleset.five_box_index
+    box_index, upper = ruleset.box_index, ruleset.upper_set
     for option in legal_options(ruleset, card, dice, throw):
-        i = ruleset.box_index[option.box]
-        after = CardState(
-            state.mask | 1 << i,
-            state.sub + option.points if i in ruleset.upper_indices else state.sub,
-            1 if i == five and option.points == ruleset.five_box_top else state.flag,
-        )
-        future = float(values[space.index_one(after.mask, after.sub, after.flag)])
+        i = box_index[option.box]
+        after_sub = state.sub + option.points if i in upper else state.sub
+        after_flag = 1 if i == five and option.points == ruleset.five_box_top else state.flag
+        future = float(values[space.index_one(state.mask | 1 << i, after_sub, after_flag)])
         options.append(
             BoxAdvice(
                 option.box,
@@ -125,12 +143,9 @@ def advise(
             )
         )
     if throws_left > 0:
-        turn = _turn(space, values, state)
-        levels = turn.keeps_with(throws_left)
-        graph = keep_graph()
-        for keep in sub_multisets(canonical(dice)):
-            value = float(levels[len(keep)][graph.index[len(keep)][keep], 0])
-            options.append(KeepAdvice(keep, total + value))
+        keeps = sub_multisets(canonical(dice))
+        turn_keeps = _keep_values(_turn(space, values, state), throws_left, keeps)
+        options += [KeepAdvice(k, total + v) for k, v in zip(keeps, turn_keeps, strict=True)]
     options.sort(key=lambda o: -o.expected_total)
     return options
 

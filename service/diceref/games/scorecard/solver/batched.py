@@ -397,10 +397,17 @@ def block_facts(plan: TurnPlan, mask: npt.NDArray[np.int64], flag: npt.NDArray[n
 
 
 def joker_patch(
-    plan: TurnPlan, buf: FloatArray, scratch: FloatArray, block: Block, cols: slice
+    plan: TurnPlan,
+    src: FloatArray,
+    scratch: FloatArray,
+    block: Block,
+    cols: slice,
+    targets: list[FloatArray] | None = None,
 ) -> None:
     """The five-of-a-kind throws once their box is used: extra bonus and Joker placement
-    (`engine._five_of_a_kind_rows`, for the rows of a batch)."""
+    (`engine._five_of_a_kind_rows`, for the rows of a batch).  `src` holds the next-value
+    rows; `targets` are the (6, n) natural values of the five-of-a-kind throws, patched in
+    place (by default the plan's five rows of `src`, a batch's buffer)."""
     jr = plan.joker
     rule = plan.space.ruleset.five_of_a_kind
     assert jr is not None and rule is not None
@@ -408,11 +415,11 @@ def joker_patch(
     assert block.joker_on is not None and block.matching_open is not None
     if not block.box_used[cols].any():  # the box is open everywhere: the natural rows stand
         return
-    n = buf.shape[1]
+    n = src.shape[1]
     extra = block.extra[cols]
-    lower = np.take(buf, jr.lower_src, axis=0, out=scratch[: len(jr.lower_src)])
+    lower = np.take(src, jr.lower_src, axis=0, out=scratch[: len(jr.lower_src)])
     lower_best = np.maximum.reduce(lower.reshape(jr.n_lower, 6, n), axis=0)
-    upper = np.take(buf, jr.upper_zero_src, axis=0, out=scratch[: len(jr.upper_zero_src)])
+    upper = np.take(src, jr.upper_zero_src, axis=0, out=scratch[: len(jr.upper_zero_src)])
     upper_zero = np.maximum.reduce(upper.reshape(-1, 6, n), axis=0)
     if rule.joker is Joker.FORCED:
         elsewhere = np.where(lower_best > NEG, lower_best, upper_zero)
@@ -420,13 +427,13 @@ def joker_patch(
         elsewhere = np.maximum(lower_best, upper_zero)
     matching_open = block.matching_open[:, cols]
     joker_on = block.joker_on[cols]
-    for rows in plan.five_rows:
-        natural = buf[rows] + extra
+    for target in targets if targets is not None else [src[rows] for rows in plan.five_rows]:
+        natural = target + extra
         if rule.matching_upper_forced:
-            joker = np.where(matching_open, buf[jr.matching_five], elsewhere) + extra
+            joker = np.where(matching_open, src[jr.matching_five], elsewhere) + extra
         else:
             joker = np.where(matching_open, natural, elsewhere + extra)
-        buf[rows] = np.where(joker_on, joker, natural)
+        target[...] = np.where(joker_on, joker, natural)
 
 
 def block_values(plan: TurnPlan, nv: FloatArray, block: Block, chunk: int = 0) -> FloatArray:
@@ -450,19 +457,21 @@ def block_values(plan: TurnPlan, nv: FloatArray, block: Block, chunk: int = 0) -
 def block_maximum(plan: TurnPlan, nv: FloatArray, block: Block) -> FloatArray:
     """Most points to come for every state of a block if every throw could be chosen: each
     box at its best over the ordinary throws (a box's best throw is the same whatever the
-    other boxes hold), then the six five-of-a-kind throws exactly, Joker included."""
+    other boxes hold), then the six five-of-a-kind throws exactly, Joker included (their
+    candidates gathered from the next values directly: no batch buffer)."""
     n = nv.shape[1]
     step = plan.maximum
     best: FloatArray = np.take(nv, step.src, axis=0).reshape(step.width, n).max(axis=0)
     if plan.joker is not None:
-        five_steps = [s for s in plan.stand if any(s.start == r.start for r in plan.five_rows)]
-        buf = np.empty((max(s.stop for s in five_steps), n))
-        scratch = np.empty((plan.scratch_size, n))
-        buf[: plan.n_next] = nv
-        run_steps(buf, scratch, five_steps)
-        joker_patch(plan, buf, scratch, block, slice(0, n))
-        for rows in plan.five_rows:
-            np.maximum(best, buf[rows].max(axis=0), out=best)
+        scratch = np.empty((max(len(plan.joker.lower_src), len(plan.joker.upper_zero_src)), n))
+        fives = [
+            np.take(nv, s.src, axis=0).reshape(s.width, -1, n).max(axis=0)
+            for s in plan.stand
+            if any(s.start == r.start for r in plan.five_rows)
+        ]
+        joker_patch(plan, nv, scratch, block, slice(0, n), fives)
+        for rows in fives:
+            np.maximum(best, rows.max(axis=0), out=best)
     return best
 
 
@@ -804,7 +813,8 @@ class _Builder:
             distinct = [len(set(keep)) for keep in level]
             order.append(sorted(range(len(level)), key=lambda i: -distinct[i]))
         e_start = {k: self.take(sizes[k]) for k in range(DICE_PER_THROW - 1, -1, -1)}
-        b_start = {k: self.take(sizes[k]) for k in range(1, DICE_PER_THROW)}
+        # a keep's best sub-keep overwrites its own value, which nothing reads after it
+        b_start = {k: e_start[k] for k in range(1, DICE_PER_THROW)}
         slots = [self.take(sizes[DICE_PER_THROW]) for _ in range(2)]
         after = [stand_at[0][t] for t in range(N_THROWS)]  # row of each throw (canonical)
         first = [stand_at[-1][t] for t in range(N_THROWS)] if self.multiplied else None

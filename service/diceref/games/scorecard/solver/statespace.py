@@ -18,7 +18,7 @@ import numpy.typing as npt
 from diceref.core.arrays import IntArray
 from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS, face_counts
-from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.points import points_table, upper_extremes
 from diceref.games.scorecard.rules.ruleset import Order, Ruleset
 
 
@@ -36,15 +36,15 @@ class StateSpace:
 
     @cached_property
     def sub_low(self) -> int:
-        table = points_table(self.ruleset)
-        return min(0, sum(table.upper_min.values()))
+        upper_min, _ = upper_extremes(self.ruleset)
+        return min(0, sum(upper_min.values()))
 
     @cached_property
     def sub_high(self) -> int:
-        table = points_table(self.ruleset)
-        if min(table.upper_min.values()) >= 0:
+        upper_min, upper_max = upper_extremes(self.ruleset)
+        if min(upper_min.values()) >= 0:
             return self.ruleset.upper_bonus.target
-        return max(self.ruleset.upper_bonus.target, sum(table.upper_max.values()))
+        return max(self.ruleset.upper_bonus.target, sum(upper_max.values()))
 
     @cached_property
     def n_sub(self) -> int:
@@ -100,6 +100,15 @@ class StateSpace:
     def _open_max(self) -> IntArray:
         return self._open_upper_table(self._upper_box_max)
 
+    @cached_property
+    def _open_min_list(self) -> list[int]:
+        """`_open_min` as Python ints, for one request's state (no numpy scalar lookups)."""
+        return [int(v) for v in self._open_min]
+
+    @cached_property
+    def _open_max_list(self) -> list[int]:
+        return [int(v) for v in self._open_max]
+
     def _upper_key(self, mask: IntArray) -> IntArray:
         """Compress the upper boxes' bits of `mask` to a 6-bit key (upper boxes come first)."""
         return mask & self._upper_all
@@ -111,7 +120,7 @@ class StateSpace:
         return self._reached(sub + self._open_min[self._upper_key(mask)])
 
     def secured_one(self, mask: int, sub: int) -> bool:
-        return self.ruleset.upper_bonus.reached(sub + int(self._open_min[mask & self._upper_all]))
+        return self.ruleset.upper_bonus.reached(sub + self._open_min_list[mask & self._upper_all])
 
     @cached_property
     def _upper_all(self) -> int:
@@ -180,9 +189,9 @@ class StateSpace:
         """`fold` for one state, without numpy's per-call overhead."""
         key = mask & self._upper_all
         bonus = self.ruleset.upper_bonus
-        if bonus.reached(sub + int(self._open_min[key])):
+        if bonus.reached(sub + self._open_min_list[key]):
             return self.sub_high
-        if not bonus.reached(sub + int(self._open_max[key])):
+        if not bonus.reached(sub + self._open_max_list[key]):
             return self.sub_low
         return min(max(sub, self.sub_low), self.sub_high)
 
