@@ -177,7 +177,7 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "gamesByGame": [404],
         "score": [400, 404, 408, 413, 415, 422],
         "holds": [400, 404, 408, 413, 415, 422, 503],
-        "scorecardsCheck": [400, 404, 408, 413, 415],
+        "scorecardsCheck": [400, 404, 408, 413, 415, 422],
         "chicagoThrows": [400, 408, 413, 415, 422],
         "chicagoRounds": [400, 408, 413, 415, 422],
         "chicagoGames": [400, 408, 413, 415, 422],

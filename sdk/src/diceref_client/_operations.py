@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+import msgspec
+
 from diceref_client._base import Operation
 from diceref_client.models import (
     Call,
@@ -28,6 +30,7 @@ from diceref_client.models import (
     PlayerIn,
     RoundRequest,
     RoundResponse,
+    RulesetIn,
     RulesetRequest,
     RulesetResponse,
     ScorecardHoldsRequest,
@@ -73,6 +76,16 @@ def _rules(rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if rules is None else dict(rules)
 
 
+def _ruleset(ruleset: RulesetIn | GameRules | Mapping[str, Any] | None) -> RulesetIn | None:
+    """A custom ruleset as the body carries it: a `GameRules` fetched from `games_by_game`
+    (and changed) is sent back as it is."""
+    if ruleset is None or isinstance(ruleset, RulesetIn):
+        return ruleset
+    if isinstance(ruleset, GameRules):
+        ruleset = msgspec.to_builtins(ruleset)
+    return msgspec.convert(ruleset, RulesetIn)
+
+
 def healthz() -> Operation[Health]:
     return Operation("healthz", "GET", "/healthz", None, Health)
 
@@ -91,27 +104,34 @@ def rulesets(game: str, *, rules: Mapping[str, Any] | None = None) -> Operation[
 
 
 def score(
-    game: str,
+    game: str | None,
     dice: Sequence[int],
     *,
     throw: int | None = None,
     scorecard: ScorecardIn | None = None,
     rules: Mapping[str, Any] | None = None,
+    ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
 ) -> Operation[ScoreResponse]:
     body = ScoreRequest(
-        game=game, dice=list(dice), throw=throw, scorecard=scorecard, rules=_rules(rules)
+        game=game,
+        dice=list(dice),
+        throw=throw,
+        scorecard=scorecard,
+        rules=_rules(rules),
+        ruleset=_ruleset(ruleset),
     )
     return Operation("score", "POST", "/score", body, ScoreResponse)
 
 
 def holds(
-    game: str,
+    game: str | None,
     dice: Sequence[int],
     throws_left: int,
     *,
     throw: int | None = None,
     scorecard: ScorecardIn | None = None,
     rules: Mapping[str, Any] | None = None,
+    ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
 ) -> Operation[ScorecardHoldsResponse]:
     body = ScorecardHoldsRequest(
         game=game,
@@ -120,14 +140,21 @@ def holds(
         throw=throw,
         scorecard=scorecard,
         rules=_rules(rules),
+        ruleset=_ruleset(ruleset),
     )
     return Operation("holds", "POST", "/holds", body, ScorecardHoldsResponse)
 
 
 def scorecards_check(
-    game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+    game: str | None,
+    sheets: Sequence[SheetIn],
+    *,
+    rules: Mapping[str, Any] | None = None,
+    ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
 ) -> Operation[CheckResponse]:
-    body = CheckRequest(game=game, sheets=list(sheets), rules=_rules(rules))
+    body = CheckRequest(
+        game=game, sheets=list(sheets), rules=_rules(rules), ruleset=_ruleset(ruleset)
+    )
     return Operation("scorecardsCheck", "POST", "/scorecards/check", body, CheckResponse)
 
 

@@ -35,6 +35,7 @@ from diceref_client.models import (
     Health,
     PlayerIn,
     RoundResponse,
+    RulesetIn,
     RulesetResponse,
     ScorecardHoldsResponse,
     ScorecardIn,
@@ -171,36 +172,53 @@ class Client:
 
     def score(
         self,
-        game: str,
+        game: str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
-        return self._send(ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules))
+        return self._send(
+            ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules, ruleset=ruleset)
+        )
 
     def holds(
         self,
-        game: str,
+        game: str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
         return self._send(
-            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
+            ops.holds(
+                game,
+                dice,
+                throws_left,
+                throw=throw,
+                scorecard=scorecard,
+                rules=rules,
+                ruleset=ruleset,
+            )
         )
 
     def scorecards_check(
-        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+        self,
+        game: str | None,
+        sheets: Sequence[SheetIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return self._send(ops.scorecards_check(game, sheets, rules=rules))
+        return self._send(ops.scorecards_check(game, sheets, rules=rules, ruleset=ruleset))
 
     def chicago_throws(
         self,
@@ -348,38 +366,53 @@ class AsyncClient:
 
     async def score(
         self,
-        game: str,
+        game: str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> ScoreResponse:
         """`POST /score` (score): every box the throw may fill now, with points and bonus."""
         return await self._send(
-            ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules)
+            ops.score(game, dice, throw=throw, scorecard=scorecard, rules=rules, ruleset=ruleset)
         )
 
     async def holds(
         self,
-        game: str,
+        game: str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> ScorecardHoldsResponse:
         """`POST /holds` (holds): every keep and every box, best expected total first."""
         return await self._send(
-            ops.holds(game, dice, throws_left, throw=throw, scorecard=scorecard, rules=rules)
+            ops.holds(
+                game,
+                dice,
+                throws_left,
+                throw=throw,
+                scorecard=scorecard,
+                rules=rules,
+                ruleset=ruleset,
+            )
         )
 
     async def scorecards_check(
-        self, game: str, sheets: Sequence[SheetIn], *, rules: Mapping[str, Any] | None = None
+        self,
+        game: str | None,
+        sheets: Sequence[SheetIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
     ) -> CheckResponse:
         """`POST /scorecards/check` (scorecardsCheck): problems, totals and ranking."""
-        return await self._send(ops.scorecards_check(game, sheets, rules=rules))
+        return await self._send(ops.scorecards_check(game, sheets, rules=rules, ruleset=ruleset))
 
     async def chicago_throws(
         self,
