@@ -247,6 +247,33 @@ def run_load_test(block: str, tmp_path: Path) -> None:
     assert summary and int(summary.group(1)) > 1000 and summary.group(2) == "0", out
 
 
+def run_house_rules_http(block: str, tmp_path: Path) -> None:
+    without_joker, our_yatzy = commands(block)
+    server = Background("uv run diceref serve", env() | {"DICEREF_PRELOAD": "none"},
+                        tmp_path / "serve.log")  # fmt: skip
+    try:
+        server.wait()
+        answer = json.loads(bash(without_joker, env()))
+        options = {o["box"]: o for o in answer["options"]}
+        assert (options["full_house"]["points"], options["full_house"]["bonus"]) == (0, 0)
+        assert len(answer["ruleset_id"]) == 16
+        ours = json.loads(bash(our_yatzy, env()))
+        assert ours["game"] == "our-yatzy" and len(ours["ruleset_id"]) == 16, ours
+        fours = next(o for o in ours["options"] if o["box"] == "fours")
+        assert (fours["points"], fours["upper_bonus"]) == (12, 50)
+    finally:
+        server.stop()
+
+
+def run_house_rules_cli(block: str, tmp_path: Path) -> None:
+    score, precompute = commands(block)
+    table = bash(score, env())
+    assert re.search(r"^Full house\s+30\s+0$", table, re.M), table
+    solved = bash(precompute, env(), timeout=600).splitlines()
+    assert solved[0].startswith("yahtzee house rules "), solved
+    assert [line.split()[:2] for line in solved[1:]] == [["yahtzee", "value"], ["yahtzee", "max"]]
+
+
 RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref serve      #": run_quick_start,
     "curl -s localhost:8000/games": run_using_it,
@@ -254,6 +281,10 @@ RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref serve --port 8000 &": run_schemathesis,
     "diceref serve --workers 2          #": run_servers,
     "diceref serve --workers 2 &": run_load_test,
+    'curl -s --json \'{"game": "yahtzee", "dice": [6, 6, 6, 6, 6], "scorecard"': (
+        run_house_rules_http
+    ),
+    "uv run diceref score yatzy 6 6 6 6 6 --rules": run_house_rules_cli,
 }
 
 
