@@ -156,11 +156,10 @@ def _variant(command: str, game: str, rules: dict[str, Any] | None) -> Any:
     """`game` under house rules, as a request's `rules` builds it (the same checks and
     messages: `rules.<name>: ...`); the built-in game without them."""
     from diceref.core.game import RuleParameterError
-    from diceref.games.families import FAMILIES
+    from diceref.games.families import family_of
 
-    family = next(f for f in FAMILIES if game in f.games)
     try:
-        return family.with_rules(game, rules)
+        return family_of(game).with_rules(game, rules)
     except RuleParameterError as exc:
         raise _Refused(command, f"rules.{exc.name}: {exc.reason}") from None
 
@@ -228,22 +227,22 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _variant_specs(games: list[str], rules: dict[str, Any] | None) -> list[Any]:
-    """The tables of one scorecard game under `--rules` (keyed by the rules' hash, as a
-    request's `rules` looks them up)."""
-    from diceref.games.scorecard.rules.ruleset import Ruleset
-    from diceref.games.scorecard.tables import max_spec, value_spec
+    """The tables of one game under `--rules` (keyed by the rules' hash, where a request's
+    `rules` looks them up)."""
+    from diceref.games.families import family_of
 
     if len(games) != 1:
         raise _Refused(
             "precompute",
-            "--rules applies to one game: name it (diceref "
-            'precompute yahtzee --rules \'{"joker": "none"}\')',
+            "--rules applies to one game: name it "
+            '(diceref precompute yahtzee --rules \'{"joker": "none"}\')',
         )
-    ruleset = _variant("precompute", games[0], rules)
-    if not isinstance(ruleset, Ruleset):
+    game = _variant("precompute", games[0], rules)
+    specs = list(family_of(games[0]).tables_of(game))
+    if not specs:
         raise _Refused("precompute", f"{games[0]} has no tables to solve under house rules")
-    print(f"{ruleset.id} house rules {ruleset.ruleset_id}: {json.dumps(rules, sort_keys=True)}")
-    return [value_spec(ruleset), max_spec(ruleset)]
+    print(f"{game.id} house rules {game.ruleset_id}: {json.dumps(rules, sort_keys=True)}")
+    return specs
 
 
 class _ProgressBar:
