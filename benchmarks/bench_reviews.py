@@ -66,9 +66,9 @@ def review_server_time(body: dict[str, Any], values: Any, clock: Any = time.perf
     raw = msgspec.json.encode(body)
     t = clock()
     data = msgspec.json.decode(raw, type=ReviewRequest)
-    ruleset = _review_ruleset(data)
+    ruleset, chosen = _review_ruleset(data)
     played = replay_game(ruleset, turn_records(data))
-    msgspec.json.encode(review_out(ruleset, review_game(ruleset, values, played), data.rules))
+    msgspec.json.encode(review_out(ruleset, review_game(ruleset, values, played), chosen))
     return (clock() - t) * 1000
 
 

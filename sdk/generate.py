@@ -47,7 +47,7 @@ from urllib.parse import quote
 
 import msgspec
 
-from diceref_client._operations import BY_ID, Operation
+from diceref_client._operations import BY_ID, Operation, as_ruleset
 from diceref_client._response import RawResponse, Timeout
 from diceref_client.models import (
 {models}
@@ -83,6 +83,9 @@ def argument(annotation: str) -> tuple[str, str]:
     if annotation.startswith("list[") and annotation.endswith("] | None"):
         inner = annotation[4 : -len(" | None")]
         return f"Sequence{inner} | None", "None if {0} is None else list({0})"
+    if annotation == "RulesetIn | None":
+        # a game fetched with `games_by_game` and changed is sent back as it is
+        return "RulesetIn | GameRules | Mapping[str, Any] | None", "as_ruleset({0})"
     return annotation, "{}"
 
 
@@ -106,6 +109,11 @@ def docstring(text: str) -> list[str]:
     return [f'        """{lines[0]}', *(f"        {line}" for line in lines[1:]), '        """']
 
 
+def required_positions(op: Operation, fields: dict[str, msgspec.structs.FieldInfo]) -> list[int]:
+    """The places, among the positional fields, of those the body requires."""
+    return [i for i, name in enumerate(op.positional) if fields[name].required]
+
+
 def method(op: Operation, is_async: bool, raw: bool) -> str:
     params: list[str] = [f"{name}: str" for name in op.path_params]
     keywords: list[str] = []
@@ -117,9 +125,12 @@ def method(op: Operation, is_async: bool, raw: bool) -> str:
         if unknown:
             raise SystemExit(f"{op.operation_id}: positional {sorted(unknown)} not in the body")
         order = [*op.positional, *(n for n in fields if n not in op.positional)]
+        # A positional field with a default before one without (`game`, which may be None
+        # when a `ruleset` is sent, before `dice`) is passed always: None is spelt out.
+        passed = set(op.positional[: max(required_positions(op, fields), default=-1) + 1])
         for name in order:
             annotation, into = argument(types[name])
-            default = default_text(fields[name])
+            default = None if name in passed else default_text(fields[name])
             text = f"{name}: {annotation}" + ("" if default is None else f" = {default}")
             (params if name in op.positional else keywords).append(text)
             values.append(f"{name}={into.format(name)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -129,24 +130,65 @@ def _metrics_directory(workers: int) -> str | None:
     return made
 
 
+def _house_rules(command: str, raw: str | None) -> dict[str, Any] | None:
+    """`--rules` as the object of parameter overrides it must be (None without it); a
+    malformed value raises `_Refused` with the message to print."""
+    if raw is None:
+        return None
+    try:
+        rules = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise _Refused(command, f"--rules is not JSON ({exc})") from None
+    if not isinstance(rules, dict):
+        raise _Refused(
+            command, '--rules is a JSON object of parameters, e.g. \'{"joker": "none"}\''
+        )
+    return rules
+
+
+class _Refused(Exception):
+    """A command line the command refuses: its message, printed as argparse prints one."""
+
+    def __init__(self, command: str, reason: str) -> None:
+        super().__init__(f"diceref {command}: error: {reason}")
+
+
+def _variant(command: str, game: str, rules: dict[str, Any] | None) -> Any:
+    """`game` under house rules, as a request's `rules` builds it (the same checks and
+    messages: `rules.<name>: ...`); the built-in game without them."""
+    from diceref.core.game import RuleParameterError
+    from diceref.games.families import family_of
+
+    try:
+        return family_of(game).with_rules(game, rules)
+    except RuleParameterError as exc:
+        raise _Refused(command, f"rules.{exc.name}: {exc.reason}") from None
+
+
 def _score(args: argparse.Namespace, settings: Settings) -> int:
-    from diceref.games.scorecard.rules.games import SCORECARD_GAMES
     from diceref.games.scorecard.rules.scorecard import (
         RuleViolation,
         Scorecard,
+        check_throw,
         legal_options,
         validate_dice,
     )
 
-    ruleset = SCORECARD_GAMES[args.game]
+    try:
+        ruleset = _variant("score", args.game, _house_rules("score", args.rules))
+    except _Refused as exc:
+        print(exc, file=sys.stderr)
+        return 2
     try:
         validate_dice(args.dice)
+        check_throw(ruleset, args.throw)
     except RuleViolation as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     options = legal_options(ruleset, Scorecard(), args.dice, args.throw)
     dice = " ".join(str(d) for d in args.dice)
-    print(f"{ruleset.name}: {dice} (throw {args.throw}), empty scorecard")
+    rules = f" (house rules {ruleset.ruleset_id})" if args.rules is not None else ""
+    print(f"{ruleset.name}{rules}: {dice} (throw {args.throw}), empty scorecard")
     width = max(len(b.name) for b in ruleset.boxes)
     print(f"{'box':<{width}}  {'points':>6}  {'bonus':>5}")
     for o in sorted(options, key=lambda o: -(o.points + o.bonus)):
@@ -168,7 +210,14 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
             file=sys.stderr,
         )
         return 2
-    specs = [s for s in table_specs() if not args.games or s.game in args.games]
+    if args.rules is not None:
+        try:
+            specs = _variant_specs(args.games, _house_rules("precompute", args.rules))
+        except _Refused as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    else:
+        specs = [s for s in table_specs() if not args.games or s.game in args.games]
     store = TableStore(settings.tables)
     for spec in specs:
         bar = _ProgressBar(f"{spec.game} {spec.kind}")
@@ -176,6 +225,25 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
         bar.close()
         print(f"{spec.game:14} {spec.kind:7} {loaded.source:9} {loaded.seconds:7.2f} s")
     return 0
+
+
+def _variant_specs(games: list[str], rules: dict[str, Any] | None) -> list[Any]:
+    """The tables of one game under `--rules` (keyed by the rules' hash, where a request's
+    `rules` looks them up)."""
+    from diceref.games.families import family_of
+
+    if len(games) != 1:
+        raise _Refused(
+            "precompute",
+            "--rules applies to one game: name it "
+            '(diceref precompute yahtzee --rules \'{"joker": "none"}\')',
+        )
+    game = _variant("precompute", games[0], rules)
+    specs = list(family_of(games[0]).tables_of(game))
+    if not specs:
+        raise _Refused("precompute", f"{games[0]} has no tables to solve under house rules")
+    print(f"{game.id} house rules {game.ruleset_id}: {json.dumps(rules, sort_keys=True)}")
+    return specs
 
 
 class _ProgressBar:
@@ -244,6 +312,12 @@ def _positive(raw: str) -> int:
     return value
 
 
+RULES_HELP = (
+    'house rules: parameter overrides as GET /games/{game} lists them, e.g. \'{"joker": '
+    '"none"}\' (docs/rules/house-rules.md)'
+)
+
+
 def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     """The parser; `serve`'s defaults come from the settings (the environment)."""
     from diceref.games.scorecard.rules.games import SCORECARD_GAMES
@@ -265,12 +339,14 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="list every box a throw may fill on an empty card")
     score.add_argument("game", choices=sorted(SCORECARD_GAMES))
     score.add_argument("dice", type=int, nargs=5, metavar="D")
-    score.add_argument("--throw", type=int, choices=(1, 2, 3), default=3)
+    score.add_argument("--throw", type=int, choices=(1, 2, 3, 4), default=3)
+    score.add_argument("--rules", metavar="JSON", help=RULES_HELP)
     score.set_defaults(func=_score)
     pre = sub.add_parser(
         "precompute", help="solve the tables the caches lack (every game's by default)"
     )
     pre.add_argument("games", nargs="*", metavar="GAME", help="games to solve (default: all)")
+    pre.add_argument("--rules", metavar="JSON", help=RULES_HELP + " (one GAME)")
     pre.set_defaults(func=_precompute)
     review = sub.add_parser(
         "review",

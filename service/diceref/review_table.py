@@ -42,10 +42,10 @@ def scorecard_review(body: Any, settings: Settings) -> Any:
     from diceref.tables.store import TableStore
 
     data = msgspec.convert(body, ReviewRequest)
-    ruleset = _review_ruleset(data)
+    ruleset, chosen = _review_ruleset(data)
     played = replay_game(ruleset, turn_records(data))
     values = load_sync(TableStore(settings.tables), value_spec(ruleset)).array
-    return review_out(ruleset, review_game(ruleset, values, played), data.rules)
+    return review_out(ruleset, review_game(ruleset, values, played), chosen)
 
 
 def yardkle_review(body: Any) -> Any:

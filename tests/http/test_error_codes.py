@@ -24,7 +24,12 @@ CASES: list[tuple[str, dict[str, Any], int, str, str]] = [
         ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4, 7]}, 400, "dice[4]", "not_a_die"),
         ("/score", {"game": "yahtzee", "dice": [0, 2, 3, 4, 5]}, 400, "dice[0]", "not_a_die"),
         ("/score", {"game": "yahtzee", "dice": ["a", 2, 3, 4, 5]}, 400, "dice[0]", "wrong_type"),
-        ("/score", {"dice": [1, 2, 3, 4, 5]}, 400, "game", "missing_field"),
+        ("/score", {"game": "yahtzee"}, 400, "dice", "missing_field"),
+        # `game` or `ruleset`, exactly one: a rule JSON Schema does not state, hence a 422
+        ("/score", {"dice": [1, 2, 3, 4, 5]}, 422, "game", "missing_field"),
+        ("/score", YAHTZEE | {"ruleset": {"id": "x", "name": "x", "dice_count": 5,
+         "throws_per_turn": 3, "boxes": [], "upper_bonus_rule": {"threshold": 63, "points": 35},
+         "order": "free"}}, 422, "ruleset", "exclusive_fields"),
         ("/score", YAHTZEE | {"colour": "red"}, 400, "colour", "unknown_field"),
         ("/score", YAHTZEE | {"throw": 5}, 400, "throw", "out_of_range"),
         ("/score", YAHTZEE | {"throw": 4}, 422, "throw", "throws_exceeded"),

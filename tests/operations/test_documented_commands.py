@@ -276,6 +276,33 @@ def run_desk_for_phones(block: str, tmp_path: Path) -> None:
         server.stop()
 
 
+def run_house_rules_http(block: str, tmp_path: Path) -> None:
+    without_joker, our_yatzy = commands(block)
+    server = Background("uv run diceref serve", env() | {"DICEREF_PRELOAD": "none"},
+                        tmp_path / "serve.log")  # fmt: skip
+    try:
+        server.wait()
+        answer = json.loads(bash(without_joker, env()))
+        options = {o["box"]: o for o in answer["options"]}
+        assert (options["full_house"]["points"], options["full_house"]["bonus"]) == (0, 0)
+        assert len(answer["ruleset_id"]) == 16
+        ours = json.loads(bash(our_yatzy, env()))
+        assert ours["game"] == "our-yatzy" and len(ours["ruleset_id"]) == 16, ours
+        fours = next(o for o in ours["options"] if o["box"] == "fours")
+        assert (fours["points"], fours["upper_bonus"]) == (12, 50)
+    finally:
+        server.stop()
+
+
+def run_house_rules_cli(block: str, tmp_path: Path) -> None:
+    score, precompute = commands(block)
+    table = bash(score, env())
+    assert re.search(r"^Full house\s+30\s+0$", table, re.M), table
+    solved = bash(precompute, env(), timeout=600).splitlines()
+    assert solved[0].startswith("yahtzee house rules "), solved
+    assert [line.split()[:2] for line in solved[1:]] == [["yahtzee", "value"], ["yahtzee", "max"]]
+
+
 RUNNERS: dict[str, Callable[..., None]] = {
     "DICEREF_HOST=0.0.0.0 uv run diceref serve": run_desk_for_phones,
     "uv run diceref serve      #": run_quick_start,
@@ -285,6 +312,10 @@ RUNNERS: dict[str, Callable[..., None]] = {
     "diceref serve --workers 2          #": run_servers,
     "diceref serve --workers 2 &": run_load_test,
     "uv run diceref review docs/examples/": run_review,
+    'curl -s --json \'{"game": "yahtzee", "dice": [6, 6, 6, 6, 6], "scorecard"': (
+        run_house_rules_http
+    ),
+    "uv run diceref score yatzy 6 6 6 6 6 --rules": run_house_rules_cli,
 }
 
 

@@ -281,3 +281,56 @@ def test_a_bad_connection_setting_is_named(env: dict[str, str], says: str) -> No
         Settings.from_env(env)
     ((name, value),) = env.items()
     assert str(raised.value) == f"{name}={value!r} is not allowed: {says}"
+
+
+def test_precompute_solves_a_house_rules_variant(tmp_path: Path) -> None:
+    """`--rules` solves the variant's tables under its rules' hash, where a request's
+    `rules` looks them up; a second run finds them on disk."""
+    from diceref.games.scorecard.rules.games import chute_5
+
+    rules = '{"break_over": 25, "upper_bonus_points": 15}'
+    variant = chute_5(break_over=25, upper_bonus_points=15).rules_hash
+    run = run_cli("precompute", "chute-5", "--rules", rules, DICEREF_CACHE_DIR=str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    header, *tables = run.stdout.splitlines()
+    assert header.startswith(f"chute-5 house rules {variant}: ")
+    assert [line.split()[:3] for line in tables] == [
+        ["chute-5", "value", "computed"],
+        ["chute-5", "max", "computed"],
+    ]
+    assert {p.name.split("-v")[0] for p in (tmp_path / "tables").glob("*.dtbl")} == {
+        f"value-chute-5-{variant}",
+        f"max-chute-5-{variant}",
+    }
+    again = run_cli("precompute", "chute-5", "--rules", rules, DICEREF_CACHE_DIR=str(tmp_path))
+    assert [line.split()[2] for line in again.stdout.splitlines()[1:]] == ["disk", "disk"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["precompute", "yahtzee", "--rules", '{"jokers": "none"}'], "rules.jokers: 'yahtzee'"),
+        (["precompute", "yahtzee", "--rules", '{"joker": "never"}'], "rules.joker: one of"),
+        (["precompute", "--rules", '{"joker": "none"}'], "--rules applies to one game"),
+        (["precompute", "yahtzee", "--rules", "joker=none"], "--rules is not JSON"),
+        (["precompute", "yahtzee", "--rules", "[1]"], "--rules is a JSON object"),
+        (["score", "yahtzee", "1", "2", "3", "4", "5", "--throw", "4"], "not a throw 4"),
+    ],
+)
+def test_refused_house_rules_exit_2_naming_the_parameter(args: list[str], says: str) -> None:
+    run = run_cli(*args)
+    assert run.returncode == 2 and says in run.stderr, run.stderr
+
+
+def test_score_under_house_rules() -> None:
+    """Yatzy where five of a kind is also a full house: five 6s score 30 there."""
+    dice = ["yatzy", "6", "6", "6", "6", "6"]
+    plain = run_cli("score", *dice)
+    house = run_cli("score", *dice, "--rules", '{"full_house_accepts_five_of_a_kind": true}')
+    assert plain.returncode == house.returncode == 0, house.stderr
+    assert re.search(r"^Full house\s+0\s+0$", plain.stdout, re.M), plain.stdout
+    assert re.search(r"^Full house\s+30\s+0$", house.stdout, re.M), house.stdout
+    assert "house rules" in house.stdout.splitlines()[0]
+    four = run_cli("score", "yahtzee", "1", "2", "3", "4", "5", "--throw", "4", "--rules",
+                   '{"throws_per_turn": 4}')  # fmt: skip
+    assert four.returncode == 0, four.stderr

@@ -73,10 +73,12 @@ def reviewed(
         answer: dict[str, Any] = r.json()
         return answer
     request = msgspec.convert({"game": game, "rules": rules, "turns": record}, ReviewRequest)
-    resolved = _review_ruleset(request)
+    resolved, chosen = _review_ruleset(request)
     assert resolved.rules_hash == ruleset.rules_hash
     played = replay_game(resolved, turn_records(request))
-    answer = msgspec.to_builtins(review_out(resolved, review_game(resolved, values, played), rules))
+    answer = msgspec.to_builtins(
+        review_out(resolved, review_game(resolved, values, played), chosen)
+    )
     return answer
 
 

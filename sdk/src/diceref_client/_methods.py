@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import msgspec
 
-from diceref_client._operations import BY_ID, Operation
+from diceref_client._operations import BY_ID, Operation, as_ruleset
 from diceref_client._response import RawResponse, Timeout
 from diceref_client.models import (
     AnyGame,
@@ -34,6 +34,7 @@ from diceref_client.models import (
     ReviewTurnIn,
     RoundRequest,
     RoundResponse,
+    RulesetIn,
     RulesetRequest,
     RulesetResponse,
     ScorecardGame,
@@ -131,12 +132,13 @@ class SyncMethods:
 
     def score(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScoreResponse:
@@ -150,6 +152,7 @@ class SyncMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -158,13 +161,14 @@ class SyncMethods:
 
     def holds(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
@@ -179,6 +183,7 @@ class SyncMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -187,10 +192,11 @@ class SyncMethods:
 
     def scorecards_check(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         sheets: Sequence[SheetIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckResponse:
@@ -201,7 +207,10 @@ class SyncMethods:
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
             CheckRequest(
-                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+                game=game,
+                sheets=list(sheets),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -369,10 +378,11 @@ class SyncMethods:
 
     def reviews(
         self,
-        game: ScorecardGame,
+        game: ScorecardGame | str | None,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ReviewResponse:
@@ -383,7 +393,10 @@ class SyncMethods:
             BY_ID["reviews"],
             "/reviews",
             ReviewRequest(
-                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+                game=game,
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -482,12 +495,13 @@ class AsyncMethods:
 
     async def score(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScoreResponse:
@@ -501,6 +515,7 @@ class AsyncMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -509,13 +524,14 @@ class AsyncMethods:
 
     async def holds(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
@@ -530,6 +546,7 @@ class AsyncMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -538,10 +555,11 @@ class AsyncMethods:
 
     async def scorecards_check(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         sheets: Sequence[SheetIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckResponse:
@@ -552,7 +570,10 @@ class AsyncMethods:
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
             CheckRequest(
-                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+                game=game,
+                sheets=list(sheets),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -720,10 +741,11 @@ class AsyncMethods:
 
     async def reviews(
         self,
-        game: ScorecardGame,
+        game: ScorecardGame | str | None,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ReviewResponse:
@@ -734,7 +756,10 @@ class AsyncMethods:
             BY_ID["reviews"],
             "/reviews",
             ReviewRequest(
-                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+                game=game,
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -833,12 +858,13 @@ class SyncRawMethods:
 
     def score(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScoreResponse]:
@@ -852,6 +878,7 @@ class SyncRawMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -860,13 +887,14 @@ class SyncRawMethods:
 
     def holds(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
@@ -881,6 +909,7 @@ class SyncRawMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -889,10 +918,11 @@ class SyncRawMethods:
 
     def scorecards_check(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         sheets: Sequence[SheetIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[CheckResponse]:
@@ -903,7 +933,10 @@ class SyncRawMethods:
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
             CheckRequest(
-                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+                game=game,
+                sheets=list(sheets),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -1071,10 +1104,11 @@ class SyncRawMethods:
 
     def reviews(
         self,
-        game: ScorecardGame,
+        game: ScorecardGame | str | None,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ReviewResponse]:
@@ -1085,7 +1119,10 @@ class SyncRawMethods:
             BY_ID["reviews"],
             "/reviews",
             ReviewRequest(
-                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+                game=game,
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -1184,12 +1221,13 @@ class AsyncRawMethods:
 
     async def score(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScoreResponse]:
@@ -1203,6 +1241,7 @@ class AsyncRawMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -1211,13 +1250,14 @@ class AsyncRawMethods:
 
     async def holds(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         dice: Sequence[int],
         throws_left: int,
         *,
         throw: int | None = None,
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
@@ -1232,6 +1272,7 @@ class AsyncRawMethods:
                 throw=throw,
                 scorecard=scorecard,
                 rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -1240,10 +1281,11 @@ class AsyncRawMethods:
 
     async def scorecards_check(
         self,
-        game: ScorecardGame | str,
+        game: ScorecardGame | str | None,
         sheets: Sequence[SheetIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[CheckResponse]:
@@ -1254,7 +1296,10 @@ class AsyncRawMethods:
             BY_ID["scorecardsCheck"],
             "/scorecards/check",
             CheckRequest(
-                game=game, sheets=list(sheets), rules=None if rules is None else dict(rules)
+                game=game,
+                sheets=list(sheets),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,
@@ -1422,10 +1467,11 @@ class AsyncRawMethods:
 
     async def reviews(
         self,
-        game: ScorecardGame,
+        game: ScorecardGame | str | None,
         turns: Sequence[ReviewTurnIn],
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ReviewResponse]:
@@ -1436,7 +1482,10 @@ class AsyncRawMethods:
             BY_ID["reviews"],
             "/reviews",
             ReviewRequest(
-                game=game, turns=list(turns), rules=None if rules is None else dict(rules)
+                game=game,
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
             ),
             timeout,
             extra_headers,

@@ -15,6 +15,7 @@ line in its request Struct.  Then regenerate `_methods.py`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ from diceref_client.models import (
     ReviewResponse,
     RoundRequest,
     RoundResponse,
+    RulesetIn,
     RulesetRequest,
     RulesetResponse,
     ScorecardHoldsRequest,
@@ -104,3 +106,21 @@ OPERATIONS: tuple[Operation, ...] = (
 BY_ID: dict[str, Operation] = {op.operation_id: op for op in OPERATIONS}
 # operation id in the OpenAPI document -> client method name
 METHODS: dict[str, str] = {op.operation_id: op.name for op in OPERATIONS}
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def as_ruleset(value: RulesetIn | GameRules | Mapping[str, Any] | None) -> RulesetIn | None:
+    """A custom ruleset as a request carries it: a `RulesetIn`, or a game's document as
+    `games_by_game` returns it (changed or not), or the same as plain JSON data.  Fields
+    a box's pattern does not take are null in the document and left out here."""
+    if value is None or isinstance(value, RulesetIn):
+        return value
+    data = msgspec.to_builtins(value) if isinstance(value, msgspec.Struct) else dict(value)
+    return msgspec.convert(_without_nulls(data), RulesetIn)

@@ -97,11 +97,26 @@ class ParameterOut(_Out):
 class BoxRules(_Out):
     id: str
     name: str
-    section: str
-    pattern: str
-    scoring: str
+    section: Literal["upper", "lower"]
+    pattern: Literal[
+        "face", "n_of_a_kind", "pair", "two_pairs", "full_house", "straight", "chance", "sum_over"
+    ]
+    scoring: Literal["face_sum", "face_relative", "notches", "sum_all", "sum_formed", "fixed"]
     how: str
     max_points: int
+    # the fields the box's pattern and scoring take (None where they do not apply)
+    face: int | None = None
+    of_a_kind_count: int | None = None
+    runs: list[list[int]] | None = None
+    total_over: int | None = None
+    fixed_points: int | None = None
+    target_count: int | None = None
+    notches: list[int] | None = None
+    two_pairs_distinct: bool | None = None
+    full_house_distinct: bool | None = None
+    first_throw_multiplier: int | None = None
+    premium: int | None = None
+    premium_doubled: bool | None = None
 
 
 class UpperBonusOut(_Out):
@@ -113,8 +128,9 @@ class UpperBonusOut(_Out):
 class FiveOfAKindOut(_Out):
     box: str
     extra_bonus: int
-    joker: str
+    joker: Literal["forced", "free_choice", "none"]
     joker_when_scratched: bool
+    matching_upper_forced: bool
 
 
 class GameRules(_Out):
@@ -133,6 +149,7 @@ class GameRules(_Out):
     upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
+    order: Literal["free", "series", "forced"] | None = None
     # A game with solved tables gives these three; while its tables load, `tables` is
     # "loading" and the two figures are None (ask again later).
     max_score: int | None = None
@@ -143,6 +160,69 @@ class GameRules(_Out):
 # --- scorecard games ---------------------------------------------------------------------------
 
 
+class BoxIn(_In):
+    """A box of a custom ruleset (`BoxRules` as `GET /games/{game}` gives it)."""
+
+    id: str
+    pattern: str
+    scoring: str
+    name: str | None = None
+    section: str | None = None
+    face: int | None = None
+    of_a_kind_count: int | None = None
+    runs: list[list[int]] | None = None
+    total_over: int | None = None
+    fixed_points: int | None = None
+    target_count: int | None = None
+    notches: list[int] | None = None
+    two_pairs_distinct: bool | None = None
+    full_house_distinct: bool | None = None
+    first_throw_multiplier: int | None = None
+    premium: int | None = None
+    premium_doubled: bool | None = None
+    how: str | None = None  # output only: ignored by the API
+    max_points: int | None = None  # output only: ignored by the API
+
+
+class UpperBonusIn(_In):
+    threshold: int
+    points: int
+    strictly_greater: bool = False
+
+
+class FiveOfAKindIn(_In):
+    box: str
+    extra_bonus: int
+    joker: str
+    joker_when_scratched: bool = False
+    matching_upper_forced: bool = True
+
+
+class RulesetIn(_In):
+    """A custom scorecard ruleset: a `GameRules` document, changed and sent back as
+    `ruleset=` (its computed figures and prose are accepted and ignored)."""
+
+    id: str
+    name: str
+    dice_count: int
+    throws_per_turn: int
+    boxes: list[BoxIn]
+    upper_bonus_rule: UpperBonusIn
+    order: str
+    five_of_a_kind: FiveOfAKindIn | None = None
+    series_order: bool | None = None
+    family: str | None = None
+    min_players: int | None = None
+    max_players: int | None = None
+    face_labels: list[str] | None = None
+    source: str | None = None
+    summary: str | None = None
+    parameters: list[ParameterOut] | None = None
+    max_score: int | None = None
+    optimal_expected_score: float | None = None
+    tables: Literal["ready", "loading"] | None = None
+
+
 class ScorecardIn(_In):
     """The boxes filled so far (box id -> points) and the extra five-of-a-kind bonus."""
 
@@ -151,11 +231,12 @@ class ScorecardIn(_In):
 
 
 class ScoreRequest(_In):
-    game: ScorecardGame | str
     dice: list[int]
     throw: int | None = None
     scorecard: ScorecardIn | None = None
+    game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
 
 
 class OptionOut(_Out):
@@ -186,12 +267,13 @@ class ScoreResponse(_Out):
 
 
 class ScorecardHoldsRequest(_In):
-    game: ScorecardGame | str
     dice: list[int]
     throws_left: int
     throw: int | None = None
     scorecard: ScorecardIn | None = None
+    game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
 
 
 class KeepOption(_Out, tag_field="kind", tag="keep"):
@@ -244,9 +326,10 @@ class SheetIn(_In):
 
 
 class CheckRequest(_In):
-    game: ScorecardGame | str
     sheets: list[SheetIn]
+    game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
 
 
 class ProblemOut(_Out):
@@ -613,9 +696,10 @@ class ReviewTurnIn(_In):
 
 
 class ReviewRequest(_In):
-    game: ScorecardGame
     turns: list[ReviewTurnIn]
+    game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
 
 
 class ReviewDecisionOut(_Out):

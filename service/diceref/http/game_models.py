@@ -34,26 +34,50 @@ class GameSummary(msgspec.Struct, omit_defaults=True):
 class ParameterOut(msgspec.Struct, omit_defaults=True):
     """A rule setting as a client reads it, and may set it per request under `rules`."""
 
-    name: str
-    value: int | bool | str | list[int]
-    description: str
+    # Bounded, as every text a request may carry: a client sends this document back in a
+    # custom `ruleset` (where it is ignored).
+    name: Annotated[str, Meta(max_length=64)]
+    value: int | bool | Annotated[str, Meta(max_length=64)] | list[int]
+    description: Annotated[str, Meta(max_length=2000)]
     reading: bool
     value_type: Literal["boolean", "integer", "string", "integer_list"]
     settable: bool
-    choices: list[str] | None = None
+    choices: list[Annotated[str, Meta(max_length=64)]] | None = None
     minimum: int | None = None
     maximum: int | None = None
     length: int | None = None
 
 
-class BoxRules(msgspec.Struct):
+# A box's structured fields: those its pattern and scoring take (docs/rules/house-rules.md
+# lists the vocabulary); absent where they do not apply.
+Face = Annotated[int, Meta(ge=1, le=6)]
+Run = Annotated[list[Face], Meta(min_length=1, max_length=5)]
+
+
+class BoxRules(msgspec.Struct, omit_defaults=True):
+    """A box as a client reads it, and may send it back in a custom `ruleset`."""
+
     id: str
     name: str
-    section: str
-    pattern: str
-    scoring: str
+    section: Literal["upper", "lower"]
+    pattern: Literal[
+        "face", "n_of_a_kind", "pair", "two_pairs", "full_house", "straight", "chance", "sum_over"
+    ]
+    scoring: Literal["face_sum", "face_relative", "notches", "sum_all", "sum_formed", "fixed"]
     how: str
     max_points: int
+    face: Face | msgspec.UnsetType = msgspec.UNSET
+    of_a_kind_count: int | msgspec.UnsetType = msgspec.UNSET
+    runs: list[Run] | msgspec.UnsetType = msgspec.UNSET
+    total_over: int | msgspec.UnsetType = msgspec.UNSET
+    fixed_points: int | msgspec.UnsetType = msgspec.UNSET
+    target_count: int | msgspec.UnsetType = msgspec.UNSET
+    notches: list[int] | msgspec.UnsetType = msgspec.UNSET
+    two_pairs_distinct: bool | msgspec.UnsetType = msgspec.UNSET
+    full_house_distinct: bool | msgspec.UnsetType = msgspec.UNSET
+    first_throw_multiplier: int | msgspec.UnsetType = msgspec.UNSET
+    premium: int | msgspec.UnsetType = msgspec.UNSET
+    premium_doubled: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class UpperBonusOut(msgspec.Struct):
@@ -65,8 +89,9 @@ class UpperBonusOut(msgspec.Struct):
 class FiveOfAKindOut(msgspec.Struct):
     box: str
     extra_bonus: int
-    joker: str
+    joker: Literal["forced", "free_choice", "none"]
     joker_when_scratched: bool
+    matching_upper_forced: bool
 
 
 class GameRules(msgspec.Struct, omit_defaults=True):
@@ -85,6 +110,7 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
+    order: Literal["free", "series", "forced"] | None = None
     # A game with solved tables (a scorecard game) always gives these three: while a table
     # is not loaded yet, `tables` is "loading" and the figure it gives is null (the request
     # never waits for a load; it starts one in the background).  Other games omit them.

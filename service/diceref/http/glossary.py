@@ -104,7 +104,8 @@ GLOSSARY: dict[str, str] = {
     "out": "Whether the player has no life left.",
     "out_in_round": "The round in which the player went out (null: still in).",
     "parameters": "Every rule setting, each reading of an unclear rulebook marked.",
-    "pattern": "What the dice must show for the box to score.",
+    "pattern": "What the dice must show for the box to score: `face`, `n_of_a_kind`, `pair`, "
+    "`two_pairs`, `full_house`, `straight`, `chance` or `sum_over` (docs/rules/house-rules.md).",
     "player": "A player's name, unique at the table.",
     "players": "The players' names, in seating order.",
     "players_at_start": "How many players the game began with (omit for the first round).",
@@ -125,9 +126,11 @@ GLOSSARY: dict[str, str] = {
     "score": "The score of a throw under the call.",
     "scorecard": "The player's card so far (omit for an empty card).",
     "scores": "The throw's score under each call.",
-    "scoring": "How the box's points are counted.",
+    "scoring": "How the box's points are counted: `face_sum`, `face_relative`, `notches` (upper "
+    "boxes), `sum_all`, `sum_formed` or `fixed` (lower boxes).",
     "section": "The scorecard section: `upper` or `lower`.",
-    "series_order": "Whether the second series opens only once the first is complete.",
+    "series_order": "Whether the second series opens only once the first is complete (`order` "
+    "is `series`).",
     "set_aside": "The dice set aside, as faces.",
     "set_aside_count": "How many 1s are set aside by conversions (Chicago).",
     "set_asides": "Every legal set-aside, best first.",
@@ -205,5 +208,28 @@ GLOSSARY: dict[str, str] = {
     "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "
     "present when the request carried `rules` or `ruleset`.",
     "progress": "How far the solve of a ruleset's tables is, 0 to 1 (1: ready).",
-    "ruleset": "A game's complete rules, in the shape `GET /games/{game}` returns.",
+    "ruleset": "A game's complete rules, in the shape `GET /games/{game}` returns (in a "
+    "scorecard request: a custom ruleset instead of a built-in `game`).",
+    "order": "Which open boxes a turn may fill: `free` (any), `series` (the upper boxes first) "
+    "or `forced` (only the first open box, in scorecard order).",
+    "face": "The face the box counts, 1 to 6 (pattern `face`).",
+    "of_a_kind_count": "How many dice of one face the box needs (pattern `n_of_a_kind`: 3 is "
+    "three of a kind, 5 five of a kind).",
+    "runs": "The runs of faces that make the straight, any one of them (ascending faces).",
+    "total_over": "The dice must total more than this (pattern `sum_over`).",
+    "fixed_points": "The points the box scores when its pattern is met (scoring `fixed`).",
+    "target_count": "The box scores (dice showing its face - target_count) x face, negative "
+    "below it (scoring `face_relative`).",
+    "notches": "Points for three dice of the face, then for four or five (scoring `notches`; "
+    "fewer score 0).",
+    "two_pairs_distinct": "Whether two pairs need two different faces (false: four of a kind "
+    "counts too).",
+    "full_house_distinct": "Whether a full house needs two different faces (false: five of a "
+    "kind counts too).",
+    "first_throw_multiplier": "The box's points are multiplied by this when made on the turn's "
+    "first throw (1: no multiplier).",
+    "premium": "Points added whenever the box scores its pattern.",
+    "premium_doubled": "Whether the premium is multiplied with the points on a first throw.",
+    "matching_upper_forced": "Whether a Joker must go to the matching upper box while it is "
+    "open (false: any open box at natural value).",
 }

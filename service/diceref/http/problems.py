@@ -407,9 +407,10 @@ PROBLEM_DESCRIPTIONS = {
     400: "The request does not match this document (not JSON, a missing or unknown field, "
     "a value out of range); `errors` names each offending field.",
     404: "An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`).",
-    422: "The request matches this document but breaks a rule of the game (`rule-violation`), "
-    "or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names "
-    "the field and the rule.",
+    422: "The request matches this document but breaks a rule of the game (`rule-violation`: "
+    "a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both "
+    "sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); "
+    "`errors` names the field and the rule.",
     408: "The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by "
     "default) of its headers; the connection is closed.",
     415: "The body is not declared as JSON: `Content-Type` must be `application/json` "
@@ -506,7 +507,23 @@ ERROR_CODES: dict[str, str] = {
     "unknown_parameter": "a `rules` name the game does not have",
     "unknown_choice": "a `rules` value outside the parameter's choices",
     "not_settable": "a parameter reported for information, which no request may set",
-    "invalid_rule": "a `rules` value that contradicts another, or that the game cannot play",
+    "invalid_rule": "a `rules` or `ruleset` value that contradicts another, or that the game "
+    "cannot play",
+    "exclusive_fields": "two fields a request may not carry together (`game` and `ruleset`; "
+    "`rules` with a `ruleset`)",
+    "ruleset_limit": "a custom ruleset beyond what the service solves (5 dice, 1 to 15 boxes, "
+    "a bounded table)",
+    "invalid_id": "a ruleset id that is not lower-case letters, digits, '_' and '-'",
+    "unknown_pattern": "a box pattern outside the vocabulary (docs/rules/house-rules.md)",
+    "unknown_scoring": "a box scoring rule outside the vocabulary",
+    "scoring_mismatch": "a scoring rule the box's pattern does not take",
+    "wrong_section": "a box in the other section than its pattern's",
+    "not_applicable": "a box field its pattern and scoring do not take",
+    "invalid_run": "a straight's run whose faces are not different and ascending",
+    "duplicate_box": "two boxes with one id",
+    "upper_section": "an upper section other than six face boxes, ones to sixes, first",
+    "five_of_a_kind_box": "a five-of-a-kind rule on a box that scores no five of a kind at "
+    "fixed points",
     "forced_joker": "a five of a kind placed where the Joker rule does not send it",
     "box_filled": "a box filled a second time",
     "kept_not_thrown": "a kept die that was not in the throw",

@@ -127,6 +127,41 @@ REVIEW = {
 }
 
 
+UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+# A custom ruleset as small as one gets: the six upper boxes and a chance, bonus 50 at 60.
+MINI_RULESET: Json = {
+    "id": "mini",
+    "name": "Mini scorecard",
+    "dice_count": 5,
+    "throws_per_turn": 3,
+    "order": "free",
+    "upper_bonus_rule": {"threshold": 60, "strictly_greater": False, "points": 50},
+    "boxes": [
+        *(
+            {"id": box, "name": box.title(), "pattern": "face", "scoring": "face_sum", "face": f}
+            for f, box in enumerate(UPPER_IDS, start=1)
+        ),
+        {"id": "chance", "name": "Chance", "pattern": "chance", "scoring": "sum_all"},
+    ],
+}
+MINI_POINTS = {"twos": 4, "threes": 3, "fives": 5, "sixes": 6, "chance": 18}
+
+
+def _mini_options() -> Json:
+    names = {b["id"]: b["name"] for b in MINI_RULESET["boxes"]}
+    return [
+        {
+            "box": b,
+            "name": names[b],
+            "points": MINI_POINTS.get(b, 0),
+            "bonus": 0,
+            "upper_bonus": 0,
+            "extra_bonus": 0,
+        }
+        for b in names
+    ]
+
+
 EXAMPLES: dict[str, list[Example]] = {
     "score": [
         Example(
@@ -148,6 +183,42 @@ EXAMPLES: dict[str, list[Example]] = {
                 "total": 0,
             },
             body={"game": "yahtzee", "dice": [4, 4, 6, 6, 6]},
+        ),
+        Example(
+            "custom-ruleset",
+            "A custom ruleset (six upper boxes and a chance) instead of a built-in game",
+            200,
+            {
+                "game": "mini",
+                "dice": [2, 2, 3, 5, 6],
+                "options": _mini_options(),
+                "blocked": [],
+                "total": 0,
+                "ruleset_id": "dc1cddf017eee679",
+            },
+            body={"ruleset": MINI_RULESET, "dice": [2, 2, 3, 5, 6]},
+        ),
+        Example(
+            "unknown-pattern",
+            "A custom ruleset with a box pattern outside the vocabulary",
+            422,
+            rule_violation(
+                "/score",
+                "ruleset.boxes[6].pattern",
+                "one of face, n_of_a_kind, pair, two_pairs, full_house, straight, chance, "
+                "sum_over, got 'anything'",
+                "unknown_pattern",
+            ),
+            body={
+                "ruleset": {
+                    **MINI_RULESET,
+                    "boxes": [
+                        *MINI_RULESET["boxes"][:6],
+                        {"id": "chance", "pattern": "anything", "scoring": "sum_all"},
+                    ],
+                },
+                "dice": [2, 2, 3, 5, 6],
+            },
         ),
         Example(
             "die-out-of-range",
@@ -411,6 +482,18 @@ EXAMPLES: dict[str, list[Example]] = {
                     },
                 ],
             },
+        ),
+        Example(
+            "no-game",
+            "Neither a built-in game nor a custom ruleset",
+            422,
+            rule_violation(
+                "/scorecards/check",
+                "game",
+                "a built-in game or a custom ruleset is required",
+                "missing_field",
+            ),
+            body={"sheets": [{"player": "Ann", "entries": []}]},
         ),
         Example(
             "no-sheet",

@@ -7,6 +7,7 @@ import msgspec
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.rules.boxes import describe as describe_box
+from diceref.games.scorecard.rules.description import box_fields
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
@@ -41,6 +42,7 @@ def describe(game: GameInfo, rules: GameRules) -> GameRules:
             b.points.value,
             describe_box(b),
             max(table.achievable[b.id]),
+            **box_fields(b),
         )
         for b in game.boxes
     ]
@@ -49,9 +51,14 @@ def describe(game: GameInfo, rules: GameRules) -> GameRules:
     if game.five_of_a_kind is not None:
         f = game.five_of_a_kind
         rules.five_of_a_kind = FiveOfAKindOut(
-            f.box, f.extra_bonus, f.joker.value, f.joker_when_scratched
+            f.box,
+            f.extra_bonus,
+            f.joker.value,
+            f.joker_when_scratched,
+            f.matching_upper_forced,
         )
     rules.series_order = game.series_order
+    rules.order = game.order.value
     return rules
 
 

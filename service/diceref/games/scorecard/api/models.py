@@ -7,7 +7,7 @@ the OpenAPI document from one place.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -18,6 +18,7 @@ from diceref.games.scorecard.rules.scorecard import BlockReason
 from diceref.games.scorecard.solver.advice import Advice, BoxAdvice
 from diceref.games.scorecard.solver.review import BEST_WITHIN
 from diceref.http.fields import BoxId, Die, PlayerName, Rules, ThrowNumber
+from diceref.http.game_models import ParameterOut
 
 FiveDice = Annotated[
     list[Die], Meta(min_length=5, max_length=5, description="Five dice, 1 to 6 each")
@@ -54,18 +55,116 @@ class BlockedOut(msgspec.Struct):
     reason: str
 
 
-RulesetId = Annotated[
-    str,
-    Meta(description="Content hash of the effective rules (present when `rules` was sent)"),
+# --- a custom ruleset: the document `GET /games/{game}` returns, sent back -------------
+# Types only here (a wrong JSON type is a 400 like any field's); the vocabulary, the limits
+# and every rule between fields are the rules layer's (`rules/description.py`), a 422
+# naming `ruleset.<path>`.
+
+IGNORED = "Output only: accepted in a request and ignored"
+Unset = msgspec.UnsetType
+UNSET = msgspec.UNSET
+Word = Annotated[str, Meta(max_length=40)]  # an id or a word of the vocabulary
+Name = Annotated[str, Meta(max_length=100)]
+Prose = Annotated[str, Meta(max_length=2000, description=IGNORED)]
+FaceLabel = Annotated[str, Meta(max_length=10)]
+
+
+class BoxIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """One box of a custom ruleset: a pattern and a scoring rule from the vocabulary, and
+    the fields they take (docs/rules/house-rules.md)."""
+
+    id: BoxId
+    pattern: Word
+    scoring: Word
+    name: Name | Unset = UNSET
+    section: Word | Unset = UNSET
+    face: int | Unset = UNSET
+    of_a_kind_count: int | Unset = UNSET
+    runs: list[list[int]] | Unset = UNSET
+    total_over: int | Unset = UNSET
+    fixed_points: int | Unset = UNSET
+    target_count: int | Unset = UNSET
+    notches: list[int] | Unset = UNSET
+    two_pairs_distinct: bool | Unset = UNSET
+    full_house_distinct: bool | Unset = UNSET
+    first_throw_multiplier: int | Unset = UNSET
+    premium: int | Unset = UNSET
+    premium_doubled: bool | Unset = UNSET
+    how: Prose | Unset = UNSET
+    max_points: Annotated[int, Meta(description=IGNORED)] | Unset = UNSET
+
+
+class UpperBonusIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    threshold: int
+    points: int
+    strictly_greater: bool = False
+
+
+class FiveOfAKindIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    box: BoxId
+    extra_bonus: int
+    joker: Word
+    joker_when_scratched: bool = False
+    matching_upper_forced: bool = True
+
+
+class RulesetIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A complete scorecard ruleset in the shape `GET /games/{game}` returns: fetch a game,
+    change it, send it back.  Its computed figures and prose are accepted and ignored."""
+
+    id: Word
+    name: Name
+    dice_count: int
+    throws_per_turn: int
+    boxes: list[BoxIn]
+    upper_bonus_rule: UpperBonusIn
+    order: Word
+    five_of_a_kind: FiveOfAKindIn | None = None
+    series_order: bool | None = None
+    family: Word | Unset = UNSET
+    min_players: int | Unset = UNSET
+    max_players: int | Unset | None = UNSET
+    face_labels: list[FaceLabel] | None = None
+    source: Prose | Unset = UNSET
+    summary: Prose | Unset = UNSET
+    parameters: Annotated[list[ParameterOut], Meta(description=IGNORED)] | Unset = UNSET
+    max_score: Annotated[int, Meta(description=IGNORED)] | Unset | None = UNSET
+    optimal_expected_score: Annotated[float, Meta(description=IGNORED)] | Unset | None = UNSET
+    tables: Annotated[Literal["ready", "loading"], Meta(description=IGNORED)] | Unset = UNSET
+
+
+GameField = Annotated[
+    ScorecardGame,
+    Meta(
+        description="A built-in game's id, as `GET /games` lists them; exactly one of "
+        "`game` and `ruleset`"
+    ),
+]
+RulesetField = Annotated[
+    RulesetIn,
+    Meta(
+        description="A custom ruleset instead of a built-in `game` (exactly one of the two): "
+        "the document `GET /games/{game}` returns, changed at will"
+    ),
 ]
 
 
-class ScoreRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: ScorecardGame
+RulesetId = Annotated[
+    str,
+    Meta(
+        description="Content hash of the effective rules (present when `rules` or `ruleset` "
+        "was sent)"
+    ),
+]
+
+
+class ScoreRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    game: GameField | None = None
     dice: FiveDice
     throw: ThrowNumber | None = None  # None: the turn's last throw
     scorecard: ScorecardIn | None = None
     rules: Rules | None = None
+    ruleset: RulesetField | None = None
 
 
 class ScoreResponse(msgspec.Struct, omit_defaults=True):
@@ -87,13 +186,14 @@ ThrowsLeft = Annotated[
 ]
 
 
-class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: ScorecardGame
+class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    game: GameField | None = None
     dice: FiveDice
     throws_left: ThrowsLeft
     throw: ThrowNumber | None = None
     scorecard: ScorecardIn | None = None
     rules: Rules | None = None
+    ruleset: RulesetField | None = None
 
 
 class KeepOption(msgspec.Struct, tag_field="kind", tag="keep"):
@@ -165,10 +265,11 @@ class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
     claimed_total: int | None = None
 
 
-class CheckRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: ScorecardGame
+class CheckRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    game: GameField | None = None
     sheets: Annotated[list[SheetIn], Meta(min_length=1, max_length=50)]
     rules: Rules | None = None
+    ruleset: RulesetField | None = None
 
 
 class ProblemOut(msgspec.Struct):

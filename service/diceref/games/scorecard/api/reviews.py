@@ -21,15 +21,17 @@ from litestar import Request
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.games.scorecard.api.custom import ruleset_of
 from diceref.games.scorecard.api.models import (
     BoxOption,
     FiveDice,
+    GameField,
     KeepOption,
+    RulesetField,
     RulesetId,
-    ScorecardGame,
     option_out,
 )
-from diceref.games.scorecard.api.routes import _ruleset, _ruleset_id
+from diceref.games.scorecard.api.routes import _ruleset_id
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import card_total
 from diceref.games.scorecard.rules.turns import TurnRecord, replay_game
@@ -61,12 +63,14 @@ class ReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
     ] = []
 
 
-class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """A game as played, from the empty card: complete or part-played."""
+class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A game as played, from the empty card: complete or part-played; a built-in `game`
+    (under its `rules`) or a custom `ruleset`."""
 
-    game: ScorecardGame
+    game: GameField | None = None
     turns: Annotated[list[ReviewTurnIn], Meta(max_length=64)]
     rules: Rules | None = None
+    ruleset: RulesetField | None = None
 
 
 AnyOption = KeepOption | BoxOption
@@ -108,10 +112,9 @@ class ReviewResponse(msgspec.Struct, omit_defaults=True):
     ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
-def _review_ruleset(data: ReviewRequest) -> Ruleset:
-    """The one place the request's rules are resolved (`game` + `rules` today; a
-    `ruleset` field resolves here too)."""
-    return _ruleset(data.game.value, data.rules)
+def _review_ruleset(data: ReviewRequest) -> tuple[Ruleset, bool]:
+    """The request's ruleset, and whether the answer names it (`ruleset_id`)."""
+    return ruleset_of(None if data.game is None else data.game.value, data.rules, data.ruleset)
 
 
 def turn_records(data: ReviewRequest) -> list[TurnRecord]:
@@ -135,7 +138,7 @@ def _decision_out(ruleset: Ruleset, d: Decision) -> ReviewDecisionOut:
     )
 
 
-def review_out(ruleset: Ruleset, review: GameReview, rules: object) -> ReviewResponse:
+def review_out(ruleset: Ruleset, review: GameReview, chosen: bool) -> ReviewResponse:
     return ReviewResponse(
         game=ruleset.id,
         turns=[
@@ -157,7 +160,7 @@ def review_out(ruleset: Ruleset, review: GameReview, rules: object) -> ReviewRes
         complete=review.complete,
         luck=review.luck,
         costliest=[_decision_out(ruleset, d) for d in review.costliest],
-        ruleset_id=_ruleset_id(ruleset, rules),
+        ruleset_id=_ruleset_id(ruleset, chosen),
     )
 
 
@@ -170,7 +173,7 @@ def reviews(data: JSONBody[ReviewRequest], request: Request) -> ReviewResponse: 
     optimal expected score, the luck (for a complete game) and the three costliest
     decisions.  An impossible record is a 422 naming the turn, the throw or keep, and the
     rule."""
-    ruleset = _review_ruleset(data)
+    ruleset, chosen = _review_ruleset(data)
     played = replay_game(ruleset, turn_records(data))
     values = registry_of(request).require(value_spec(ruleset))
-    return review_out(ruleset, review_game(ruleset, values, played), data.rules)
+    return review_out(ruleset, review_game(ruleset, values, played), chosen)

@@ -10,7 +10,7 @@ import msgspec
 from litestar import Request
 from litestar.params import JSONBody
 
-from diceref.games.scorecard import FAMILY
+from diceref.games.scorecard.api.custom import ruleset_of
 from diceref.games.scorecard.api.models import (
     BlockedOut,
     CheckRequest,
@@ -42,17 +42,16 @@ from diceref.games.scorecard.tables import value_spec
 from diceref.http.family import operation, registry_of
 
 
-def _ruleset(game: str, rules: dict[str, object] | None) -> Ruleset:
-    """The game under the request's house rules (the built-in one for none); a refused
-    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
-    ruleset = FAMILY.with_rules(game, rules)
-    assert isinstance(ruleset, Ruleset)
-    return ruleset
+def _ruleset(data: ScoreRequest | HoldsRequest | CheckRequest) -> tuple[Ruleset, bool]:
+    """The request's ruleset (a built-in game under its `rules`, or a custom `ruleset`) and
+    whether the answer names it with `ruleset_id`."""
+    game = None if data.game is None else data.game.value
+    return ruleset_of(game, data.rules, data.ruleset)
 
 
-def _ruleset_id(ruleset: Ruleset, rules: object) -> str | msgspec.UnsetType:
+def _ruleset_id(ruleset: Ruleset, chosen: bool) -> str | msgspec.UnsetType:
     """The answer's `ruleset_id`: given whenever the request chose its rules."""
-    return msgspec.UNSET if rules is None else ruleset.ruleset_id
+    return ruleset.ruleset_id if chosen else msgspec.UNSET
 
 
 def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
@@ -64,7 +63,7 @@ def _card(ruleset: Ruleset, card_in: ScorecardIn | None) -> Scorecard:
 def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     """Every box the throw may legally fill now (Joker and series order applied), a scratch
     listed with 0 points, and the card's total before the throw."""
-    ruleset = _ruleset(data.game.value, data.rules)
+    ruleset, chosen = _ruleset(data)
     card = _card(ruleset, data.scorecard)
     throw = ruleset.throws_per_turn if data.throw is None else data.throw
     check_throw(ruleset, throw)
@@ -82,7 +81,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
             for b in blocked_boxes(ruleset, card, options)
         ],
         total=card_total(ruleset, card),
-        ruleset_id=_ruleset_id(ruleset, data.rules),
+        ruleset_id=_ruleset_id(ruleset, chosen),
     )
 
 
@@ -94,7 +93,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by
     exact expected final score under optimal play (`expected_total`, bonuses included)."""
-    ruleset = _ruleset(data.game.value, data.rules)
+    ruleset, chosen = _ruleset(data)
     card = _card(ruleset, data.scorecard)
     throw = throw_of(ruleset, data.throws_left, data.throw)
     values = registry_of(request).require(value_spec(ruleset))
@@ -107,7 +106,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
         data.throws_left,
         card_total(ruleset, card),
         options,
-        _ruleset_id(ruleset, data.rules),
+        _ruleset_id(ruleset, chosen),
     )
 
 
@@ -119,7 +118,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,
     unknown boxes, bonuses without a basis, series order), the totals, and the ranking."""
-    ruleset = _ruleset(data.game.value, data.rules)
+    ruleset, chosen = _ruleset(data)
     reports = [
         check_sheet(
             ruleset,
@@ -155,5 +154,5 @@ def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
             for r in reports
         ],
         standings=[Standing(r.rank, r.player, r.total) for r in ranked],
-        ruleset_id=_ruleset_id(ruleset, data.rules),
+        ruleset_id=_ruleset_id(ruleset, chosen),
     )

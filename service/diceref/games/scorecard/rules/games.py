@@ -75,6 +75,13 @@ def _yahtzee_boxes(five_box_name: str) -> tuple[Box, ...]:
     )
 
 
+def _two_pairs(pattern: Pattern, distinct: bool) -> bool:
+    """The two-pairs reading, on the two-pairs box only (elsewhere the default): on another
+    box it would change no score, yet the ruleset's hash (and `GET /games`' document) would
+    carry it."""
+    return distinct if pattern is Pattern.TWO_PAIRS else True
+
+
 ORDER_TEXT = {
     Order.FREE: "Any open box may be filled on any turn.",
     Order.SERIES: "Upper boxes first, in any order among them; the lower boxes open only once "
@@ -299,7 +306,13 @@ def dice_poker(
 
     def sum_box(box_id: str, name: str, pattern: Pattern, n: int = 0) -> Box:
         return Box(
-            box_id, name, L, pattern, Points.SUM_ALL, n=n, two_pairs_distinct=two_pairs_distinct
+            box_id,
+            name,
+            L,
+            pattern,
+            Points.SUM_ALL,
+            n=n,
+            two_pairs_distinct=_two_pairs(pattern, two_pairs_distinct),
         )
 
     boxes = (
@@ -408,7 +421,7 @@ def russian_poker(
             pattern,
             Points.SUM_FORMED,
             first_throw_multiplier=first_throw_multiplier if doubled else 1,
-            two_pairs_distinct=two_pairs_distinct,
+            two_pairs_distinct=_two_pairs(pattern, two_pairs_distinct),
             **kw,  # type: ignore[arg-type]
         )
 

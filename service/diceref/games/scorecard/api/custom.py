@@ -1,0 +1,61 @@
+"""Which ruleset a scorecard request plays: a built-in `game` (with its `rules`), or a
+custom `ruleset` sent whole.
+
+Every scorecard operation (and `POST /rulesets`) asks `ruleset_of`, so the exclusivity of
+`game` and `ruleset` and the cache of custom rulesets are one piece of code.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+
+from diceref.core.errors import RuleViolation
+from diceref.games.family import VARIANT_CACHE_SIZE
+from diceref.games.scorecard import FAMILY
+from diceref.games.scorecard.api.models import RulesetIn
+from diceref.games.scorecard.rules.description import ruleset_from_description
+from diceref.games.scorecard.rules.ruleset import Ruleset
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def ruleset_of(
+    game: str | None, rules: dict[str, Any] | None, ruleset: RulesetIn | None
+) -> tuple[Ruleset, bool]:
+    """The request's ruleset, and whether its answer names it (`ruleset_id`: a request
+    that chose its rules).  Exactly one of `game` and `ruleset`; `rules` only with a game.
+    A refusal is a 422 naming the field (`RuleViolation`, or `RuleParameterError` for
+    `rules.<name>`)."""
+    if ruleset is not None:
+        if game is not None:
+            raise RuleViolation(
+                "ruleset", "send either a built-in game or a ruleset, not both", "exclusive_fields"
+            )
+        if rules is not None:
+            raise RuleViolation(
+                "rules",
+                "rules override a built-in game's parameters; change the ruleset itself",
+                "exclusive_fields",
+            )
+        return custom_ruleset(ruleset), True
+    if game is None:
+        raise RuleViolation(
+            "game", "a built-in game or a custom ruleset is required", "missing_field"
+        )
+    built = FAMILY.with_rules(game, rules)
+    assert isinstance(built, Ruleset)
+    return built, rules is not None
+
+
+def custom_ruleset(doc: RulesetIn) -> Ruleset:
+    """`doc` as a checked `Ruleset`, built once per distinct document (a frontend sends
+    the same one on every throw)."""
+    return _custom(_ENCODER.encode(doc))
+
+
+@lru_cache(maxsize=VARIANT_CACHE_SIZE)
+def _custom(encoded: bytes) -> Ruleset:
+    return ruleset_from_description(msgspec.json.decode(encoded))
