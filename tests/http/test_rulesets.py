@@ -12,7 +12,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import make_test_store
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee, yatzy
 from diceref.games.scorecard.tables import max_spec
 from diceref.http.app import create_app
 from diceref.settings import Settings
@@ -112,3 +112,20 @@ def test_refused_rules_are_422_before_anything_is_queued(client: TestClient[Lite
     assert r.json()["errors"][0]["field"] == "rules.throws_per_turn"
     registry = client.app.state.tables
     assert not any(state.on_demand for state in registry.states.values())
+
+
+def test_a_custom_ruleset_is_checked_and_queued(client: TestClient[Litestar]) -> None:
+    """A game's document sent back as `ruleset` is the built-in rules (same id, ready);
+    changed, it is a ruleset of its own."""
+    document = client.get("/games/yatzy").json()
+    same = client.post("/rulesets", json={"ruleset": document}).json()
+    assert same["ruleset_id"] == SCORECARD_GAMES["yatzy"].rules_hash
+    document["upper_bonus_rule"]["threshold"] = 60
+    changed = client.post("/rulesets", json={"ruleset": document})
+    assert changed.status_code == 200, changed.text
+    answer = changed.json()
+    assert answer["ruleset_id"] == yatzy(upper_bonus_threshold=60).rules_hash
+    assert answer["ruleset"]["upper_bonus_rule"]["threshold"] == 60
+    both = client.post("/rulesets", json={"game": "yatzy", "ruleset": document})
+    assert both.status_code == 422
+    assert both.json()["errors"][0]["code"] == "exclusive_fields"

@@ -112,9 +112,10 @@ class SyncMethods:
 
     def rulesets(
         self,
-        game: AnyGame | str,
+        game: AnyGame | str | None = None,
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RulesetResponse:
@@ -124,7 +125,9 @@ class SyncMethods:
         result: RulesetResponse = self._call(
             BY_ID["rulesets"],
             "/rulesets",
-            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            RulesetRequest(
+                game=game, rules=None if rules is None else dict(rules), ruleset=as_ruleset(ruleset)
+            ),
             timeout,
             extra_headers,
         )
@@ -475,9 +478,10 @@ class AsyncMethods:
 
     async def rulesets(
         self,
-        game: AnyGame | str,
+        game: AnyGame | str | None = None,
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RulesetResponse:
@@ -487,7 +491,9 @@ class AsyncMethods:
         result: RulesetResponse = await self._call(
             BY_ID["rulesets"],
             "/rulesets",
-            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            RulesetRequest(
+                game=game, rules=None if rules is None else dict(rules), ruleset=as_ruleset(ruleset)
+            ),
             timeout,
             extra_headers,
         )
@@ -838,9 +844,10 @@ class SyncRawMethods:
 
     def rulesets(
         self,
-        game: AnyGame | str,
+        game: AnyGame | str | None = None,
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[RulesetResponse]:
@@ -850,7 +857,9 @@ class SyncRawMethods:
         result: RawResponse[RulesetResponse] = self._call_raw(
             BY_ID["rulesets"],
             "/rulesets",
-            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            RulesetRequest(
+                game=game, rules=None if rules is None else dict(rules), ruleset=as_ruleset(ruleset)
+            ),
             timeout,
             extra_headers,
         )
@@ -1201,9 +1210,10 @@ class AsyncRawMethods:
 
     async def rulesets(
         self,
-        game: AnyGame | str,
+        game: AnyGame | str | None = None,
         *,
         rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[RulesetResponse]:
@@ -1213,7 +1223,9 @@ class AsyncRawMethods:
         result: RawResponse[RulesetResponse] = await self._call_raw(
             BY_ID["rulesets"],
             "/rulesets",
-            RulesetRequest(game=game, rules=None if rules is None else dict(rules)),
+            RulesetRequest(
+                game=game, rules=None if rules is None else dict(rules), ruleset=as_ruleset(ruleset)
+            ),
             timeout,
             extra_headers,
         )

@@ -364,8 +364,9 @@ class CheckResponse(_Out):
 
 
 class RulesetRequest(_In):
-    game: AnyGame | str
+    game: AnyGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
 
 
 class RulesetResponse(_Out):

@@ -18,18 +18,24 @@ from msgspec import Meta
 
 from diceref.core.game import GameInfo
 from diceref.games.families import ALL_GAMES, family_of
-from diceref.http.family import api_of_game, family_router, operation, registry_of
+from diceref.games.scorecard.api.custom import ruleset_of
+from diceref.games.scorecard.api.models import RulesetField
+from diceref.http.family import FamilyApi, family_apis, family_router, operation, registry_of
 from diceref.http.fields import Rules
 from diceref.http.game_models import GameRules, base_rules
 
+SCORECARD = "yahtzee"  # any scorecard game names the family custom rulesets belong to
 AnyGame = Enum(  # type: ignore[misc]
     "AnyGame", {gid.replace("-", "_").upper(): gid for gid in ALL_GAMES}, type=str
 )
 
 
 class RulesetRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: AnyGame
+    game: AnyGame | None = None
     rules: Rules | None = None
+    # Custom rulesets exist for scorecard games only (the one family whose rules are a
+    # document of boxes), so this shared route names that family's field here.
+    ruleset: RulesetField | None = None
 
 
 class RulesetResponse(msgspec.Struct):
@@ -55,8 +61,7 @@ class RulesetResponse(msgspec.Struct):
     ]
 
 
-def describe(game: GameInfo) -> GameRules:
-    api = api_of_game(game.id)
+def describe(game: GameInfo, api: FamilyApi) -> GameRules:
     rules = base_rules(game)
     return rules if api.describe is None else api.describe(game, rules)
 
@@ -71,8 +76,14 @@ async def rulesets(data: JSONBody[RulesetRequest], request: Request) -> RulesetR
     their `ruleset_id`, and where their solved tables stand.  The first call queues the
     solve (a 429 with Retry-After when too many rulesets already wait); later calls report
     its `status` and `progress`, then `max_score` and `optimal_expected_score`."""
-    family = family_of(data.game.value)
-    game = family.with_rules(data.game.value, data.rules)
+    if data.ruleset is not None or data.game is None:
+        game: GameInfo = ruleset_of(
+            None if data.game is None else data.game.value, data.rules, data.ruleset
+        )[0]
+        family = family_of(SCORECARD)
+    else:
+        family = family_of(data.game.value)
+        game = family.with_rules(data.game.value, data.rules)
     registry = registry_of(request)
     specs = family.tables_of(game)
     status, progress = "ready", 1.0
@@ -81,8 +92,8 @@ async def rulesets(data: JSONBody[RulesetRequest], request: Request) -> RulesetR
         status, progress = group.status, group.progress
         if status == "missing":  # the registry is not started (no app lifespan): queued
             status = "queued"
-    document = describe(game)
-    api = api_of_game(game.id)
+    api = family_apis()[family.name]
+    document = describe(game, api)
     if api.with_tables is not None:
         document = await api.with_tables(game, document, registry)
     optimal = document.optimal_expected_score
