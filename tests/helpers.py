@@ -84,3 +84,15 @@ def close(actual: Any, expected: Any) -> bool:
             and all(close(a, e) for a, e in zip(actual, expected, strict=True))
         )
     return type(actual) is type(expected) and bool(actual == expected)
+
+
+def put_policy_for(app: Litestar, rules: Any) -> None:
+    """Serve the Yardkle policy table of a house-rules variant in `app`.  The registry lists
+    only the built-in specs, so the variant's state is added first (until the registry
+    solves unseen specs on demand, this is how a test serves one)."""
+    from diceref.tables.registry import TableState
+
+    spec = policy_spec(rules)
+    registry: Any = app.state.tables
+    registry.states.setdefault(spec.key, TableState(spec.kind, spec.game))
+    registry.put(spec, solve_policy_table(rules), "memory")

@@ -177,15 +177,15 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "gamesByGame": [404],
         "score": [400, 404, 408, 413, 415, 422],
         "holds": [400, 404, 408, 413, 415, 422, 503],
-        "scorecardsCheck": [400, 404, 408, 413, 415],
+        "scorecardsCheck": [400, 404, 408, 413, 415, 422],
         "chicagoThrows": [400, 408, 413, 415, 422],
         "chicagoRounds": [400, 408, 413, 415, 422],
         "chicagoGames": [400, 408, 413, 415, 422],
         "chicagoHolds": [400, 408, 413, 415, 422],
-        "yardkleThrows": [400, 408, 413, 415],
+        "yardkleThrows": [400, 408, 413, 415, 422],
         "yardkleTurns": [400, 408, 413, 415, 422],
         "yardkleGames": [400, 408, 413, 415, 422],
-        "yardkleHolds": [400, 408, 413, 415, 422],
+        "yardkleHolds": [400, 408, 413, 415, 422, 503],
     }
     retry = document["paths"]["/holds"]["post"]["responses"]["503"]["headers"]["Retry-After"]
     assert retry["required"] and retry["schema"]["type"] == "integer"

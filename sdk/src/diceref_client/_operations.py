@@ -129,24 +129,39 @@ def chicago_throws(
     call: Call | None = None,
     throw: int | None = None,
     throws_allowed: int = 3,
+    kept: Sequence[int] = (),
+    set_aside_count: int = 0,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[ChicagoThrowsResponse]:
     body = ChicagoThrowsRequest(
-        dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+        dice=list(dice),
+        call=call,
+        throw=throw,
+        throws_allowed=throws_allowed,
+        kept=list(kept),
+        set_aside_count=set_aside_count,
+        rules=_rules(rules),
     )
     return Operation("chicagoThrows", "POST", "/chicago/throws", body, ChicagoThrowsResponse)
 
 
 def chicago_rounds(
-    turns: Sequence[PlayerIn], *, players_at_start: int | None = None
+    turns: Sequence[PlayerIn],
+    *,
+    players_at_start: int | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[RoundResponse]:
-    body = RoundRequest(turns=list(turns), players_at_start=players_at_start)
+    body = RoundRequest(turns=list(turns), players_at_start=players_at_start, rules=_rules(rules))
     return Operation("chicagoRounds", "POST", "/chicago/rounds", body, RoundResponse)
 
 
 def chicago_games(
-    players: Sequence[str], rounds: Sequence[GameRoundIn]
+    players: Sequence[str],
+    rounds: Sequence[GameRoundIn],
+    *,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[ChicagoGameResponse]:
-    body = ChicagoGameRequest(players=list(players), rounds=list(rounds))
+    body = ChicagoGameRequest(players=list(players), rounds=list(rounds), rules=_rules(rules))
     return Operation("chicagoGames", "POST", "/chicago/games", body, ChicagoGameResponse)
 
 
@@ -157,6 +172,7 @@ def chicago_holds(
     call: Call | None = None,
     target: int | None = None,
     set_aside_count: int = 0,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[ChicagoHoldsResponse]:
     body = ChicagoHoldsRequest(
         dice=list(dice),
@@ -164,31 +180,47 @@ def chicago_holds(
         call=call,
         target=target,
         set_aside_count=set_aside_count,
+        rules=_rules(rules),
     )
     return Operation("chicagoHolds", "POST", "/chicago/holds", body, ChicagoHoldsResponse)
 
 
-def yardkle_throws(dice: Sequence[int]) -> Operation[YardkleThrowsResponse]:
-    body = YardkleThrowsRequest(dice=list(dice))
+def yardkle_throws(
+    dice: Sequence[int], *, rules: Mapping[str, Any] | None = None
+) -> Operation[YardkleThrowsResponse]:
+    body = YardkleThrowsRequest(dice=list(dice), rules=_rules(rules))
     return Operation("yardkleThrows", "POST", "/yardkle/throws", body, YardkleThrowsResponse)
 
 
 def yardkle_turns(
-    throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
+    throws: Sequence[YardkleThrowIn],
+    end: TurnEnd,
+    *,
+    banked_total: int = 0,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[TurnResponse]:
-    body = TurnRequest(throws=list(throws), end=end, banked_total=banked_total)
+    body = TurnRequest(throws=list(throws), end=end, banked_total=banked_total, rules=_rules(rules))
     return Operation("yardkleTurns", "POST", "/yardkle/turns", body, TurnResponse)
 
 
 def yardkle_games(
-    players: Sequence[str], turns: Sequence[GameTurnIn] = ()
+    players: Sequence[str],
+    turns: Sequence[GameTurnIn] = (),
+    *,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[YardkleGameResponse]:
-    body = YardkleGameRequest(players=list(players), turns=list(turns))
+    body = YardkleGameRequest(players=list(players), turns=list(turns), rules=_rules(rules))
     return Operation("yardkleGames", "POST", "/yardkle/games", body, YardkleGameResponse)
 
 
 def yardkle_holds(
-    dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+    dice: Sequence[int],
+    on_pad: bool,
+    *,
+    turn_points: int = 0,
+    rules: Mapping[str, Any] | None = None,
 ) -> Operation[YardkleHoldsResponse]:
-    body = YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points)
+    body = YardkleHoldsRequest(
+        dice=list(dice), on_pad=on_pad, turn_points=turn_points, rules=_rules(rules)
+    )
     return Operation("yardkleHolds", "POST", "/yardkle/holds", body, YardkleHoldsResponse)

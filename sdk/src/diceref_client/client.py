@@ -204,23 +204,42 @@ class Client:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoThrowsResponse:
         """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return self._send(
-            ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
+            ops.chicago_throws(
+                dice,
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=kept,
+                set_aside_count=set_aside_count,
+                rules=rules,
+            )
         )
 
     def chicago_rounds(
-        self, turns: Sequence[PlayerIn], *, players_at_start: int | None = None
+        self,
+        turns: Sequence[PlayerIn],
+        *,
+        players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> RoundResponse:
         """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
-        return self._send(ops.chicago_rounds(turns, players_at_start=players_at_start))
+        return self._send(ops.chicago_rounds(turns, players_at_start=players_at_start, rules=rules))
 
     def chicago_games(
-        self, players: Sequence[str], rounds: Sequence[GameRoundIn]
+        self,
+        players: Sequence[str],
+        rounds: Sequence[GameRoundIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoGameResponse:
         """`POST /chicago/games` (chicagoGames): every round's ruling and the standings."""
-        return self._send(ops.chicago_games(players, rounds))
+        return self._send(ops.chicago_games(players, rounds, rules=rules))
 
     def chicago_holds(
         self,
@@ -230,35 +249,57 @@ class Client:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoHoldsResponse:
         """`POST /chicago/holds` (chicagoHolds): every keep and conversion, ranked."""
         return self._send(
             ops.chicago_holds(
-                dice, throws_left, call=call, target=target, set_aside_count=set_aside_count
+                dice,
+                throws_left,
+                call=call,
+                target=target,
+                set_aside_count=set_aside_count,
+                rules=rules,
             )
         )
 
-    def yardkle_throws(self, dice: Sequence[int]) -> YardkleThrowsResponse:
+    def yardkle_throws(
+        self, dice: Sequence[int], *, rules: Mapping[str, Any] | None = None
+    ) -> YardkleThrowsResponse:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
-        return self._send(ops.yardkle_throws(dice))
+        return self._send(ops.yardkle_throws(dice, rules=rules))
 
     def yardkle_turns(
-        self, throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
+        self,
+        throws: Sequence[YardkleThrowIn],
+        end: TurnEnd,
+        *,
+        banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> TurnResponse:
         """`POST /yardkle/turns` (yardkleTurns): the referee's replay of a turn."""
-        return self._send(ops.yardkle_turns(throws, end, banked_total=banked_total))
+        return self._send(ops.yardkle_turns(throws, end, banked_total=banked_total, rules=rules))
 
     def yardkle_games(
-        self, players: Sequence[str], turns: Sequence[GameTurnIn] = ()
+        self,
+        players: Sequence[str],
+        turns: Sequence[GameTurnIn] = (),
+        *,
+        rules: Mapping[str, Any] | None = None,
     ) -> YardkleGameResponse:
         """`POST /yardkle/games` (yardkleGames): standings, last turns and winners."""
-        return self._send(ops.yardkle_games(players, turns))
+        return self._send(ops.yardkle_games(players, turns, rules=rules))
 
     def yardkle_holds(
-        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+        self,
+        dice: Sequence[int],
+        on_pad: bool,
+        *,
+        turn_points: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> YardkleHoldsResponse:
         """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked."""
-        return self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points))
+        return self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points, rules=rules))
 
 
 class AsyncClient:
@@ -377,23 +418,44 @@ class AsyncClient:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoThrowsResponse:
         """`POST /chicago/throws` (chicagoThrows): a Chicago throw's value and conversions."""
         return await self._send(
-            ops.chicago_throws(dice, call=call, throw=throw, throws_allowed=throws_allowed)
+            ops.chicago_throws(
+                dice,
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=kept,
+                set_aside_count=set_aside_count,
+                rules=rules,
+            )
         )
 
     async def chicago_rounds(
-        self, turns: Sequence[PlayerIn], *, players_at_start: int | None = None
+        self,
+        turns: Sequence[PlayerIn],
+        *,
+        players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
     ) -> RoundResponse:
         """`POST /chicago/rounds` (chicagoRounds): the ruling on a Chicago round."""
-        return await self._send(ops.chicago_rounds(turns, players_at_start=players_at_start))
+        return await self._send(
+            ops.chicago_rounds(turns, players_at_start=players_at_start, rules=rules)
+        )
 
     async def chicago_games(
-        self, players: Sequence[str], rounds: Sequence[GameRoundIn]
+        self,
+        players: Sequence[str],
+        rounds: Sequence[GameRoundIn],
+        *,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoGameResponse:
         """`POST /chicago/games` (chicagoGames): every round's ruling and the standings."""
-        return await self._send(ops.chicago_games(players, rounds))
+        return await self._send(ops.chicago_games(players, rounds, rules=rules))
 
     async def chicago_holds(
         self,
@@ -403,32 +465,58 @@ class AsyncClient:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> ChicagoHoldsResponse:
         """`POST /chicago/holds` (chicagoHolds): every keep and conversion, ranked."""
         return await self._send(
             ops.chicago_holds(
-                dice, throws_left, call=call, target=target, set_aside_count=set_aside_count
+                dice,
+                throws_left,
+                call=call,
+                target=target,
+                set_aside_count=set_aside_count,
+                rules=rules,
             )
         )
 
-    async def yardkle_throws(self, dice: Sequence[int]) -> YardkleThrowsResponse:
+    async def yardkle_throws(
+        self, dice: Sequence[int], *, rules: Mapping[str, Any] | None = None
+    ) -> YardkleThrowsResponse:
         """`POST /yardkle/throws` (yardkleThrows): every set-aside a throw allows."""
-        return await self._send(ops.yardkle_throws(dice))
+        return await self._send(ops.yardkle_throws(dice, rules=rules))
 
     async def yardkle_turns(
-        self, throws: Sequence[YardkleThrowIn], end: TurnEnd, *, banked_total: int = 0
+        self,
+        throws: Sequence[YardkleThrowIn],
+        end: TurnEnd,
+        *,
+        banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> TurnResponse:
         """`POST /yardkle/turns` (yardkleTurns): the referee's replay of a turn."""
-        return await self._send(ops.yardkle_turns(throws, end, banked_total=banked_total))
+        return await self._send(
+            ops.yardkle_turns(throws, end, banked_total=banked_total, rules=rules)
+        )
 
     async def yardkle_games(
-        self, players: Sequence[str], turns: Sequence[GameTurnIn] = ()
+        self,
+        players: Sequence[str],
+        turns: Sequence[GameTurnIn] = (),
+        *,
+        rules: Mapping[str, Any] | None = None,
     ) -> YardkleGameResponse:
         """`POST /yardkle/games` (yardkleGames): standings, last turns and winners."""
-        return await self._send(ops.yardkle_games(players, turns))
+        return await self._send(ops.yardkle_games(players, turns, rules=rules))
 
     async def yardkle_holds(
-        self, dice: Sequence[int], on_pad: bool, *, turn_points: int = 0
+        self,
+        dice: Sequence[int],
+        on_pad: bool,
+        *,
+        turn_points: int = 0,
+        rules: Mapping[str, Any] | None = None,
     ) -> YardkleHoldsResponse:
         """`POST /yardkle/holds` (yardkleHolds): every set-aside, bank or throw on, ranked."""
-        return await self._send(ops.yardkle_holds(dice, on_pad, turn_points=turn_points))
+        return await self._send(
+            ops.yardkle_holds(dice, on_pad, turn_points=turn_points, rules=rules)
+        )

@@ -281,6 +281,9 @@ class ChicagoThrowsRequest(_In):
     call: Call | None = None
     throw: int | None = None
     throws_allowed: int = 3
+    kept: list[int] = []
+    set_aside_count: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ConversionOut(_Out):
@@ -297,6 +300,7 @@ class ChicagoThrowsResponse(_Out):
     special: Special | None
     throws_left: int | None
     conversions: list[ConversionOut]
+    ruleset_id: str | None = None
 
 
 class ChicagoThrowIn(_In):
@@ -318,6 +322,7 @@ class PlayerIn(_In):
 class RoundRequest(_In):
     turns: list[PlayerIn]
     players_at_start: int | None = None
+    rules: dict[str, Any] | None = None
 
 
 class PlayerOut(_Out):
@@ -352,6 +357,7 @@ class RoundResponse(_Out):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: str | None = None
 
 
 class TurnIn(_In):
@@ -368,6 +374,7 @@ class GameRoundIn(_In):
 class ChicagoGameRequest(_In):
     players: list[str]
     rounds: list[GameRoundIn]
+    rules: dict[str, Any] | None = None
 
 
 class ChicagoStandingOut(_Out):
@@ -385,6 +392,7 @@ class ChicagoGameResponse(_Out):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: str | None = None
 
 
 class ChicagoHoldsRequest(_In):
@@ -393,6 +401,7 @@ class ChicagoHoldsRequest(_In):
     call: Call | None = None
     target: int | None = None
     set_aside_count: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ChicagoHoldOut(_Out):
@@ -420,6 +429,7 @@ class ChicagoHoldsResponse(_Out):
     call: Call | None
     target: int | None
     rankings: list[RankingOut]
+    ruleset_id: str | None = None
 
 
 # --- Yardkle -----------------------------------------------------------------------------------
@@ -427,6 +437,7 @@ class ChicagoHoldsResponse(_Out):
 
 class YardkleThrowsRequest(_In):
     dice: list[int]
+    rules: dict[str, Any] | None = None
 
 
 class PartOut(_Out):
@@ -449,6 +460,7 @@ class YardkleThrowsResponse(_Out):
     yardkle: bool
     max_points: int
     set_asides: list[SetAsideOut]
+    ruleset_id: str | None = None
 
 
 class YardkleThrowIn(_In):
@@ -460,6 +472,7 @@ class TurnRequest(_In):
     throws: list[YardkleThrowIn]
     end: TurnEnd
     banked_total: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ThrowOut(_Out):
@@ -488,6 +501,7 @@ class TurnResponse(_Out):
     on_pad: bool
     entry_rule: EntryRuleOut
     throws: list[ThrowOut]
+    ruleset_id: str | None = None
 
 
 class GameTurnIn(_In):
@@ -499,6 +513,7 @@ class GameTurnIn(_In):
 class YardkleGameRequest(_In):
     players: list[str]
     turns: list[GameTurnIn] = []
+    rules: dict[str, Any] | None = None
 
 
 class GameTurnOut(_Out):
@@ -534,12 +549,14 @@ class YardkleGameResponse(_Out):
     last_turns_due: list[str]
     standings: list[YardkleStandingOut]
     turns: list[GameTurnOut]
+    ruleset_id: str | None = None
 
 
 class YardkleHoldsRequest(_In):
     dice: list[int]
     on_pad: bool
     turn_points: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class YardkleHoldOut(_Out):
@@ -572,3 +589,4 @@ class YardkleHoldsResponse(_Out):
     yardkle: bool
     options: list[YardkleHoldOut]
     best_option: BestOut | None
+    ruleset_id: str | None = None

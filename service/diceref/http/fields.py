@@ -45,7 +45,7 @@ BoxId = Annotated[
     ),
 ]
 
-RuleName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NO_CONTROL_CHARACTERS)]
+RuleName = Annotated[str, Meta(min_length=1, max_length=40, pattern=NO_CONTROL_CHARACTERS)]
 # A house rule's value is checked against its parameter (type, choices, range) by the rules
 # layer, which answers a 422 naming `rules.<name>`: so any JSON value decodes here, and a
 # wrong type is refused with the parameter's own words rather than a generic 400.
@@ -56,4 +56,9 @@ Rules = Annotated[
         description="House rules: parameter overrides by name, as `GET /games/{game}` lists "
         "them under `parameters`, each value of the type and range listed there",
     ),
+]
+
+RulesetId = Annotated[
+    str,
+    Meta(description="Content hash of the effective rules (present when `rules` was sent)"),
 ]

@@ -137,7 +137,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 @operation(
     "/scorecards/check",
     summary="Check score sheets",
-    problems=(400, 404),
+    problems=(400, 404, 422),
 )
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,
