@@ -202,7 +202,7 @@ class YardkleRules:
             points(
                 "three_of_a_kind_per_pip",
                 "Three 2s..6s score the face times this (0: they do not score).",
-                MAX_POINTS // 6,
+                MAX_POINTS // 10,
             ),
             points("four_of_a_kind", "Four of any face (0: not a combination)."),
             points("five_of_a_kind", "Five of any face (0: not a combination)."),
