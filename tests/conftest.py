@@ -8,8 +8,11 @@ REDIS_URL, each under its own key prefix that is deleted afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,7 +36,8 @@ from diceref.games.scorecard.tables import value_spec  # noqa: E402
 from diceref.http.app import create_app  # noqa: E402
 from diceref.settings import Settings  # noqa: E402
 from diceref.tables.config import TableSettings  # noqa: E402
-from diceref.tables.spec import load_sync  # noqa: E402
+from diceref.tables.registry import SolveQueueFull, TableRegistry  # noqa: E402
+from diceref.tables.spec import TableSpec, load_sync  # noqa: E402
 from diceref.tables.store import TableStore  # noqa: E402
 from helpers import put_values  # noqa: E402
 from redis_server import PrivateRedis, private_redis_server  # noqa: E402
@@ -134,11 +138,40 @@ def coach(app: Litestar, solved: Callable[[str], FloatArray]) -> Iterator[TestCl
         yield c
 
 
-def make_test_app(retry_after_seconds: int = 5) -> Litestar:
+def make_test_app(retry_after_seconds: int = 5, solve_queue_size: int = 8) -> Litestar:
     """A fresh app of a test's own on the test store, loading no table by itself; by
     default with the service's default Retry-After, as published in the examples."""
-    settings = Settings(preload=(), retry_after_seconds=retry_after_seconds)
-    return create_app(settings, store=make_test_store())
+    settings = Settings(
+        preload=(), retry_after_seconds=retry_after_seconds, solve_queue_size=solve_queue_size
+    )
+    store = TableStore(TableSettings(cache_dir=TEST_CACHE, solve_queue_size=solve_queue_size))
+    return create_app(settings, store=store)
+
+
+@contextlib.contextmanager
+def busy_solver(registry: TableRegistry) -> Iterator[None]:
+    """The registry's on-demand solver busy and its queue full, until the block ends:
+    rulesets that solve by waiting for an event (in the registry's thread, as they do not
+    pickle), admitted until the queue refuses one."""
+    release = threading.Event()
+
+    def wait(_: object) -> FloatArray:
+        release.wait(60)
+        raise RuntimeError("released")  # a failed solve: nothing is written to the cache
+
+    try:
+        for _ in range(100):
+            spec = TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
+            try:
+                registry.admit((spec,))
+            except SolveQueueFull:
+                break
+            time.sleep(0.05)  # let the worker take the first one
+        else:
+            raise AssertionError("the solve queue never filled")
+        yield
+    finally:
+        release.set()
 
 
 @pytest.fixture

@@ -87,12 +87,6 @@ def close(actual: Any, expected: Any) -> bool:
 
 
 def put_policy_for(app: Litestar, rules: Any) -> None:
-    """Serve the Yardkle policy table of a house-rules variant in `app`.  The registry lists
-    only the built-in specs, so the variant's state is added first (until the registry
-    solves unseen specs on demand, this is how a test serves one)."""
-    from diceref.tables.registry import TableState
-
-    spec = policy_spec(rules)
-    registry: Any = app.state.tables
-    registry.states.setdefault(spec.key, TableState(spec.kind, spec.game))
-    registry.put(spec, solve_policy_table(rules), "memory")
+    """Serve the Yardkle policy table of a house-rules variant in `app` (solved here, as a
+    test's own, rather than on demand by the app's solver workers)."""
+    app.state.tables.put(policy_spec(rules), solve_policy_table(rules), "memory")

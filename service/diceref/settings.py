@@ -74,6 +74,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     lock_ttl: Seconds = 30.0
     wait_timeout: Seconds = 300.0
     poll_interval: Seconds = 0.2
+    # tables solved on demand for house rules (see docs/tables.md, "House rules")
+    max_solves: Annotated[int, msgspec.Meta(ge=1, le=16)] = 1
+    solve_queue_size: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 8
+    on_demand_memory_bytes: Annotated[int, msgspec.Meta(ge=1)] = 512 * 1024 * 1024
+    on_demand_disk_bytes: Annotated[int, msgspec.Meta(ge=1)] = 2 * 1024 * 1024 * 1024
+    on_demand_redis_ttl: Annotated[int, msgspec.Meta(ge=1)] = 7 * 24 * 3600
 
     @property
     def tables(self) -> TableSettings:
@@ -87,6 +93,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             lock_ttl=self.lock_ttl,
             wait_timeout=self.wait_timeout,
             poll_interval=self.poll_interval,
+            max_solves=self.max_solves,
+            solve_queue_size=self.solve_queue_size,
+            on_demand_memory_bytes=self.on_demand_memory_bytes,
+            on_demand_disk_bytes=self.on_demand_disk_bytes,
+            on_demand_redis_ttl=self.on_demand_redis_ttl,
         )
 
     @classmethod
@@ -140,6 +151,11 @@ VARIABLES: dict[str, str] = {
     "DICEREF_REDIS_LOCK_TTL": "lock_ttl",
     "DICEREF_REDIS_WAIT_TIMEOUT": "wait_timeout",
     "DICEREF_REDIS_POLL_INTERVAL": "poll_interval",
+    "DICEREF_MAX_SOLVES": "max_solves",
+    "DICEREF_SOLVE_QUEUE": "solve_queue_size",
+    "DICEREF_ON_DEMAND_MEMORY_BYTES": "on_demand_memory_bytes",
+    "DICEREF_ON_DEMAND_DISK_BYTES": "on_demand_disk_bytes",
+    "DICEREF_ON_DEMAND_REDIS_TTL": "on_demand_redis_ttl",
 }
 _VARIABLE_OF = {field: name for name, field in VARIABLES.items()}
 

@@ -36,13 +36,19 @@ def _body_operations() -> list[tuple[str, str, Example]]:
         for method, operation in item.items():
             if "requestBody" not in operation:
                 continue
-            example = next(e for e in EXAMPLES[operation["operationId"]] if e.status == 200)
+            # the first answered example with an integer to vary (not every one has one)
+            example = next(
+                (
+                    e
+                    for e in EXAMPLES[operation["operationId"]]
+                    if e.status == 200 and integer_leaf(e.body) is not None
+                ),
+                None,
+            )
+            if example is None:  # `/rulesets` names a game and rules: no number to vary
+                continue
             found.append((method.upper(), path, example))
     return found
-
-
-OPERATIONS = _body_operations()
-IDS = [f"{method} {path}" for method, path, _ in OPERATIONS]
 
 
 def integer_leaf(value: Any, where: str = "") -> tuple[str, list[Any]] | None:
@@ -73,6 +79,10 @@ def with_leaf(body: Any, keys: list[Any], new: Any) -> Any:
         target = target[key]
     target[keys[-1]] = new
     return changed
+
+
+OPERATIONS = _body_operations()
+IDS = [f"{method} {path}" for method, path, _ in OPERATIONS]
 
 
 def leaf_of(example: Example) -> tuple[str, list[Any], int]:

@@ -21,7 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from conftest import make_test_app
+from conftest import busy_solver, make_test_app
 from diceref.http.examples import Example
 from diceref.http.glossary import GLOSSARY
 from diceref.http.openapi import all_examples, operation_id_of, render_document
@@ -76,7 +76,7 @@ def test_app_serves_the_committed_document(client: TestClient[Litestar]) -> None
 
 def test_every_operation_is_described(document: dict[str, Any]) -> None:
     ids = [op["operationId"] for _, _, op in operations(document)]
-    assert len(ids) == len(set(ids)) == 14
+    assert len(ids) == len(set(ids)) == 15
     assert set(ids) == set(EXAMPLES)
     assert {t["name"] for t in document["tags"]} == TAGS
     for method, path, op in operations(document):
@@ -186,6 +186,7 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "yardkleTurns": [400, 408, 413, 415, 422],
         "yardkleGames": [400, 408, 413, 415, 422],
         "yardkleHolds": [400, 408, 413, 415, 422, 503],
+        "rulesets": [400, 404, 408, 413, 415, 422, 429],
     }
     retry = document["paths"]["/holds"]["post"]["responses"]["503"]["headers"]["Retry-After"]
     assert retry["required"] and retry["schema"]["type"] == "integer"
@@ -257,6 +258,12 @@ def test_example_is_what_the_app_answers(
         # a fresh app that holds no table, with the default Retry-After
         fresh = make_test_app()
         with TestClient(fresh) as client:
+            status, body, headers = exchange(client, method, path, example)
+        assert headers["retry-after"] == "5"
+    elif example.status == 429:
+        # a fresh app queueing one ruleset, its solver busy and its queue full
+        fresh = make_test_app(solve_queue_size=1)
+        with TestClient(fresh) as client, busy_solver(fresh.state.tables):
             status, body, headers = exchange(client, method, path, example)
         assert headers["retry-after"] == "5"
     else:

@@ -28,7 +28,7 @@ from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
-from diceref.tables.registry import TableRegistry
+from diceref.tables.registry import TableRegistry, group_of
 from diceref.tables.store import Compute, LoadedTable, TableStore
 from helpers import fill
 from live_server import parse_metrics
@@ -46,13 +46,18 @@ class GatedStore(TableStore):
         self.asked: list[str] = []
 
     async def get(
-        self, key: TableKey, compute: Compute, *, shape: tuple[int, ...] | None = None
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: tuple[int, ...] | None = None,
+        ttl: int | None = None,
     ) -> LoadedTable:
         if key.kind == "value":
             self.asked.append(key.game)
             while not self.gate.is_set():
                 await asyncio.sleep(0.01)
-        return await super().get(key, compute, shape=shape)
+        return await super().get(key, compute, shape=shape, ttl=ttl)
 
 
 def settings(**changes: Any) -> Settings:
@@ -328,7 +333,7 @@ def test_yardkle_holds_is_a_503_until_its_table_is_installed(
     registry: TableRegistry = client.app.state.tables
     spec = policy_spec(YARDKLE)
     monkeypatch.setattr(registry, "_tables", {})
-    monkeypatch.setitem(registry._game_status, spec.game, "missing")
+    monkeypatch.setitem(registry._group_status, group_of(spec), "missing")
     registry.states[spec.key].status = "missing"
     response = client.post("/yardkle/holds", json=payload)
     body = problem(response, 503)
@@ -405,3 +410,39 @@ def test_shutdown_is_bounded_when_redis_swallows_a_cancellation(tmp_path: Path) 
     thread.join(15)
     assert not thread.is_alive(), "shutdown hangs"
     assert took[0] < 2
+
+
+def test_a_refused_preflight_is_a_problem_naming_what_was_refused() -> None:
+    origin = "https://board.example"
+    app = create_app(
+        settings(cors_origins=(origin,)), store=TableStore(TableSettings(cache_dir=TEST_CACHE))
+    )
+    with TestClient(app) as client:
+        traced = client.options(
+            "/score",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type, traceparent, tracestate, "
+                "x-request-id",
+            },
+        )
+        assert traced.status_code in (200, 204), traced.text
+        allowed = traced.headers["access-control-allow-headers"].lower()
+        assert {"traceparent", "tracestate", "x-request-id"} <= set(
+            allowed.replace(" ", "").split(",")
+        )
+        refused = client.options(
+            "/score",
+            headers={
+                "Origin": "https://evil.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "x-secret",
+            },
+        )
+        assert refused.status_code == 400
+        assert refused.headers["content-type"] == "application/problem+json"
+        problem = refused.json()
+        assert problem["type"].endswith("/cors-rejected")
+        assert {e["code"] for e in problem["errors"]} == {"cors_origin", "cors_headers"}
+        assert problem["instance"] == "/score"

@@ -28,6 +28,8 @@ from diceref_client.models import (
     PlayerIn,
     RoundRequest,
     RoundResponse,
+    RulesetRequest,
+    RulesetResponse,
     ScorecardHoldsRequest,
     ScorecardHoldsResponse,
     ScorecardIn,
@@ -51,6 +53,7 @@ METHODS = {
     "healthz": "healthz",
     "games": "games",
     "gamesByGame": "games_by_game",
+    "rulesets": "rulesets",
     "score": "score",
     "holds": "holds",
     "scorecardsCheck": "scorecards_check",
@@ -80,6 +83,11 @@ def games() -> Operation[list[GameSummary]]:
 
 def games_by_game(game: str) -> Operation[GameRules]:
     return Operation("gamesByGame", "GET", f"/games/{quote(game, safe='')}", None, GameRules)
+
+
+def rulesets(game: str, *, rules: Mapping[str, Any] | None = None) -> Operation[RulesetResponse]:
+    body = RulesetRequest(game=game, rules=_rules(rules))
+    return Operation("rulesets", "POST", "/rulesets", body, RulesetResponse)
 
 
 def score(

@@ -35,6 +35,7 @@ from diceref_client.models import (
     Health,
     PlayerIn,
     RoundResponse,
+    RulesetResponse,
     ScorecardHoldsResponse,
     ScorecardIn,
     ScoreResponse,
@@ -163,6 +164,10 @@ class Client:
     def games_by_game(self, game: str) -> GameRules:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return self._send(ops.games_by_game(game))
+
+    def rulesets(self, game: str, *, rules: Mapping[str, Any] | None = None) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return self._send(ops.rulesets(game, rules=rules))
 
     def score(
         self,
@@ -375,6 +380,12 @@ class AsyncClient:
     async def games_by_game(self, game: str) -> GameRules:
         """`GET /games/{game}` (gamesByGame): a game's full ruleset; `NotFoundError` if unknown."""
         return await self._send(ops.games_by_game(game))
+
+    async def rulesets(
+        self, game: str, *, rules: Mapping[str, Any] | None = None
+    ) -> RulesetResponse:
+        """`POST /rulesets` (rulesets): house rules checked, their tables' status."""
+        return await self._send(ops.rulesets(game, rules=rules))
 
     async def score(
         self,

@@ -48,6 +48,7 @@ class ProblemDetails(_Out):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    progress: float | None = None
 
 
 # --- operations and games --------------------------------------------------------------------
@@ -271,6 +272,21 @@ class CheckResponse(_Out):
     sheets: list[SheetOut]
     standings: list[Standing]
     ruleset_id: str | None = None
+
+
+class RulesetRequest(_In):
+    game: str
+    rules: dict[str, Any] | None = None
+
+
+class RulesetResponse(_Out):
+    game: str
+    ruleset_id: str
+    status: Literal["ready", "solving", "queued", "failed"]
+    progress: float
+    ruleset: GameRules
+    max_score: int | None
+    optimal_expected_score: float | None
 
 
 # --- Chicago -----------------------------------------------------------------------------------

@@ -99,6 +99,12 @@ class GameInfo:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+def _shown(value: object, limit: int = 40) -> str:
+    """A refused value as a reason quotes it: its repr, cut (a request may send 60 KB)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def _check_integer(p: Parameter, value: int, what: str) -> None:
     if p.minimum is not None and value < p.minimum:
         raise RuleParameterError(
@@ -121,25 +127,27 @@ def check_value(p: Parameter, value: object) -> ParameterValue:
     if kind == "boolean":
         if not isinstance(value, bool):
             raise RuleParameterError(
-                p.name, f"a boolean (true or false), got {value!r}", "wrong_type"
+                p.name, f"a boolean (true or false), got {_shown(value)}", "wrong_type"
             )
         return value
     if kind == "integer":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleParameterError(p.name, f"an integer, got {value!r}", "wrong_type")
+            raise RuleParameterError(p.name, f"an integer, got {_shown(value)}", "wrong_type")
         _check_integer(p, value, "the value")
         return value
     if kind == "string":
         if not isinstance(value, str):
-            raise RuleParameterError(p.name, f"a string, got {value!r}", "wrong_type")
+            raise RuleParameterError(p.name, f"a string, got {_shown(value)}", "wrong_type")
         if p.choices and value not in p.choices:
             allowed = ", ".join(p.choices)
-            raise RuleParameterError(p.name, f"one of {allowed}, got {value!r}", "unknown_choice")
+            raise RuleParameterError(
+                p.name, f"one of {allowed}, got {_shown(value)}", "unknown_choice"
+            )
         return value
     if not isinstance(value, list | tuple) or any(
         isinstance(v, bool) or not isinstance(v, int) for v in value
     ):
-        raise RuleParameterError(p.name, f"a list of integers, got {value!r}", "wrong_type")
+        raise RuleParameterError(p.name, f"a list of integers, got {_shown(value)}", "wrong_type")
     if p.length is not None and len(value) != p.length:
         raise RuleParameterError(
             p.name, f"exactly {p.length} integers, got {len(value)}", "out_of_range"

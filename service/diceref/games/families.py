@@ -19,3 +19,8 @@ ALL_GAMES: dict[str, GameInfo] = {g.id: g for f in FAMILIES for g in f.games.val
 def table_specs() -> tuple[TableSpec, ...]:
     """Every built-in table of every family, in family order."""
     return tuple(spec for f in FAMILIES for spec in f.table_specs())
+
+
+def family_of(game: str) -> Family:
+    """The family that serves `game` (a game listed by `ALL_GAMES`)."""
+    return next(f for f in FAMILIES if game in f.games)

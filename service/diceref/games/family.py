@@ -30,6 +30,9 @@ class Family:
     # Game id -> the builder that takes the game's parameters as keywords (`rules`): the
     # built-in game is the builder called with none.
     builders: Mapping[str, Callable[..., GameInfo]] = field(default_factory=dict)
+    # A game's tables under given rules, in the order a client needs them (none: a game
+    # without solved tables, refereed and coached from its rules alone).
+    tables_of: Callable[[GameInfo], tuple[TableSpec, ...]] = lambda _: ()
 
     def with_rules(self, game: str, rules: Mapping[str, object] | None) -> GameInfo:
         """`game` under a request's `rules` (its parameter overrides), checked and built;

@@ -7,16 +7,16 @@ The families come from `diceref.games.families.FAMILIES`; this file names none o
 from __future__ import annotations
 
 from litestar import Litestar
-from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.types import ControllerRouterHandler
 
 from diceref.games.families import table_specs
+from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.family import family_apis
 from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
 from diceref.http.problems import EXCEPTION_HANDLERS
-from diceref.http.routes import games, health, ops
+from diceref.http.routes import games, health, ops, rulesets
 from diceref.logs import configure_logging
 from diceref.settings import Settings
 from diceref.tables.registry import TableRegistry
@@ -29,25 +29,13 @@ SHARED_ROUTES: list[ControllerRouterHandler] = [
     ops.prometheus_metrics,
     games.list_games,
     games.get_game,
+    rulesets.ROUTER,
 ]
 
 
 def routes() -> list[ControllerRouterHandler]:
     """The shared routes, then each family's router, in the order of `FAMILIES`."""
     return [*SHARED_ROUTES, *(api.router for api in family_apis().values())]
-
-
-def cors_config(settings: Settings) -> CORSConfig | None:
-    """CORS for the browser origins in DICEREF_CORS_ORIGINS; none configured, no CORS."""
-    if not settings.cors_origins:
-        return None
-    return CORSConfig(
-        allow_origins=list(settings.cors_origins),
-        allow_methods=["GET", "POST", "OPTIONS"],
-        allow_headers=["Content-Type", "Accept"],
-        expose_headers=["Retry-After"],
-        max_age=600,
-    )
 
 
 def create_app(settings: Settings | None = None, store: TableStore | None = None) -> Litestar:
@@ -67,19 +55,24 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
     async def stop_tables(app: Litestar) -> None:
         await registry.stop()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=routes(),
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=openapi_config(),
         on_startup=[start_tables],
         on_shutdown=[stop_tables],
         middleware=[metrics_middleware],
-        cors_config=cors_config(settings),
+        cors_config=cors_config(settings.cors_origins),
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,  # diceref.logs configures logging, not Litestar
         state=State({"settings": settings, "tables": registry}),
         debug=False,
     )
+    if app.cors_config is not None:
+        # Litestar's CORS middleware answers outside the exception handlers: its refusals
+        # are rewritten into problem+json around it (see diceref.http.cors).
+        app.asgi_handler = PreflightProblems(app.asgi_handler)
+    return app
 
 
 app = create_app()

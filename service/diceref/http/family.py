@@ -9,6 +9,7 @@ lean JSON path.  `operation` declares a JSON-body operation the same way everywh
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,7 +39,7 @@ class FamilyApi:
     # loaded).
     summarize: Callable[[GameInfo, GameSummary], GameSummary] | None = None
     describe: Callable[[GameInfo, GameRules], GameRules] | None = None
-    with_tables: Callable[[GameRules, TableRegistry], Awaitable[GameRules]] | None = None
+    with_tables: Callable[[GameInfo, GameRules, TableRegistry], Awaitable[GameRules]] | None = None
 
 
 def family_router(path: str, tag: str, handlers: Sequence[HTTPRouteHandler]) -> Router:
@@ -54,15 +55,16 @@ def operation(
     is a pure computation of microseconds; a thread hop would cost more than the work), and
     the problem+json responses it may give.  Its operation id follows from its path
     (`diceref.http.openapi.operation_id_of`)."""
-    decorator = post(
-        path,
-        summary=summary,
-        responses=problem_responses(*problems),
-        status_code=200,
-        sync_to_thread=False,
-    )
 
     def wrap(fn: F) -> HTTPRouteHandler:
+        sync = {} if inspect.iscoroutinefunction(fn) else {"sync_to_thread": False}
+        decorator = post(
+            path,
+            summary=summary,
+            responses=problem_responses(*problems),
+            status_code=200,
+            **sync,  # type: ignore[arg-type]
+        )
         return decorator(fn)
 
     return wrap

@@ -135,7 +135,8 @@ GLOSSARY: dict[str, str] = {
     "split": "How the set-aside divides into scoring combinations.",
     "standings": "The players ranked: best first, equal results sharing a rank (1, 1, 3).",
     "starting_lives": "Lives each player starts with.",
-    "status": "`ok` while the process answers (in a problem: the HTTP status, RFC 9457).",
+    "status": "`ok` while the process answers; of a ruleset's tables: `ready`, `solving`, "
+    "`queued` or `failed` (in a problem: the HTTP status, RFC 9457).",
     "strictly_greater": "Whether the total must exceed the threshold (not just reach it).",
     "summary": "The ruleset in one paragraph.",
     "tables": "Whether the game's solved tables are `ready` or still `loading` (the figures "
@@ -183,4 +184,6 @@ GLOSSARY: dict[str, str] = {
     "(house rules); omitted: the built-in rules.",
     "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "
     "present when the request carried `rules` or `ruleset`.",
+    "progress": "How far the solve of a ruleset's tables is, 0 to 1 (1: ready).",
+    "ruleset": "A game's complete rules, in the shape `GET /games/{game}` returns.",
 }

@@ -26,6 +26,7 @@ from diceref.core.errors import RuleViolation
 from diceref.core.game import RuleParameterError
 from diceref.games.families import ALL_GAMES
 from diceref.http.fields import CONTROL_CHARACTERS_REASON
+from diceref.tables.registry import SolveQueueFull
 from diceref.tables.spec import TableNotLoaded
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -49,6 +50,7 @@ class ProblemDetails(msgspec.Struct, omit_defaults=True):
     instance: str = ""
     errors: list[FieldError] = []
     retry_after: int | None = None
+    progress: float | None = None  # a table being solved on demand: how far, 0..1
 
 
 class Problem(Exception):
@@ -63,8 +65,10 @@ class Problem(Exception):
         errors: list[FieldError] | None = None,
         headers: dict[str, str] | None = None,
         retry_after: int | None = None,
+        progress: float | None = None,
     ) -> None:
         super().__init__(detail)
+        self.progress = progress
         self.status = status
         self.kind = kind
         self.title = title
@@ -160,6 +164,7 @@ def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[b
         detail=exc.detail,
         errors=exc.errors,
         retry_after=exc.retry_after,
+        progress=exc.progress,
     )
     return _response(request, body, exc.headers)
 
@@ -180,7 +185,41 @@ def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
 def table_not_loaded_handler(
     request: Request[Any, Any, Any], exc: TableNotLoaded
 ) -> Response[bytes]:
-    return problem_handler(request, table_loading(request, exc.game))
+    registry = request.app.state.tables
+    state = registry.states.get(exc.spec.key)
+    if state is None or not state.on_demand:
+        return problem_handler(request, table_loading(request, exc.game))
+    status = registry.status_of(exc.spec)
+    retry: int = request.app.state.settings.retry_after_seconds
+    doing = {"queued": "queued for a solve", "failed": "failed to solve (retrying)"}.get(
+        status.status, f"being solved ({status.progress:.0%})"
+    )
+    problem = Problem(
+        503,
+        "table-solving",
+        "Table being solved",
+        f"the table of these rules ({exc.spec.rules_hash}) is {doing}; retry in {retry} s",
+        headers={"Retry-After": str(retry)},
+        retry_after=retry,
+        progress=status.progress,
+    )
+    return problem_handler(request, problem)
+
+
+def solve_queue_full_handler(
+    request: Request[Any, Any, Any], exc: SolveQueueFull
+) -> Response[bytes]:
+    retry: int = request.app.state.settings.retry_after_seconds
+    problem = Problem(
+        429,
+        "solve-queue-full",
+        "Too many rulesets waiting",
+        f"{exc.waiting} rulesets are waiting for a solve on this replica (DICEREF_SOLVE_QUEUE);"
+        f" retry in {retry} s",
+        headers={"Retry-After": str(retry)},
+        retry_after=retry,
+    )
+    return problem_handler(request, problem)
 
 
 def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
@@ -355,6 +394,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     RuleViolation: rule_violation_handler,
     RuleParameterError: rule_parameter_handler,
     TableNotLoaded: table_not_loaded_handler,
+    SolveQueueFull: solve_queue_full_handler,
     HTTPException: http_exception_handler,
     Exception: internal_error_handler,
 }
@@ -374,8 +414,11 @@ PROBLEM_DESCRIPTIONS = {
     "with no `Content-Type` is taken as JSON only if it parses.",
     413: "The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, "
     "64 KiB by default).",
-    503: "The game's solved table is still loading: retry after `Retry-After` seconds "
-    "(also in `retry_after`).",
+    503: "The game's solved table is still loading (`table-loading`), or for house rules "
+    "queued or being solved (`table-solving`, with `progress`): retry after `Retry-After` "
+    "seconds (also in `retry_after`).",
+    429: "Too many house-rules rulesets are waiting for a solve on this replica "
+    "(`solve-queue-full`): retry after `Retry-After` seconds.",
 }
 
 
@@ -384,6 +427,11 @@ PROBLEM_DESCRIPTIONS = {
 # checks that every `type` the app sends is one of them.
 PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "invalid-request": (400, "Invalid request", "the request does not match the document"),
+    "cors-rejected": (
+        400,
+        "CORS request refused",
+        "a browser's CORS preflight from an origin, or with a method or headers, not allowed",
+    ),
     "unknown-game": (404, "Unknown game", "an operation names a game the service does not know"),
     "unknown-route": (404, "Unknown route", "no operation has this path"),
     "http-405": (405, "Method Not Allowed", "the path exists, not with this method"),
@@ -397,7 +445,17 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         "a `rules` override is unknown, of the wrong type, out of range or contradictory",
     ),
     "internal": (500, "Server error", "a fault of the service (logged), never bad input"),
+    "solve-queue-full": (
+        429,
+        "Too many rulesets waiting",
+        "more house-rules rulesets wait for a solve than the replica queues",
+    ),
     "table-loading": (503, "Table not loaded yet", "a solved table the answer needs is loading"),
+    "table-solving": (
+        503,
+        "Table being solved",
+        "the house rules' table is queued or being solved (`progress` says how far)",
+    ),
 }
 
 # The `code` of each `errors[]` item: what was wrong, stable across releases.
@@ -481,6 +539,9 @@ ERROR_CODES: dict[str, str] = {
     "invalid_victim": "a 1-6-5 victim who is not an opponent still in",
     "set_aside_too_early": "set-aside 1s with more throws left than a conversion allows",
     "target_without_call": "a target to beat without a call (the starter has none)",
+    "cors_origin": "a CORS preflight from an origin not in DICEREF_CORS_ORIGINS",
+    "cors_method": "a CORS preflight for a method other than GET, POST or OPTIONS",
+    "cors_headers": "a CORS preflight asking for a request header not allowed",
     "unknown_parameter": "a `rules` name the game does not have",
     "unknown_choice": "a `rules` value outside the parameter's choices",
     "not_settable": "a parameter reported for information, which no request may set",

@@ -27,6 +27,14 @@ class TableSettings:
     # A waiter that has not seen the table after this long computes it itself.
     wait_timeout: float = 300.0
     poll_interval: float = 0.2
+    # Tables asked for on demand (house rules): solves at once per process, rulesets that
+    # may wait for one (more: a 429), and the bytes of them held in memory and on disk
+    # (least recently used evicted) and the seconds Redis keeps them.
+    max_solves: int = 1
+    solve_queue_size: int = 8
+    on_demand_memory_bytes: int = 512 * 1024 * 1024
+    on_demand_disk_bytes: int = 2 * 1024 * 1024 * 1024
+    on_demand_redis_ttl: int = 7 * 24 * 3600
 
     def __post_init__(self) -> None:
         if self.redis_url is not None:

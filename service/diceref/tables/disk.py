@@ -128,6 +128,11 @@ class DiskCache:
     def path(self, key: TableKey) -> Path:
         return self.directory / f"{key.id}{SUFFIX}"
 
+    def touch(self, key: TableKey) -> None:
+        """Mark the file used now (the on-demand disk bound trims the oldest first)."""
+        with contextlib.suppress(OSError):
+            os.utime(self.path(key))
+
     def lock(self, key: TableKey) -> HostLock:
         name = f"{key.id}.lock"
         return HostLock(self.directory.parent / "locks" / name, self.fallback / "locks" / name)

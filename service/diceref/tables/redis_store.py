@@ -117,15 +117,17 @@ class RedisTables:
         name = self.table_key(key)
         return await self._call("get", lambda r: cast(Awaitable[bytes | None], r.get(name)))
 
-    async def put(self, key: TableKey, blob: bytes) -> None:
+    async def put(self, key: TableKey, blob: bytes, ttl: int | None = None) -> None:
+        """SET, expiring after `ttl` seconds when given (an on-demand table)."""
         name = self.table_key(key)
-        await self._call("set", lambda r: cast(Awaitable[object], r.set(name, blob)))
+        await self._call("set", lambda r: cast(Awaitable[object], r.set(name, blob, ex=ttl)))
 
-    async def put_if_absent(self, key: TableKey, blob: bytes) -> bool:
+    async def put_if_absent(self, key: TableKey, blob: bytes, ttl: int | None = None) -> bool:
         """SET NX: True if `blob` was stored, False if Redis already had this table."""
         name = self.table_key(key)
         done = await self._call(
-            "set nx", lambda r: cast(Awaitable[bool | None], r.set(name, blob, nx=True))
+            "set nx",
+            lambda r: cast(Awaitable[bool | None], r.set(name, blob, nx=True, ex=ttl)),
         )
         return bool(done)
 

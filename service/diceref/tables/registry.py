@@ -23,12 +23,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy.typing as npt
+
 from diceref.core.arrays import FloatArray
 from diceref.tables.key import TableKey
+from diceref.tables.solver_pool import SolverPool
 from diceref.tables.spec import TableNotLoaded, TableSpec
 from diceref.tables.stats import StoreStats
 from diceref.tables.store import LoadedTable, TableStore
@@ -69,6 +73,35 @@ class TableState:
     source: str | None = None  # memory, disk, redis or computed
     seconds: float | None = None
     error: str | None = None
+    progress: float = 0.0  # of a solve under way, 0..1 (1 once ready)
+    on_demand: bool = False  # asked for by a request (house rules), not a built-in game's
+
+
+# A group of tables: the tables of one game under one set of rules (its rules hash), loaded
+# together and in the order listed.
+GroupKey = tuple[str, str]
+
+
+def group_of(spec: TableSpec) -> GroupKey:
+    return (spec.game, spec.rules_hash)
+
+
+class SolveQueueFull(RuntimeError):
+    """Too many rulesets are waiting for a solve on this replica: the request is refused
+    (a 429 with Retry-After), and nothing is queued."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(f"{waiting} rulesets are waiting for a solve")
+        self.waiting = waiting
+
+
+@dataclass(frozen=True)
+class GroupStatus:
+    """Where the tables of one ruleset stand, as `POST /rulesets` and a 503 report it."""
+
+    status: str  # ready, solving, queued, failed, missing
+    progress: float  # 0..1 over the group's tables
+    error: str | None = None
 
 
 class TableRegistry:
@@ -83,18 +116,24 @@ class TableRegistry:
         self.observer: LoadObserver = observer or NoObserver()
         self._owns_store = owns_store
         self.specs: dict[TableKey, TableSpec] = {}
-        self._by_game: dict[str, list[TableSpec]] = {}
+        self._groups: dict[GroupKey, list[TableSpec]] = {}
+        self._builtin: dict[str, GroupKey] = {}  # a built-in game's group
+        self.states: dict[TableKey, TableState] = {}
+        self._group_status: dict[GroupKey, str] = {}
         for spec in specs:
-            self.specs[spec.key] = spec
-            self._by_game.setdefault(spec.game, []).append(spec)
+            self._add(spec, on_demand=False)
+            self._builtin.setdefault(spec.game, group_of(spec))
         self._tables: dict[TableKey, FloatArray] = {}
-        self.states: dict[TableKey, TableState] = {
-            key: TableState(s.kind, s.game) for key, s in self.specs.items()
-        }
-        self._game_status: dict[str, str] = dict.fromkeys(self._by_game, "missing")
         self.preload: tuple[str, ...] = ()
         self.redis_up: bool | None = None  # None: no Redis configured, or not checked yet
-        self._queue: asyncio.Queue[str] | None = None
+        self._queue: asyncio.Queue[GroupKey] | None = None
+        # Tables asked for on demand (house rules): solved by their own workers in their
+        # own processes, behind a bounded queue, held in memory up to a byte bound (least
+        # recently used evicted), and on disk likewise.
+        settings = store.settings
+        self._on_demand_queue: asyncio.Queue[GroupKey] | None = None
+        self._pool = SolverPool(settings.max_solves)
+        self._recent: OrderedDict[TableKey, int] = OrderedDict()  # on-demand, in memory
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
         # Tables this process loaded without Redis seeing them (from its disk, or computed
@@ -104,11 +143,15 @@ class TableRegistry:
     # --- the request path: reads only ---------------------------------------------------
 
     def table(self, spec: TableSpec) -> FloatArray | None:
-        """The table if loaded; otherwise ask for its game in the background and return
-        None."""
+        """The table if loaded; otherwise ask for it in the background and return None.
+
+        A spec the registry has not seen (a house-rules variant) is admitted on demand:
+        `SolveQueueFull` if too many are already waiting."""
         table = self._tables.get(spec.key)
         if table is None:
-            self.request(spec.game)
+            self.admit((spec,))
+        elif spec.key in self._recent:
+            self._recent.move_to_end(spec.key)
         return table
 
     def require(self, spec: TableSpec) -> FloatArray:
@@ -119,38 +162,135 @@ class TableRegistry:
         return table
 
     def request(self, game: str) -> None:
-        """Queue a background load of `game`'s tables."""
-        if self._queue is None:
+        """Queue a background load of a built-in game's tables."""
+        self._request_group(self._builtin[game])
+
+    def admit(self, specs: Sequence[TableSpec]) -> GroupStatus:
+        """Ask for these tables of one ruleset (loaded or solved in the background, in
+        this order) and say where they stand; a spec not seen before is an on-demand one.
+
+        Raises `SolveQueueFull` when the ruleset would have to wait behind more than
+        `solve_queue_size` others (nothing is queued then)."""
+        group = group_of(specs[0])
+        new = [s for s in specs if s.key not in self.specs]
+        status = self._group_status.get(group, "missing")
+        queues = status not in ("queued", "loading", "ready") or (bool(new) and status == "ready")
+        on_demand = bool(new) or self._is_on_demand(group)
+        waiting = self._on_demand_queue
+        if queues and on_demand and waiting is not None and waiting.full():
+            raise SolveQueueFull(waiting.qsize())
+        for spec in new:
+            self._add(spec, on_demand=True)
+        if new and status == "ready":
+            self._group_status[group] = "missing"  # a table added to a ready group
+        self._request_group(group)
+        return self.group_status(group)
+
+    def group_status(self, group: GroupKey) -> GroupStatus:
+        specs = self._groups[group]
+        states = [self.states[s.key] for s in specs]
+        progress = sum(1.0 if t.status == "ready" else t.progress for t in states) / len(states)
+        status = self._group_status[group]
+        if status == "loading":
+            status = "solving"
+        error = next((t.error for t in states if t.error), None)
+        return GroupStatus(status, round(progress, 4), error if status == "failed" else None)
+
+    def status_of(self, spec: TableSpec) -> GroupStatus:
+        """Where the ruleset of `spec` stands (`missing` for one never asked for)."""
+        group = group_of(spec)
+        if group not in self._groups:
+            return GroupStatus("missing", 0.0)
+        return self.group_status(group)
+
+    def _add(self, spec: TableSpec, on_demand: bool) -> None:
+        group = group_of(spec)
+        self.specs[spec.key] = spec
+        self._groups.setdefault(group, []).append(spec)
+        self.states[spec.key] = TableState(spec.kind, spec.game, on_demand=on_demand)
+        self._group_status.setdefault(group, "missing")
+
+    def _request_group(self, group: GroupKey) -> None:
+        if self._queue is None or self._on_demand_queue is None:
             return  # not started: nothing may load before the app's startup
-        if self._game_status.get(game, "ready") in ("queued", "loading", "ready"):
+        if self._group_status[group] in ("queued", "loading", "ready"):
             return
-        self._game_status[game] = "queued"
-        for spec in self._by_game[game]:
+        on_demand = self._is_on_demand(group)
+        queue = self._on_demand_queue if on_demand else self._queue
+        if on_demand and queue.full():
+            raise SolveQueueFull(queue.qsize())
+        self._group_status[group] = "queued"
+        for spec in self._groups[group]:
             if self.states[spec.key].status in ("missing", "failed"):
                 self.states[spec.key].status = "queued"
-        self._queue.put_nowait(game)
+        queue.put_nowait(group)
+
+    def _is_on_demand(self, group: GroupKey) -> bool:
+        return any(self.states[s.key].on_demand for s in self._groups.get(group, ()))
 
     def put(self, spec: TableSpec, table: FloatArray, source: str) -> None:
         """Serve `table` for `spec` from now on (tests, and the loads below)."""
+        if spec.key not in self.specs:
+            self._add(spec, on_demand=True)
         if table.flags.writeable:
             table.setflags(write=False)
         self._tables[spec.key] = table
         state = self.states[spec.key]
-        state.status, state.source = "ready", source
-        if all(self.states[s.key].status == "ready" for s in self._by_game[spec.game]):
-            self._game_status[spec.game] = "ready"
+        state.status, state.source, state.progress = "ready", source, 1.0
+        group = group_of(spec)
+        if all(self.states[s.key].status == "ready" for s in self._groups[group]):
+            self._group_status[group] = "ready"
+        if state.on_demand:
+            self._recent[spec.key] = table.nbytes
+            self._recent.move_to_end(spec.key)
+            self._evict(keep=spec.key)
+
+    def _evict(self, keep: TableKey) -> None:
+        """Forget the least recently used on-demand rulesets beyond the memory bound, their
+        tables and their states (a later request admits one again, and loads it from disk
+        or Redis if they still hold it), so that a flood of house rules cannot grow the
+        process without end."""
+        bound = self.store.settings.on_demand_memory_bytes
+        for key in list(self._recent):
+            if sum(self._recent.values()) <= bound:
+                return
+            group = group_of(self.specs[key])
+            if key == keep or group == group_of(self.specs[keep]):
+                continue
+            if self._group_status[group] in ("queued", "loading"):
+                continue
+            for spec in self._groups.pop(group):
+                self._recent.pop(spec.key, None)
+                self._tables.pop(spec.key, None)
+                self.store.forget(spec.key)
+                del self.specs[spec.key], self.states[spec.key]
+            del self._group_status[group]
+            log.info("evicted the on-demand tables of %s/%s from memory", *group)
 
     # --- what /readyz reports -------------------------------------------------------------
 
     def all_states(self) -> list[TableState]:
-        """Every table this process knows of: the start-up ones first, then by game."""
-        first = [self.states[k] for k, s in self.specs.items() if s.at_startup]
-        return first + [self.states[k] for k, s in self.specs.items() if not s.at_startup]
+        """Every built-in table this process knows of: the start-up ones first, then by
+        game (on-demand tables are counted by `on_demand_counts`, not listed: a flood of
+        house rules must not grow `/readyz`)."""
+        builtin = {k: s for k, s in self.specs.items() if not self.states[k].on_demand}
+        first = [self.states[k] for k, s in builtin.items() if s.at_startup]
+        return first + [self.states[k] for k, s in builtin.items() if not s.at_startup]
+
+    def on_demand_counts(self) -> dict[str, int]:
+        """How many on-demand tables are in each status."""
+        counts: dict[str, int] = {}
+        for state in self.states.values():
+            if state.on_demand:
+                counts[state.status] = counts.get(state.status, 0) + 1
+        return counts
 
     def required(self) -> list[TableState]:
         """The tables readiness waits for: the start-up ones and the preloaded games'."""
         return [
-            self.states[k] for k, s in self.specs.items() if s.at_startup or s.game in self.preload
+            state
+            for k, s in self.specs.items()
+            if not (state := self.states[k]).on_demand and (s.at_startup or s.game in self.preload)
         ]
 
     def ready(self) -> bool:
@@ -158,7 +298,9 @@ class TableRegistry:
 
     def preloadable(self) -> tuple[str, ...]:
         """The games DICEREF_PRELOAD may name: those with tables not loaded at start-up."""
-        return tuple(g for g, specs in self._by_game.items() if not specs[0].at_startup)
+        return tuple(
+            g for g, group in self._builtin.items() if not self._groups[group][0].at_startup
+        )
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -166,20 +308,23 @@ class TableRegistry:
         self.preload = tuple(games)
         self._stopping = asyncio.Event()
         self._queue = asyncio.Queue()
+        self._on_demand_queue = asyncio.Queue(self.store.settings.solve_queue_size)
         # Started again after a stop (a test's app, an ASGI lifespan restarted): loads that
         # were queued on the old queue are lost with it, so those games may be asked again.
-        for game, status in self._game_status.items():
+        for group, status in self._group_status.items():
             if status in ("queued", "loading"):
-                self._game_status[game] = "missing"
+                self._group_status[group] = "missing"
         for state in self.states.values():
             if state.status in ("queued", "loading"):
                 state.status = "missing"
         # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
         # come in, so those routes answer from the first request on.
-        for game, specs in self._by_game.items():
-            if any(s.at_startup for s in specs):
-                await self._load_game(game)
-        self._tasks.append(asyncio.create_task(self._work()))
+        for group in self._builtin.values():
+            if any(s.at_startup for s in self._groups[group]):
+                await self._load_group(group)
+        self._tasks.append(asyncio.create_task(self._work(self._queue)))
+        for _ in range(self.store.settings.max_solves):
+            self._tasks.append(asyncio.create_task(self._work(self._on_demand_queue)))
         if self.store.redis is not None:
             self._tasks.append(asyncio.create_task(self._watch_redis(redis_check_interval)))
         for game in games:
@@ -206,6 +351,7 @@ class TableRegistry:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 log.error("a background table task failed", exc_info=task.exception())
         self._tasks.clear()
+        self._pool.shutdown()
         if self._owns_store:
             await self.store.aclose()
         else:
@@ -213,16 +359,16 @@ class TableRegistry:
 
     # --- loading --------------------------------------------------------------------------
 
-    async def _work(self) -> None:
-        """One game at a time: two solves at once would only share the same two cores."""
-        assert self._queue is not None
+    async def _work(self, queue: asyncio.Queue[GroupKey]) -> None:
+        """One group at a time per worker: the built-in games have one worker (two solves
+        at once would only share the same two cores), on-demand rulesets `max_solves`."""
         while not self._stopping.is_set():
-            game = await self._queue.get()
-            await self._load_game(game)
+            group = await queue.get()
+            await self._load_group(group)
 
-    async def _load_game(self, game: str) -> None:
-        self._game_status[game] = "loading"
-        for spec in self._by_game[game]:
+    async def _load_group(self, group: GroupKey) -> None:
+        self._group_status[group] = "loading"
+        for spec in self._groups[group]:
             state = self.states[spec.key]
             if state.status == "ready":
                 continue
@@ -232,17 +378,40 @@ class TableRegistry:
                 await self._share_mapping(spec, loaded)
                 if loaded.source in ("disk", "computed") and self.store.redis is not None:
                     self._unpublished.add(spec.key)
-        if self._game_status[game] != "ready":
-            self._game_status[game] = "failed"
+        if self._group_status[group] != "ready":
+            self._group_status[group] = "failed"
+        if self._is_on_demand(group):
+            await asyncio.to_thread(self.store.trim_disk, self._on_demand_keys())
         self.observer.store_stats(self.store.stats())
+
+    def _on_demand_keys(self) -> set[TableKey]:
+        return {k for k, state in self.states.items() if state.on_demand}
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed
-        (the failure is logged, and the next request for the table tries again)."""
+        (the failure is logged, and the next request for the table tries again).
+
+        An on-demand table is solved in the solver pool's processes (see `solver_pool`)
+        and kept in Redis for `on_demand_redis_ttl` seconds."""
         state.status = "loading"
+        state.progress = 0.0
         started = time.perf_counter()
+
+        def report(fraction: float) -> None:
+            state.progress = fraction
+
+        if state.on_demand:
+            pool = self._pool
+
+            def compute() -> npt.ArrayLike:
+                return pool.solve(spec.solve, report)
+
+            ttl = self.store.settings.on_demand_redis_ttl
+        else:
+            compute = spec.compute(lambda done, total: report(done / total if total else 1.0))
+            ttl = None
         try:
-            loaded = await self.store.get(spec.key, spec.compute(), shape=spec.shape)
+            loaded = await self.store.get(spec.key, compute, shape=spec.shape, ttl=ttl)
         except Exception as exc:  # a failed load must not kill the worker
             log.exception("loading the %s %s table failed", state.game, state.kind)
             state.status, state.error = "failed", repr(exc)
@@ -300,7 +469,7 @@ class TableRegistry:
                 self.redis_up = up
                 self.observer.redis_up(up)
             for game in self.preload:  # a preload that failed (e.g. a full disk) retries
-                if self._game_status.get(game) == "failed":
+                if self._group_status.get(self._builtin[game]) == "failed":
                     self.request(game)
             self.observer.store_stats(self.store.stats())
             with contextlib.suppress(TimeoutError):

@@ -69,6 +69,7 @@ class TableStore:
         self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
         self._saving: set[asyncio.Task[FloatArray | None]] = set()
         self._counters = Counters()
+        self._ttl: dict[TableKey, int] = {}  # Redis expiry of on-demand tables, seconds
 
     def peek(self, key: TableKey) -> FloatArray | None:
         """The table if this process already holds it; never loads or computes.
@@ -79,13 +80,21 @@ class TableStore:
         return self._memory.get(key)
 
     async def get(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: Shape | None = None,
+        ttl: int | None = None,
     ) -> LoadedTable:
         """The table for `key`, from wherever it is cheapest; `compute` runs in a thread.
 
         `shape`, when given, is what the table must have: a stored table of another shape
-        is treated as corrupt, and a computed one raises ValueError.
+        is treated as corrupt, and a computed one raises ValueError.  `ttl`: Redis keeps
+        the table this many seconds (an on-demand table), else for good.
         """
+        if ttl is not None:
+            self._ttl[key] = ttl
         start = time.perf_counter()
         array, source = await self._get(key, compute, shape)
         seconds = time.perf_counter() - start
@@ -151,13 +160,40 @@ class TableStore:
                 if await self.redis.exists(key):
                     continue
                 blob = await asyncio.to_thread(encode, key, array)
-                if await self.redis.put_if_absent(key, blob):
+                if await self.redis.put_if_absent(key, blob, self._ttl.get(key)):
                     written += 1
                     self._counters.published += 1
                     log.info("published table %s to Redis", key)
             except RedisDown:
                 break
         return written
+
+    def forget(self, key: TableKey) -> None:
+        """Drop the process's copy of a table (an evicted on-demand table); the disk cache
+        and Redis keep theirs."""
+        self._memory.pop(key, None)
+
+    def trim_disk(self, on_demand: Collection[TableKey]) -> int:
+        """Delete the least recently used of these tables' files beyond the on-demand disk
+        bound; returns how many (built-in tables are never listed here, so never trimmed)."""
+        files = []
+        for key in on_demand:
+            path = self.disk.path(key)
+            with contextlib.suppress(OSError):
+                info = path.stat()
+                files.append((info.st_mtime, info.st_size, key, path))
+        files.sort()
+        total = sum(size for _, size, _, _ in files)
+        removed = 0
+        for _, size, key, path in files:
+            if total <= self.settings.on_demand_disk_bytes:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+                total -= size
+                removed += 1
+                log.info("trimmed on-demand table %s from the disk cache", key)
+        return removed
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(0 if self.redis is None else self.redis.errors)
@@ -191,6 +227,8 @@ class TableStore:
     async def _find(self, key: TableKey, compute: Compute, shape: Shape | None) -> _Found:
         array = await self._from_disk(key, shape)
         if array is not None:
+            if key in self._ttl:  # an on-demand table: used now, so trimmed last
+                await asyncio.to_thread(self.disk.touch, key)
             return _Found(array, "disk", None)
         if self.redis is not None:
             try:
@@ -290,7 +328,7 @@ class TableStore:
                 await asyncio.wait([keeper])
         blob = await asyncio.to_thread(encode, key, array)
         with contextlib.suppress(RedisDown):
-            await redis.put(key, blob)  # before the lock goes: waiters find it at once
+            await redis.put(key, blob, self._ttl.get(key))  # before the lock goes
         return _Found(array, "computed", blob)
 
     async def _hold(self, redis: RedisTables, key: TableKey, token: str) -> None:

@@ -1,8 +1,17 @@
 """Scorecard games (Yahtzee and kin): one `Ruleset` description per game drives scoring,
 sheet checks, the solver and the coach."""
 
+from diceref.core.game import GameInfo
 from diceref.games.family import Family
 from diceref.games.scorecard.rules.games import SCORECARD_BUILDERS, SCORECARD_GAMES
-from diceref.games.scorecard.tables import table_specs
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.tables import ruleset_specs, table_specs
+from diceref.tables.spec import TableSpec
 
-FAMILY = Family("scorecard", SCORECARD_GAMES, table_specs, SCORECARD_BUILDERS)
+
+def _tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
+    assert isinstance(game, Ruleset)
+    return ruleset_specs(game)
+
+
+FAMILY = Family("scorecard", SCORECARD_GAMES, table_specs, SCORECARD_BUILDERS, _tables_of)

@@ -8,43 +8,46 @@ rule can never be served a table solved for another.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from diceref.core.arrays import FloatArray
+from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve, solve_max
 from diceref.games.scorecard.solver.statespace import state_space
-from diceref.tables.spec import TableSpec
+from diceref.tables.spec import Progress, TableSpec
 
 # Specs by (kind, game, rules hash): built once per ruleset, so that a request's lookup
 # is a dict access rather than hashing the whole ruleset description.
-_SPECS: dict[tuple[str, str, str], TableSpec] = {}
+_SPECS: PerRuleset[tuple[str, str, str], TableSpec] = PerRuleset(512)
 
 
 def value_spec(ruleset: Ruleset) -> TableSpec:
     """Expected points still to come from every state under optimal play."""
-    found = _SPECS.get(("value", ruleset.id, ruleset.rules_hash))
-    if found is None:
-        found = _SPECS[("value", ruleset.id, ruleset.rules_hash)] = TableSpec(
+    return _SPECS.get(
+        ("value", ruleset.id, ruleset.rules_hash),
+        lambda: TableSpec(
             "value",
             ruleset.id,
             ruleset.rules_hash,
             SOLVER_VERSION,
             (state_space(ruleset).size,),
-            lambda progress: solve(ruleset, progress),
-        )
-    return found
+            partial(_values, ruleset),
+        ),
+    )
 
 
 def max_spec(ruleset: Ruleset) -> TableSpec:
     """The most points the game can give from an empty card (a one-element table)."""
-    found = _SPECS.get(("max", ruleset.id, ruleset.rules_hash))
-    if found is None:
-        found = _SPECS[("max", ruleset.id, ruleset.rules_hash)] = TableSpec(
-            "max", ruleset.id, ruleset.rules_hash, SOLVER_VERSION, (1,), lambda _: _max(ruleset)
-        )
-    return found
+    return _SPECS.get(
+        ("max", ruleset.id, ruleset.rules_hash),
+        lambda: TableSpec(
+            "max", ruleset.id, ruleset.rules_hash, SOLVER_VERSION, (1,), partial(_max, ruleset)
+        ),
+    )
 
 
 def max_score(table: FloatArray) -> int:
@@ -52,13 +55,24 @@ def max_score(table: FloatArray) -> int:
     return round(float(table[0]))
 
 
-def _max(ruleset: Ruleset) -> FloatArray:
+# The solves are module-level functions bound with `partial`, so that a spec's solve
+# pickles: a house-rules table is solved in a worker process (`tables.solver_pool`).
+def _values(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
+    return solve(ruleset, progress)
+
+
+def _max(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
     space = state_space(ruleset)
     zero = np.zeros(1, dtype=np.int64)
     best: FloatArray = solve_max(ruleset)[space.index(zero, zero, zero)]
     return best
 
 
+def ruleset_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:
+    """A ruleset's tables, in the order a client needs them: the coach's, then the max."""
+    return (value_spec(ruleset), max_spec(ruleset))
+
+
 def table_specs() -> tuple[TableSpec, ...]:
     """Every built-in game's tables: its value table, then its max table."""
-    return tuple(spec for r in SCORECARD_GAMES.values() for spec in (value_spec(r), max_spec(r)))
+    return tuple(spec for r in SCORECARD_GAMES.values() for spec in ruleset_specs(r))

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
-from diceref.http.examples import Example, unknown_game
+from diceref.games.families import ALL_GAMES
+from diceref.http.examples import Example, invalid, problem, unknown_game
 from diceref.http.routes.games import game_rules, list_games
+
+YAHTZEE_NO_JOKER = {"game": "yahtzee", "rules": {"joker": "none", "extra_bonus": 0}}
 
 EXAMPLES: dict[str, list[Example]] = {
     "healthz": [Example("ok", "The process answers", 200, {"status": "ok"})],
@@ -33,6 +36,74 @@ EXAMPLES: dict[str, list[Example]] = {
             404,
             unknown_game("/games/backgammon", "backgammon"),
             path={"game": "backgammon"},
+        ),
+    ],
+    "rulesets": [
+        Example(
+            "no-tables",
+            "Chicago as built in: a game without solved tables is ready at once",
+            200,
+            {
+                "game": "chicago",
+                "ruleset_id": ALL_GAMES["chicago"].ruleset_id,
+                "status": "ready",
+                "progress": 1.0,
+                "ruleset": msgspec.to_builtins(game_rules("chicago")),
+                "max_score": None,
+                "optimal_expected_score": None,
+            },
+            body={"game": "chicago"},
+        ),
+        Example(
+            "unknown-parameter",
+            "A parameter the game does not have",
+            422,
+            problem(
+                422,
+                "invalid-rules",
+                "Rules not accepted",
+                "/rulesets",
+                [
+                    (
+                        "rules.jokers",
+                        "'yahtzee' has no parameter 'jokers' (it has: "
+                        + ", ".join(p.name for p in ALL_GAMES["yahtzee"].parameters)
+                        + ")",
+                        "unknown_parameter",
+                    )
+                ],
+            ),
+            body={"game": "yahtzee", "rules": {"jokers": "none"}},
+        ),
+        Example(
+            "rules-not-an-object",
+            "`rules` must be an object of parameter overrides",
+            400,
+            invalid("/rulesets", "rules", "Expected `object | null`, got `array`", "wrong_type"),
+            body={"game": "yahtzee", "rules": []},
+        ),
+        Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/rulesets", "backgammon"),
+            body={"game": "backgammon"},
+        ),
+        Example(
+            "queue-full",
+            "More house rules waiting for a solve than this replica queues (here 1)",
+            429,
+            problem(
+                429,
+                "solve-queue-full",
+                "Too many rulesets waiting",
+                "/rulesets",
+                [],
+                detail="1 rulesets are waiting for a solve on this replica "
+                "(DICEREF_SOLVE_QUEUE); retry in 5 s",
+                retry_after=5,
+            ),
+            body=YAHTZEE_NO_JOKER,
         ),
     ],
 }

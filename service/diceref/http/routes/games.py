@@ -64,5 +64,5 @@ async def get_game(game: GameId, request: Request) -> GameRules:  # type: ignore
     rules = game_rules(game)
     api = api_of_game(game)
     if api.with_tables is not None:
-        rules = await api.with_tables(rules, registry_of(request))
+        rules = await api.with_tables(ALL_GAMES[game], rules, registry_of(request))
     return rules

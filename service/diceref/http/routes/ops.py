@@ -29,6 +29,8 @@ class Readiness(msgspec.Struct):
     status: str  # ready, loading
     redis: str  # up, down, unknown (not checked yet), disabled (no REDIS_URL)
     tables: list[TableOut]
+    # House-rules tables (solved on demand, never waited for): how many in each status.
+    on_demand: dict[str, int] = {}
 
 
 @get(
@@ -64,7 +66,7 @@ def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
     else:
         redis = {None: "unknown", True: "up", False: "down"}[registry.redis_up]
     ready = registry.ready()
-    body = Readiness("ready" if ready else "loading", redis, tables)
+    body = Readiness("ready" if ready else "loading", redis, tables, registry.on_demand_counts())
     return Response(body, status_code=200 if ready else 503, headers={"Cache-Control": "no-store"})
 
 

@@ -7,7 +7,6 @@ import msgspec
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.rules.boxes import describe as describe_box
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
@@ -56,13 +55,14 @@ def describe(game: GameInfo, rules: GameRules) -> GameRules:
     return rules
 
 
-async def with_tables(rules: GameRules, registry: TableRegistry) -> GameRules:
+async def with_tables(game: GameInfo, rules: GameRules, registry: TableRegistry) -> GameRules:
     """The maximum score (from the max table) and the optimal expected score from an empty
     card (from the value table), from what is loaded: a missing table is asked for in the
     background (`registry.table`) and its figure is null, with `tables: "loading"`.  Never
     awaited: with an empty cache the max table took 3.3 s to solve, and with another
     replica's Redis lock held up to DICEREF_REDIS_WAIT_TIMEOUT (issue 18)."""
-    ruleset = SCORECARD_GAMES[rules.id]
+    assert isinstance(game, Ruleset)
+    ruleset = game
     maxima = registry.table(max_spec(ruleset))
     values = registry.table(value_spec(ruleset))
     best = None if maxima is None else max_score(maxima)

@@ -7,13 +7,15 @@ they are built from the box descriptions and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
-from diceref.core.dice import N_THROWS, THROWS, face_counts
-from diceref.games.scorecard.rules.boxes import Section
+from diceref.core.cache import PerRuleset
+from diceref.core.dice import THROWS, face_counts
+from diceref.games.scorecard.rules.boxes import Box, Section
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 
 
@@ -36,26 +38,35 @@ class PointsTable:
     upper_floor: tuple[tuple[str, int], ...]  # (upper box id, least points it can record)
 
 
-_CACHE: dict[str, PointsTable] = {}
+_CACHE: PerRuleset[str, PointsTable] = PerRuleset(256)
 
 
 def points_table(ruleset: Ruleset) -> PointsTable:
-    key = ruleset.rules_hash
-    table = _CACHE.get(key)
-    if table is None:
-        table = _CACHE[key] = _build(ruleset)
-    return table
+    return _CACHE.get(ruleset.rules_hash, lambda: _build(ruleset))
+
+
+# A box's points for every throw, by the box's description: house rules mostly change the
+# bonuses, the Joker or the order, not the boxes, so a variant reuses its boxes' rows (the
+# rows of a new box cost a few milliseconds, on the request path that first names it).
+_BOX_ROWS: PerRuleset[Box, tuple[IntArray, IntArray, IntArray]] = PerRuleset(1024)
+
+
+def _box_rows(box: Box) -> tuple[IntArray, IntArray, IntArray]:
+    later = np.array([box.natural_points(d, first_throw=False) for d in THROWS], dtype=np.int64)
+    if box.first_throw_multiplier == 1:
+        first = later  # the same points whichever throw made them
+    else:
+        first = np.array([box.natural_points(d, first_throw=True) for d in THROWS], dtype=np.int64)
+    joker = np.array([box.joker_points(d) for d in THROWS], dtype=np.int64)
+    for row in (later, first, joker):
+        row.setflags(write=False)
+    return later, first, joker
 
 
 def _build(ruleset: Ruleset) -> PointsTable:
-    n_boxes = len(ruleset.boxes)
-    natural = [np.zeros((n_boxes, N_THROWS), dtype=np.int64) for _ in range(2)]
-    joker = np.zeros((n_boxes, N_THROWS), dtype=np.int64)
-    for b, box in enumerate(ruleset.boxes):
-        for t, dice in enumerate(THROWS):
-            natural[0][b, t] = box.natural_points(dice, first_throw=False)
-            natural[1][b, t] = box.natural_points(dice, first_throw=True)
-            joker[b, t] = box.joker_points(dice)
+    rows = [_BOX_ROWS.get(box, partial(_box_rows, box)) for box in ruleset.boxes]
+    natural = [np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows])]
+    joker = np.stack([r[2] for r in rows])
     fc = face_counts()
     five = fc.max(axis=1) == 5
     five_face = np.where(five, fc.argmax(axis=1) + 1, 0)

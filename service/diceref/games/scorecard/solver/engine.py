@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IntArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import FACES, N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
@@ -66,14 +67,11 @@ class ThrowRows:
         )
 
 
-_ALL_ROWS: dict[str, ThrowRows] = {}
+_ALL_ROWS: PerRuleset[str, ThrowRows] = PerRuleset(32)
 
 
 def all_rows(ruleset: Ruleset) -> ThrowRows:
-    rows = _ALL_ROWS.get(ruleset.rules_hash)
-    if rows is None:
-        rows = _ALL_ROWS[ruleset.rules_hash] = ThrowRows.select(ruleset, np.arange(N_THROWS))
-    return rows
+    return _ALL_ROWS.get(ruleset.rules_hash, lambda: ThrowRows.select(ruleset, np.arange(N_THROWS)))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import IntArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS, face_counts
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Order, Ruleset
@@ -248,12 +249,10 @@ def popcount(mask: IntArray) -> IntArray:
     return out
 
 
-_SPACES: dict[str, StateSpace] = {}
+_SPACES: PerRuleset[str, StateSpace] = PerRuleset(32)
 
 
 def state_space(ruleset: Ruleset) -> StateSpace:
-    """One StateSpace per ruleset, so its derived lookup arrays are built once per process."""
-    space = _SPACES.get(ruleset.rules_hash)
-    if space is None:
-        space = _SPACES[ruleset.rules_hash] = StateSpace(ruleset)
-    return space
+    """One StateSpace per ruleset, so its derived lookup arrays are built once per process
+    (for the 32 rulesets used last: house rules must not grow the process without end)."""
+    return _SPACES.get(ruleset.rules_hash, lambda: StateSpace(ruleset))

@@ -346,17 +346,20 @@ EXAMPLES: dict[str, list[Example]] = {
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
         ),
         Example(
-            "table-loading",
-            "House rules whose table is not solved yet (5 s is the default DICEREF_RETRY_AFTER)",
+            "table-solving",
+            "House rules whose table is not solved yet: the first request queues the solve "
+            "(5 s is the default DICEREF_RETRY_AFTER)",
             503,
             problem(
                 503,
-                "table-loading",
-                "Table not loaded yet",
+                "table-solving",
+                "Table being solved",
                 "/yardkle/holds",
                 [],
-                detail="the yardkle table is loading; retry in 5 s",
+                detail=f"the table of these rules ({THOUSAND.rules_hash}) is queued for a "
+                "solve; retry in 5 s",
                 retry_after=5,
+                progress=0.0,
             ),
             body={"dice": [1, 1, 1, 2, 3, 4], "on_pad": True, "rules": {"three_ones": 1000}},
         ),

@@ -1,0 +1,181 @@
+"""The registry's tables asked for on demand (house rules): admitted behind a bounded queue,
+held in memory and on disk up to byte bounds (least recently used evicted), kept in Redis
+with a TTL, and never listed by `/readyz`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+import redis
+
+from diceref.core.arrays import FloatArray
+from diceref.tables.config import TableSettings
+from diceref.tables.registry import SolveQueueFull, TableRegistry
+from diceref.tables.spec import TableSpec
+from diceref.tables.store import TableStore
+
+N = 1000  # floats: 8,000 bytes a table
+
+
+def spec(n: int = N, value: float = 1.0) -> TableSpec:
+    """A table of a ruleset of its own (a fresh hash), solved in the registry's thread
+    (a lambda does not pickle, so the solver pool solves it in place)."""
+    return TableSpec(
+        "value", "house", uuid.uuid4().hex[:16], "t", (n,), lambda _: np.full(n, value)
+    )
+
+
+async def wait_ready(registry: TableRegistry, s: TableSpec) -> FloatArray:
+    for _ in range(500):
+        table = registry.table(s)
+        if table is not None:
+            return table
+        await asyncio.sleep(0.01)
+    raise AssertionError(registry.status_of(s))
+
+
+def test_least_recently_used_tables_leave_memory(tmp_path: Path) -> None:
+    """Room for two tables: the third evicts the one not used for longest, and its states
+    go with it (a flood cannot grow the registry), while a used one stays."""
+    settings = TableSettings(cache_dir=tmp_path, on_demand_memory_bytes=2 * N * 8)
+    registry = TableRegistry(TableStore(settings), [])
+    a, b, c = spec(), spec(), spec()
+    for s in (a, b):
+        registry.put(s, np.ones(N), "computed")
+    assert registry.table(a) is not None  # a used now: b is the least recently used
+    registry.put(c, np.ones(N), "computed")
+    assert b.key not in registry.specs and b.key not in registry.states
+    assert a.key in registry.specs and c.key in registry.specs
+    assert registry.all_states() == []  # on-demand tables are never listed by /readyz
+    assert registry.on_demand_counts() == {"ready": 2}
+
+
+def test_queue_is_bounded_and_a_refusal_queues_nothing(tmp_path: Path) -> None:
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, solve_queue_size=1)
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start(())
+        try:
+            gate = asyncio.Event()
+            loop = asyncio.get_running_loop()
+
+            def slow(_: object) -> FloatArray:
+                asyncio.run_coroutine_threadsafe(gate.wait(), loop).result(30)
+                return np.zeros(1)
+
+            first = TableSpec("value", "house", uuid.uuid4().hex[:16], "t", (1,), slow)
+            registry.admit((first,))
+            await asyncio.sleep(0.05)  # the worker takes it: the queue is empty again
+            assert registry.status_of(first).status == "solving"
+            second = spec()
+            assert registry.admit((second,)).status == "queued"
+            third = spec()
+            with pytest.raises(SolveQueueFull):
+                registry.admit((third,))
+            assert third.key not in registry.specs
+            gate.set()
+            await wait_ready(registry, second)
+            assert registry.status_of(first).status == "ready"
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+
+
+def test_disk_keeps_the_newest_tables_within_its_bound(tmp_path: Path) -> None:
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, on_demand_disk_bytes=int(2.5 * N * 8))
+        store = TableStore(settings)
+        registry = TableRegistry(store, [])
+        await registry.start(())
+        try:
+            specs = [spec() for _ in range(4)]
+            for i, s in enumerate(specs):
+                registry.admit((s,))
+                await wait_ready(registry, s)
+                await store.drain()
+                os.utime(store.disk.path(s.key), (1000 + i, 1000 + i))  # written in order
+            await asyncio.sleep(0)
+            on_disk = [s for s in specs if store.disk.path(s.key).exists()]
+            assert on_disk == specs[-2:]
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_redis_keeps_an_on_demand_table_for_its_ttl(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    async def run() -> None:
+        settings = TableSettings(
+            cache_dir=tmp_path,
+            redis_url=redis_url,
+            redis_prefix=redis_prefix,
+            on_demand_redis_ttl=600,
+        )
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start((), redis_check_interval=60)
+        try:
+            s = spec()
+            registry.admit((s,))
+            await wait_ready(registry, s)
+        finally:
+            await registry.stop()
+        client = redis.Redis.from_url(redis_url)
+        ttl = client.ttl(f"{redis_prefix}table:{s.key.id}")
+        assert 590 <= ttl <= 600, ttl
+
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_two_replicas_solve_one_ruleset_once(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """The store's Redis lock covers on-demand tables: of two replicas asked for the same
+    house rules at once, one solves and the other loads its result from Redis."""
+    solves: list[int] = []
+
+    def solve(_: object) -> FloatArray:
+        solves.append(1)
+        time.sleep(0.5)
+        return np.full(N, 3.0)
+
+    key_hash = uuid.uuid4().hex[:16]
+
+    async def run() -> None:
+        registries = [
+            TableRegistry(
+                TableStore(
+                    TableSettings(
+                        cache_dir=tmp_path / name, redis_url=redis_url, redis_prefix=redis_prefix
+                    )
+                ),
+                [],
+            )
+            for name in ("a", "b")
+        ]
+        for registry in registries:
+            await registry.start((), redis_check_interval=60)
+        try:
+            shared = TableSpec("value", "house", key_hash, "t", (N,), solve)
+            for registry in registries:
+                registry.admit((shared,))
+            tables = [await wait_ready(registry, shared) for registry in registries]
+            assert all(float(t[0]) == 3.0 for t in tables)
+            sources = sorted(r.states[shared.key].source or "" for r in registries)
+            assert sources == ["computed", "redis"], sources
+        finally:
+            for registry in registries:
+                await registry.stop()
+
+    asyncio.run(run())
+    assert len(solves) == 1
