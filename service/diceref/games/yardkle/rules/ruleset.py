@@ -126,8 +126,8 @@ class YardkleRules:
             if getattr(self, name) <= 0:
                 raise RuleParameterError(
                     name,
-                    "single 1s and 5s must score: otherwise a throw of 1s and 5s could leave "
-                    "nothing to set aside while the dice still show them",
+                    "single 1s and 5s must score: every Farkle table scores them, and a "
+                    "game without them is not one the referee and the coach know",
                     "invalid_rule",
                 )
         for name in POINTS_PARAMETERS:
