@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from anyio.from_thread import BlockingPortal
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -152,13 +153,15 @@ def make_test_app(
 
 
 @contextlib.contextmanager
-def busy_solver(registry: TableRegistry) -> Iterator[None]:
+def busy_solver(registry: TableRegistry, portal: BlockingPortal) -> Iterator[None]:
     """The registry's on-demand solver busy and its queue full, until the block ends:
     rulesets that solve by waiting for an event (in the registry's thread, as they do not
     pickle), admitted until the queue refuses one."""
     release = threading.Event()
+    started = threading.Event()
 
     def wait(_: object) -> FloatArray:
+        started.set()
         release.wait(60)
         raise RuntimeError("released")  # a failed solve: nothing is written to the cache
 
@@ -166,9 +169,14 @@ def busy_solver(registry: TableRegistry) -> Iterator[None]:
         for _ in range(100):
             spec = TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
             try:
-                registry.admit((spec,))
+                # on the app's event loop (`portal`, the test client's): its queue is an
+                # asyncio one, whose waiting worker a put from this thread would not wake
+                portal.call(registry.admit, (spec,))
             except SolveQueueFull:
-                break
+                # full only counts once the worker is busy: before it takes the first
+                # ruleset, the queue would empty again (a loaded machine is that slow)
+                if started.is_set():
+                    break
             time.sleep(0.05)  # let the worker take the first one
         else:
             raise AssertionError("the solve queue never filled")

@@ -265,7 +265,7 @@ def test_example_is_what_the_app_answers(
         # a fresh app queueing one ruleset, its solver busy and its queue full; on a disk
         # cache of its own, as the shared one may hold the example's table already
         fresh = make_test_app(solve_queue_size=1, cache_dir=tmp_path)
-        with TestClient(fresh) as client, busy_solver(fresh.state.tables):
+        with TestClient(fresh) as client, busy_solver(fresh.state.tables, client.blocking_portal):
             status, body, headers = exchange(client, method, path, example)
         assert headers["retry-after"] == "5"
     else:
