@@ -1,12 +1,16 @@
 # syntax=docker/dockerfile:1
 # diceref: the API served by granian, with every solved table baked into the image.
 #
-#   docker build -t diceref .
+#   docker build -t diceref --build-arg REVISION="$(git rev-parse HEAD)" \
+#       --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" .
 #   docker run --rm -p 8000:8000 diceref            # ready in about a second
 #   docker run --rm -p 8000:8000 -e REDIS_URL=redis://redis:6379/0 diceref
 #
+# The base image is pinned by digest (python:3.11-slim): a rebuild gets the same system,
+# and a new base is a reviewed change of this line (a digest-aware updater can propose it).
+#
 # Build stage: dependencies from uv.lock, then the project, then the tables.
-FROM python:3.11-slim AS build
+FROM python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7 AS build
 ENV UV_COMPILE_BYTECODE=1 \
     UV_LINK_MODE=copy \
     UV_PYTHON_DOWNLOADS=never \
@@ -27,7 +31,17 @@ RUN diceref precompute
 RUN chmod -R a+rX /app/cache && ls -l /app/cache/tables
 
 # Runtime stage: the virtual environment and the tables, run as an unprivileged user.
-FROM python:3.11-slim
+FROM python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="diceref" \
+      org.opencontainers.image.description="Referee and coach for dice games, served over HTTP" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$REVISION" \
+      org.opencontainers.image.created="$CREATED" \
+      org.opencontainers.image.base.name="docker.io/library/python:3.11-slim" \
+      org.opencontainers.image.base.digest="sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7"
 RUN groupadd --system --gid 10001 diceref \
     && useradd --system --uid 10001 --gid diceref --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin diceref

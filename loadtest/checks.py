@@ -15,7 +15,7 @@ from itertools import product
 from typing import Any
 
 from diceref.core.dice import canonical
-from diceref.games.chicago.rules.ruleset import CHICAGO, Call
+from diceref.games.chicago.rules.ruleset import CHICAGO, Call, special
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
@@ -25,6 +25,7 @@ from diceref.games.scorecard.rules.scorecard import (
     legal_options,
     validate_scorecard,
 )
+from diceref.games.yardkle.rules.scoring import DEFAULT_RULES as YARDKLE_RULES
 from diceref.games.yardkle.rules.scoring import set_asides
 
 GAMES = tuple(
@@ -165,3 +166,194 @@ def check_game(game: str, body: dict[str, Any]) -> None:
             raise WrongAnswer(f"/games/{game} gives max_score while its tables load")
     elif game in MAX_SCORES and body["max_score"] != MAX_SCORES[game]:
         raise WrongAnswer(f"/games/{game} max_score {body['max_score']}")
+
+
+# --- score sheets, Chicago rounds and games, Yardkle turns and games ----------------------------
+
+
+def competition_ranks(scores: list[int]) -> list[int]:
+    """Ranks for scores listed best first: equal scores share a rank, the next skips."""
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def sheets_request(
+    rng: random.Random, pool: list[Position]
+) -> tuple[dict[str, Any], list[tuple[Position, bool]]]:
+    """A scorekeeper's table: 2 to 4 sheets of one game, as filled in play, each with a
+    claimed total that is right, or (one time in four) one point off."""
+    game = rng.choice(sorted({p.game for p in pool}))
+    mine = [p for p in pool if p.game == game]
+    chosen = [rng.choice(mine) for _ in range(rng.randint(2, 4))]
+    sheets, expected = [], []
+    for i, position in enumerate(chosen):
+        total = card_total(SCORECARD_GAMES[game], position.card)
+        right = rng.random() < 0.75
+        entries = [{"box": b, "points": p} for b, p in position.card.boxes.items()]
+        sheets.append({"player": f"P{i}", "entries": entries,
+                       "extra_bonus": position.card.extra_bonus,
+                       "claimed_total": total if right else total + 1})  # fmt: skip
+        expected.append((position, right))
+    return {"game": game, "sheets": sheets}, expected
+
+
+def check_sheets(expected: list[tuple[Position, bool]], body: dict[str, Any]) -> None:
+    """Each sheet's total from the rules, valid exactly when its claim is right, a problem
+    naming the wrong claim otherwise; standings by total with competition ranks."""
+    totals = []
+    for i, ((position, right), sheet) in enumerate(zip(expected, body["sheets"], strict=True)):
+        total = card_total(SCORECARD_GAMES[position.game], position.card)
+        totals.append(total)
+        if sheet["total"] != total or sheet["player"] != f"P{i}":
+            raise WrongAnswer(f"/scorecards/check sheet {i}: total {sheet['total']} != {total}")
+        if sheet["valid"] is not right or bool(sheet["problems"]) is right:
+            raise WrongAnswer(f"/scorecards/check sheet {i}: valid {sheet['valid']}, claim {right}")
+        if not right and not any(p["field"].endswith("claimed_total") for p in sheet["problems"]):
+            raise WrongAnswer(f"/scorecards/check sheet {i}: the wrong claim is not named")
+    standings = body["standings"]
+    ordered = sorted(totals, reverse=True)
+    if [s["total"] for s in standings] != ordered:
+        raise WrongAnswer("/scorecards/check standings not ordered by total")
+    if [s["rank"] for s in standings] != competition_ranks(ordered):
+        raise WrongAnswer("/scorecards/check ranks are not competition ranks")
+
+
+def chicago_dice(rng: random.Random) -> list[int]:
+    """Three dice of an ordinary throw: no special combination and at most one 6 (so no
+    conversion is due and no victim has to be named)."""
+    while True:
+        dice = [rng.randint(1, 6) for _ in range(3)]
+        if dice.count(6) < 2 and special(canonical(dice)) is None:
+            return dice
+
+
+def chicago_turns(rng: random.Random, players: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """One round where every player throws once, the starter calling high or low."""
+    call = rng.choice(["high", "low"])
+    turns = [{"player": p, "throws": [{"dice": chicago_dice(rng)}]} for p in players]
+    turns[0]["throws"][0]["call"] = call
+    return turns, call
+
+
+def chicago_round_request(
+    rng: random.Random, players: list[str], turns: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """A round later in a game: some players may be out already, each still in has one
+    life or more of those the table started with."""
+    at_start = min(CHICAGO.max_players, len(players) + rng.randint(0, 2))
+    lives = {p: rng.randint(1, CHICAGO.lives_for(at_start)) for p in players}
+    body = {
+        "turns": [dict(t, lives=lives[t["player"]]) for t in turns],
+        "players_at_start": at_start,
+    }
+    return body, lives
+
+
+def check_chicago_round(
+    turns: list[dict[str, Any]], call: str, lives: dict[str, int], body: dict[str, Any]
+) -> None:
+    """Each turn's score is the rules' value under the call; the losers have the worst
+    score (the lowest under high, the highest under low) and lose one life each."""
+    if body["call"] != call:
+        raise WrongAnswer(f"/chicago/rounds call {body['call']} != {call}")
+    scores = {}
+    for turn, out in zip(turns, body["turns"], strict=True):
+        dice = turn["throws"][0]["dice"]
+        scores[out["player"]] = want = CHICAGO.value(canonical(dice), Call(call))
+        if out["player"] != turn["player"] or out["score"] != want or out["dice"] != sorted(dice):
+            raise WrongAnswer(f"/chicago/rounds {out['player']} scored {out['score']} != {want}")
+        if out["lives_after"] != lives[out["player"]] - out["lives_lost"]:
+            raise WrongAnswer(f"/chicago/rounds {out['player']}: lives do not add up")
+    worst = (min if call == "high" else max)(scores.values())
+    losers = {o["player"] for o in body["turns"] if o["lives_lost"]}
+    if not losers or any(scores[p] != worst for p in losers):
+        raise WrongAnswer(f"/chicago/rounds losers {sorted(losers)} lack the worst score {worst}")
+
+
+def check_chicago_game(
+    turns: list[dict[str, Any]], call: str, players: list[str], body: dict[str, Any]
+) -> None:
+    """The one round as /chicago/rounds rules it, standings by lives left."""
+    start = dict.fromkeys(players, body["starting_lives"])
+    (ruling,) = body["rounds"]
+    check_chicago_round(turns, call, start, ruling)
+    after = {t["player"]: t["lives_after"] for t in ruling["turns"]}
+    standings = body["standings"]
+    lives = [s["lives"] for s in standings]
+    if lives != sorted(after.values(), reverse=True) or any(
+        after[s["player"]] != s["lives"] for s in standings
+    ):
+        raise WrongAnswer("/chicago/games standings differ from the round's lives")
+    if [s["rank"] for s in standings] != competition_ranks(lives) or body["game_over"]:
+        raise WrongAnswer("/chicago/games ranks or game_over wrong")
+
+
+def yardkle_turn(rng: random.Random, banked_total: int) -> tuple[dict[str, Any], int]:
+    """A turn as a player plays it: random legal set-asides (hot dice thrown again), banking
+    after one to four throws once the entry minimum allows it, or a Yardkle.  Returns the
+    turn and the points it banks by the rules."""
+    throws: list[dict[str, Any]] = []
+    dice_left, points = 6, 0
+    while True:
+        dice = [rng.randint(1, 6) for _ in range(dice_left)]
+        options = set_asides(dice)
+        if not options:
+            throws.append({"dice": dice})
+            return {"throws": throws, "end": "yardkle", "banked_total": banked_total}, 0
+        chosen = rng.choice(options)
+        throws.append({"dice": dice, "set_aside": list(chosen.dice)})
+        points += chosen.points
+        dice_left = dice_left - len(chosen.dice) or 6
+        on_pad = banked_total > 0 or points >= YARDKLE_RULES.entry_threshold
+        if on_pad and (len(throws) >= 4 or rng.random() < 0.4):
+            return {"throws": throws, "end": "bank", "banked_total": banked_total}, points
+
+
+def check_yardkle_turn(turn: dict[str, Any], points: int, body: dict[str, Any]) -> None:
+    if body["end"] != turn["end"] or body["points"] != points:
+        raise WrongAnswer(f"/yardkle/turns points {body['points']} != {points}")
+    if body["new_total"] != turn["banked_total"] + points:
+        raise WrongAnswer("/yardkle/turns new_total does not add up")
+    running = 0
+    for sent, out in zip(turn["throws"], body["throws"], strict=True):
+        aside = sent.get("set_aside")
+        if aside is not None:
+            running += next(s.points for s in set_asides(sent["dice"]) if list(s.dice) == aside)
+        if out["dice"] != sorted(sent["dice"]) or (
+            aside is not None and out["running_total"] != running
+        ):
+            raise WrongAnswer("/yardkle/turns throws differ from the rules")
+
+
+def yardkle_game(rng: random.Random) -> tuple[dict[str, Any], dict[str, int]]:
+    """Two or three players taking 2 to 8 turns in order, far from the target."""
+    players = [f"P{i}" for i in range(rng.randint(2, 3))]
+    totals = dict.fromkeys(players, 0)
+    turns = []
+    for i in range(rng.randint(2, 8)):
+        player = players[i % len(players)]
+        turn, points = yardkle_turn(rng, totals[player])
+        totals[player] += points
+        turns.append({"player": player, "throws": turn["throws"], "end": turn["end"]})
+    return {"players": players, "turns": turns}, totals
+
+
+def check_yardkle_game(totals: dict[str, int], body: dict[str, Any]) -> None:
+    standings = body["standings"]
+    ordered = sorted(totals.values(), reverse=True)
+    if [s["total"] for s in standings] != ordered or any(
+        totals[s["player"]] != s["total"] for s in standings
+    ):
+        raise WrongAnswer(f"/yardkle/games standings differ from the turns' points {totals}")
+    if [s["rank"] for s in standings] != competition_ranks(ordered) or body["finished"]:
+        raise WrongAnswer("/yardkle/games ranks or finished wrong")
+
+
+def check_ruleset(game: str, body: dict[str, Any], known: dict[str, str]) -> None:
+    """A game's built-in rules as a ruleset: described, ready (the server holds its
+    tables), the known maximum score, and one `ruleset_id` per game, call after call."""
+    if body["game"] != game or body["ruleset"]["id"] != game or body["status"] != "ready":
+        raise WrongAnswer(f"/rulesets {game}: {body['game']}, status {body['status']}")
+    if game in MAX_SCORES and body["max_score"] != MAX_SCORES[game]:
+        raise WrongAnswer(f"/rulesets {game} max_score {body['max_score']}")
+    if known.setdefault(game, body["ruleset_id"]) != body["ruleset_id"]:
+        raise WrongAnswer(f"/rulesets {game}: ruleset_id changed to {body['ruleset_id']}")

@@ -1,13 +1,21 @@
-"""Load test: a realistic mix of diceref requests, every answer checked for content.
+"""Load test: a realistic mix of every diceref operation but the liveness probe (14 of the
+document's 15), every answer checked for content.
 
-Mix (task weights out of 20): POST /score 60%, POST /holds 30%, Chicago and Yardkle 5%
-(/chicago/throws, /chicago/holds, /yardkle/throws, /yardkle/holds), game descriptions 5%
-(GET /games, GET /games/{id}).  Scorecard requests come from positions reached by playing
-random legal games, and every answer is compared with what diceref's rules say locally
+Mix (task weights, out of 101): a frontend's turn loop dominates, POST /score 50 and
+POST /holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
+/chicago/games 1); Yardkle 10 (/yardkle/throws 4, /yardkle/holds 3, /yardkle/turns 2,
+/yardkle/games 1); scorekeepers' POST /scorecards/check 3; the game descriptions 2
+(GET /games 1, GET /games/{id} 1); POST /rulesets 1 (a game's built-in rules: a house
+rule would queue a table solve per distinct ruleset, which is a flood test of its own,
+`benchmarks/bench_flood.py`).  Scorecard requests come from positions reached by
+playing random legal games, Chicago rounds and Yardkle turns and games are played by
+random legal moves, and every answer is compared with what diceref's rules say locally
 (checks.py): /score exactly the legal boxes with their points and bonuses; /holds the same
-boxes, every distinct keep once, options sorted best first; Chicago and Yardkle the values
-and set-asides of the rules, rankings in order; /games/{id} the known maximum scores.  A
-wrong answer counts as a failure, like an error status.
+boxes, every distinct keep once, options sorted best first; sheets' totals and standings,
+a wrong claimed total named; Chicago scores, losers and lives; Yardkle set-asides, turn
+points, totals and standings; /games/{id} and /rulesets the known maximum scores.  A
+wrong answer counts as a failure, like an error status.  A new operation is one more
+`@task` here with its request generator and check in checks.py.
 
 Thresholds, which set the exit code (1 if one is missed): no failed request, and the 95th
 percentile latency over all requests under LOADTEST_P95_MS milliseconds (default 50).
@@ -31,16 +39,28 @@ from typing import Any
 
 from checks import (
     ALL_GAME_IDS,
+    GAMES,
     WrongAnswer,
+    check_chicago_game,
     check_chicago_holds,
+    check_chicago_round,
     check_chicago_throw,
     check_game,
     check_games,
     check_holds,
+    check_ruleset,
     check_score,
+    check_sheets,
+    check_yardkle_game,
     check_yardkle_holds,
     check_yardkle_throw,
+    check_yardkle_turn,
+    chicago_round_request,
+    chicago_turns,
     positions,
+    sheets_request,
+    yardkle_game,
+    yardkle_turn,
 )
 from locust import FastHttpUser, between, events, task
 from locust.env import Environment
@@ -49,6 +69,7 @@ from diceref.games.yardkle.rules.scoring import DEFAULT_RULES as YARDKLE
 
 P95_MS = float(os.environ.get("LOADTEST_P95_MS", "50"))
 POSITIONS = positions(int(os.environ.get("LOADTEST_SEED", "7")))
+RULESET_IDS: dict[str, str] = {}  # game -> the ruleset_id the service gave it first
 
 
 class Player(FastHttpUser):
@@ -77,7 +98,7 @@ class Player(FastHttpUser):
             except (WrongAnswer, KeyError, TypeError, ValueError) as exc:
                 response.failure(f"wrong answer: {exc}")
 
-    @task(12)
+    @task(50)
     def score(self) -> None:
         position = self.rng.choice(POSITIONS)
         throw = self.rng.randint(1, 3)
@@ -85,7 +106,7 @@ class Player(FastHttpUser):
                    "scorecard": position.card_json()}  # fmt: skip
         self._judge(self._post("/score", payload), lambda b: check_score(position, throw, b))
 
-    @task(6)
+    @task(25)
     def holds(self) -> None:
         position = self.rng.choice(POSITIONS)
         left = self.rng.randint(0, 2)
@@ -93,34 +114,80 @@ class Player(FastHttpUser):
                    "scorecard": position.card_json()}  # fmt: skip
         self._judge(self._post("/holds", payload), lambda b: check_holds(position, left, b))
 
+    @task(3)
+    def scorecards_check(self) -> None:
+        payload, expected = sheets_request(self.rng, POSITIONS)
+        response = self._post("/scorecards/check", payload)
+        self._judge(response, lambda b: check_sheets(expected, b))
+
+    @task(4)
+    def chicago_throws(self) -> None:
+        dice = [self.rng.randint(1, 6) for _ in range(3)]
+        response = self._post("/chicago/throws", {"dice": dice})
+        self._judge(response, lambda b: check_chicago_throw(dice, b))
+
+    @task(3)
+    def chicago_holds(self) -> None:
+        dice = [self.rng.randint(1, 6) for _ in range(3)]
+        response = self._post("/chicago/holds", {"dice": dice, "throws_left": 1})
+        self._judge(response, check_chicago_holds)
+
+    @task(2)
+    def chicago_rounds(self) -> None:
+        players = [f"P{i}" for i in range(self.rng.randint(2, 4))]
+        turns, call = chicago_turns(self.rng, players)
+        payload, lives = chicago_round_request(self.rng, players, turns)
+        response = self._post("/chicago/rounds", payload)
+        self._judge(response, lambda b: check_chicago_round(turns, call, lives, b))
+
     @task(1)
-    def chicago_or_yardkle(self) -> None:
-        kind = self.rng.randrange(4)
-        if kind < 2:
-            dice = [self.rng.randint(1, 6) for _ in range(3)]
-            if kind == 0:
-                response = self._post("/chicago/throws", {"dice": dice})
-                self._judge(response, lambda b: check_chicago_throw(dice, b))
-            else:
-                response = self._post("/chicago/holds", {"dice": dice, "throws_left": 1})
-                self._judge(response, check_chicago_holds)
-            return
+    def chicago_games(self) -> None:
+        players = [f"P{i}" for i in range(self.rng.randint(2, 4))]
+        turns, call = chicago_turns(self.rng, players)
+        payload = {"players": players, "rounds": [{"turns": turns}]}
+        response = self._post("/chicago/games", payload)
+        self._judge(response, lambda b: check_chicago_game(turns, call, players, b))
+
+    @task(4)
+    def yardkle_throws(self) -> None:
+        dice = [self.rng.randint(1, 6) for _ in range(self.rng.randint(1, 6))]
+        response = self._post("/yardkle/throws", {"dice": dice})
+        self._judge(response, lambda b: check_yardkle_throw(dice, b))
+
+    @task(3)
+    def yardkle_holds(self) -> None:
         n = self.rng.randint(1, 6)
         dice = [self.rng.randint(1, 6) for _ in range(n)]
-        if kind == 2:
-            response = self._post("/yardkle/throws", {"dice": dice})
-            self._judge(response, lambda b: check_yardkle_throw(dice, b))
-            return
         # fewer than six dice: some were set aside already, so the turn has points
         points = 0 if n == 6 else YARDKLE.unit * self.rng.randint(1, 40)
         payload = {"dice": dice, "turn_points": points, "on_pad": self.rng.random() < 0.5}
         self._judge(self._post("/yardkle/holds", payload), lambda b: check_yardkle_holds(dice, b))
 
+    @task(2)
+    def yardkle_turns(self) -> None:
+        turn, points = yardkle_turn(self.rng, self.rng.choice([0, 0, 1500, 6050]))
+        response = self._post("/yardkle/turns", turn)
+        self._judge(response, lambda b: check_yardkle_turn(turn, points, b))
+
+    @task(1)
+    def yardkle_games(self) -> None:
+        payload, totals = yardkle_game(self.rng)
+        response = self._post("/yardkle/games", payload)
+        self._judge(response, lambda b: check_yardkle_game(totals, b))
+
+    @task(1)
+    def rulesets(self) -> None:
+        # the built-in rules of a game: house rules would queue a solve per ruleset
+        game = self.rng.choice([*GAMES, "chicago", "yardkle"])
+        response = self._post("/rulesets", {"game": game})
+        self._judge(response, lambda b: check_ruleset(game, b, RULESET_IDS))
+
     @task(1)
     def games(self) -> None:
-        if self.rng.random() < 0.3:
-            self._judge(self.client.get("/games", catch_response=True), check_games)
-            return
+        self._judge(self.client.get("/games", catch_response=True), check_games)
+
+    @task(1)
+    def game(self) -> None:
         game = self.rng.choice(ALL_GAME_IDS)
         response = self.client.get(f"/games/{game}", name="/games/{game}", catch_response=True)
         self._judge(response, lambda b: check_game(game, b))

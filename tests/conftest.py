@@ -156,28 +156,30 @@ def make_test_app(
 def busy_solver(registry: TableRegistry, portal: BlockingPortal) -> Iterator[None]:
     """The registry's on-demand solver busy and its queue full, until the block ends:
     rulesets that solve by waiting for an event (in the registry's thread, as they do not
-    pickle), admitted until the queue refuses one."""
+    pickle), admitted until the queue refuses one.  They are admitted on the app's event
+    loop (`portal`, the test client's): its queue is an asyncio one, whose waiting worker a
+    put from this thread does not wake, so under load the first one could wait forever."""
     release = threading.Event()
-    started = threading.Event()
 
     def wait(_: object) -> FloatArray:
-        started.set()
         release.wait(60)
         raise RuntimeError("released")  # a failed solve: nothing is written to the cache
 
+    def busy() -> TableSpec:
+        return TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
+
     try:
+        first = busy()
+        portal.call(registry.admit, (first,))
+        deadline = time.monotonic() + 30
+        while registry.status_of(first).status != "solving":  # the worker has taken it
+            assert time.monotonic() < deadline, registry.status_of(first)
+            time.sleep(0.01)
         for _ in range(100):
-            spec = TableSpec("value", "busy", uuid.uuid4().hex[:16], "test", (1,), wait)
             try:
-                # on the app's event loop (`portal`, the test client's): its queue is an
-                # asyncio one, whose waiting worker a put from this thread would not wake
-                portal.call(registry.admit, (spec,))
+                portal.call(registry.admit, (busy(),))
             except SolveQueueFull:
-                # full only counts once the worker is busy: before it takes the first
-                # ruleset, the queue would empty again (a loaded machine is that slow)
-                if started.is_set():
-                    break
-            time.sleep(0.05)  # let the worker take the first one
+                break
         else:
             raise AssertionError("the solve queue never filled")
         yield

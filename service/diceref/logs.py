@@ -12,7 +12,12 @@ import json
 import logging
 import sys
 import time
+from contextvars import ContextVar
 from typing import Any
+
+# The id of the request being handled (set by `diceref.http.request_id` around each
+# request): every log line written while it is set names it as `request_id`.
+REQUEST_ID: ContextVar[str | None] = ContextVar("diceref_request_id", default=None)
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged
 # (but for uvicorn's `color_message`, the message again with terminal colour codes).
@@ -23,7 +28,8 @@ _STANDARD = frozenset(
 
 
 class JsonFormatter(logging.Formatter):
-    """`{"time", "level", "logger", "message", "pid", ...extra fields, "exception"}`."""
+    """`{"time", "level", "logger", "message", "pid", "request_id" (while a request is
+    handled), ...extra fields, "exception"}`."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -33,6 +39,9 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "pid": record.process,
         }
+        request_id = REQUEST_ID.get()
+        if request_id is not None:
+            entry["request_id"] = request_id
         if record.name == "granian.access" and isinstance(record.args, dict):
             # granian's access log passes its fields as the format arguments
             entry.update(record.args)

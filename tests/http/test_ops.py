@@ -28,7 +28,7 @@ from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
-from diceref.tables.registry import TableRegistry, group_of
+from diceref.tables.registry import TableRegistry
 from diceref.tables.store import Compute, LoadedTable, TableStore
 from helpers import fill
 from live_server import parse_metrics
@@ -333,7 +333,7 @@ def test_yardkle_holds_is_a_503_until_its_table_is_installed(
     registry: TableRegistry = client.app.state.tables
     spec = policy_spec(YARDKLE)
     monkeypatch.setattr(registry, "_tables", {})
-    monkeypatch.setitem(registry._group_status, group_of(spec), "missing")
+    monkeypatch.setitem(registry._group_status, (spec.game, spec.rules_hash), "missing")
     registry.states[spec.key].status = "missing"
     response = client.post("/yardkle/holds", json=payload)
     body = problem(response, 503)

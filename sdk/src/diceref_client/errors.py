@@ -4,6 +4,7 @@
     ├── APIError                 the API answered with an error (a problem+json body)
     │   ├── BadRequestError        400: the request does not match the API's document
     │   ├── NotFoundError          404: no such game (or path)
+    │   ├── PayloadTooLargeError   413: the request body is over the API's limit
     │   ├── RuleViolationError     422: well-formed, but breaks a rule of the game
     │   ├── RateLimitedError       429: too many requests; `retry_after` seconds
     │   ├── UnavailableError       503: a table is still loading; `retry_after` seconds
@@ -13,7 +14,9 @@
         └── APITimeoutError        no answer in time
 
 An `APIError` keeps every field of the problem (`type`, `title`, `status`, `detail`,
-`instance`, `errors`, `retry_after`), the whole `problem` and the `response`.
+`instance`, `errors`, `retry_after`, `request_id`), the whole `problem` and the `response`.
+Every error has `request_id`: the `X-Request-ID` of the answer (the one the client sent,
+when no answer came), to quote when reporting it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from diceref_client.models import FieldError, ProblemDetails
 
 class DicerefError(Exception):
     """Base of every exception the client raises."""
+
+    request_id: str | None = None
 
 
 class APIError(DicerefError):
@@ -47,6 +52,7 @@ class APIError(DicerefError):
         self.retry_after: float | None = (
             retry_after if retry_after is not None else problem.retry_after
         )
+        self.request_id = response.headers.get("x-request-id") or problem.request_id or None
 
 
 class BadRequestError(APIError):
@@ -55,6 +61,10 @@ class BadRequestError(APIError):
 
 class NotFoundError(APIError):
     """404: no such game (problem type `unknown-game`) or route (`unknown-route`)."""
+
+
+class PayloadTooLargeError(APIError):
+    """413: the request body is larger than the API accepts (`DICEREF_MAX_BODY_BYTES`)."""
 
 
 class RuleViolationError(APIError):
@@ -79,10 +89,15 @@ class InvalidResponseError(DicerefError):
     def __init__(self, message: str, response: httpx.Response) -> None:
         super().__init__(message)
         self.response = response
+        self.request_id = response.headers.get("x-request-id")
 
 
 class APIConnectionError(DicerefError):
     """No answer: the connection could not be made or was lost."""
+
+    def __init__(self, message: str, request_id: str | None = None) -> None:
+        super().__init__(message)
+        self.request_id = request_id  # the X-Request-ID the client sent
 
 
 class APITimeoutError(APIConnectionError):
@@ -92,6 +107,7 @@ class APITimeoutError(APIConnectionError):
 _BY_STATUS: dict[int, type[APIError]] = {
     400: BadRequestError,
     404: NotFoundError,
+    413: PayloadTooLargeError,
     422: RuleViolationError,
     429: RateLimitedError,
     503: UnavailableError,

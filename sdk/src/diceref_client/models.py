@@ -19,10 +19,15 @@ Decision = Literal["bank", "throw_on"]
 BlockReason = Literal["series_order", "forced_order", "forced_joker"]
 TurnEnd = Literal["bank", "yardkle"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
+AnyGame = Literal[
+    "yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy", "chicago", "yardkle"
+]
 
 
 class _In(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """A request body or a part of one."""
+    """A request body or a part of one.  A request's `game` is `ScorecardGame | str` (or
+    `AnyGame | str`), as OpenAI's SDK types its models: the games this release knows, for
+    completion and checks, or any id (one a newer service lists in `GET /games`)."""
 
 
 class _Out(msgspec.Struct, kw_only=True):
@@ -49,6 +54,7 @@ class ProblemDetails(_Out):
     errors: list[FieldError] = []
     retry_after: int | None = None
     progress: float | None = None
+    request_id: str = ""
 
 
 # --- operations and games --------------------------------------------------------------------
@@ -145,7 +151,7 @@ class ScorecardIn(_In):
 
 
 class ScoreRequest(_In):
-    game: str
+    game: ScorecardGame | str
     dice: list[int]
     throw: int | None = None
     scorecard: ScorecardIn | None = None
@@ -180,7 +186,7 @@ class ScoreResponse(_Out):
 
 
 class ScorecardHoldsRequest(_In):
-    game: str
+    game: ScorecardGame | str
     dice: list[int]
     throws_left: int
     throw: int | None = None
@@ -238,7 +244,7 @@ class SheetIn(_In):
 
 
 class CheckRequest(_In):
-    game: str
+    game: ScorecardGame | str
     sheets: list[SheetIn]
     rules: dict[str, Any] | None = None
 
@@ -275,7 +281,7 @@ class CheckResponse(_Out):
 
 
 class RulesetRequest(_In):
-    game: str
+    game: AnyGame | str
     rules: dict[str, Any] | None = None
 
 

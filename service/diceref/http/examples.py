@@ -18,6 +18,9 @@ from typing import Any
 from diceref.http.problems import PROBLEM_BASE
 
 Json = Any
+# The `X-Request-ID` the examples' requests send (tests/http/test_contract.py), hence the
+# `request_id` of every problem example.
+EXAMPLE_REQUEST_ID = "7d3f1c2a9b8e4f60a1b2c3d4e5f60718"
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def problem(
     problem["instance"] = instance
     if errors:  # empty lists and absent values are left out, as the service encodes them
         problem["errors"] = [{"field": f, "reason": r, "code": c} for f, r, c in errors]
-    return {**problem, **extra}
+    return {**problem, **extra, "request_id": EXAMPLE_REQUEST_ID}
 
 
 def invalid(instance: str, field: str, reason: str, code: str) -> Json:

@@ -117,6 +117,8 @@ GLOSSARY: dict[str, str] = {
     "reason": "Why, in English.",
     "required": "Whether the conversion is forced.",
     "rethrow_count": "How many dice are thrown again.",
+    "request_id": "The request's id, as in the `X-Request-ID` response header (the client's "
+    "own when it sent a well-formed one): quote it when reporting a problem.",
     "retry_after": "Seconds to wait before retrying (also the `Retry-After` header).",
     "rounds": "The rounds, in order.",
     "running_total": "The turn's points after this throw.",

@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 import msgspec.inspect as mi
-from litestar import Litestar, Request
+from litestar import Litestar, Request, Response
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin
@@ -38,7 +38,7 @@ from litestar.routes import HTTPRoute
 from litestar.types.internal_types import PathParameterDefinition
 
 from diceref import __version__
-from diceref.http.examples import Example
+from diceref.http.examples import EXAMPLE_REQUEST_ID, Example
 from diceref.http.family import family_apis
 from diceref.http.glossary import GLOSSARY
 from diceref.http.problems import (
@@ -78,7 +78,9 @@ Errors are RFC 9457 problem details (`application/problem+json`): `type`, `title
 400 is a request that does not match this document, 404 an unknown game, 422 a request
 that matches the document but breaks a rule of the game, 503 a solved table that is still
 loading (retry after the `Retry-After` header's seconds, also given as `retry_after`).
-Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A body
+Every response carries an `X-Request-ID` header (the client's own when it sent a
+well-formed one), also given as `request_id` in problem bodies: quote it when reporting
+one.  Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A body
 that is empty, not JSON or not an object is a 400 whose field is `body`.
 """
 
@@ -190,6 +192,7 @@ def contract_document(app: Litestar) -> JSON:
             limit = app.state.settings.max_body_bytes
             _body_too_large(operation, path, limit)
             _body_refused(operation, path, app.state.settings.body_timeout)
+        _response_headers(operation)
     doc["x-problem-types"] = {
         PROBLEM_BASE + kind: {"status": status, "title": title, "when": when}
         for kind, (status, title, when) in PROBLEM_TYPES.items()
@@ -202,6 +205,7 @@ def _body_too_large(operation: JSON, path: str, limit: int) -> None:
     """Every operation with a body may answer 413 (the service's body limit, which a
     schema-valid body can exceed: lists of turns and throws are long)."""
     example = msgspec.to_builtins(body_too_large(limit, instance=path))
+    example["request_id"] = EXAMPLE_REQUEST_ID
     operation["responses"]["413"] = {
         "description": PROBLEM_DESCRIPTIONS[413],
         "content": {
@@ -245,6 +249,7 @@ def _body_refused(operation: JSON, path: str, body_timeout: float) -> None:
             detail=problem.detail,
             instance=path,
             errors=problem.errors,
+            request_id=EXAMPLE_REQUEST_ID,
         )
         operation["responses"][str(status)] = {
             "description": PROBLEM_DESCRIPTIONS[status],
@@ -281,8 +286,11 @@ def _component_types(handlers: list[HTTPRouteHandler]) -> list[type]:
     roots: list[Any] = []
     for handler in handlers:
         hints = typing.get_type_hints(handler.fn, include_extras=True)
-        roots += [hints[k] for k in ("data", "return") if k in hints]
-        roots += [spec.data_container for spec in (handler.responses or {}).values()]
+        for hint in (hints[k] for k in ("data", "return") if k in hints):
+            # a handler that sets headers returns `Response[T]`: the body is a T
+            roots.append(typing.get_args(hint)[0] if typing.get_origin(hint) is Response else hint)
+        responses = (handler.responses or {}).values()
+        roots += [spec.data_container for spec in responses if spec.data_container is not None]
     found: dict[type, None] = {}
     for info in mi.multi_type_info(roots):
         _walk(info, found)
@@ -449,12 +457,31 @@ def _error_responses(operation: JSON) -> None:
             }
 
 
+REQUEST_ID_HEADER = {
+    "description": "The request's id: the client's own `X-Request-ID` when well-formed (up "
+    "to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`.",
+    "required": True,
+    "schema": {"type": "string", "maxLength": 128},
+}
+
+
+def _response_headers(operation: JSON) -> None:
+    """Every response carries `X-Request-ID`; a header Litestar lists without a schema is a
+    string."""
+    for response in operation["responses"].values():
+        headers = response.setdefault("headers", {})
+        for header in headers.values():
+            header.setdefault("schema", {"type": "string"})
+        headers["X-Request-ID"] = REQUEST_ID_HEADER
+
+
 def _add_examples(operation: JSON, handler: HTTPRouteHandler, examples: list[Example]) -> None:
     op_id = operation["operationId"]
     if not examples:
         raise RuntimeError(f"operation {op_id} has no example (see diceref.http.examples)")
     statuses = {e.status for e in examples}
-    documented = {int(s) for s in operation["responses"]}
+    # a response without a body (304 Not Modified) has no example
+    documented = {int(s) for s, r in operation["responses"].items() if "content" in r}
     if statuses != documented:
         raise RuntimeError(
             f"{op_id}: examples cover statuses {sorted(statuses)}, "

@@ -26,6 +26,7 @@ from diceref.core.errors import RuleViolation
 from diceref.core.game import RuleParameterError
 from diceref.games.families import ALL_GAMES
 from diceref.http.fields import CONTROL_CHARACTERS_REASON
+from diceref.http.request_id import request_id_of
 from diceref.tables.registry import SolveQueueFull
 from diceref.tables.spec import TableNotLoaded
 
@@ -51,6 +52,7 @@ class ProblemDetails(msgspec.Struct, omit_defaults=True):
     errors: list[FieldError] = []
     retry_after: int | None = None
     progress: float | None = None  # a table being solved on demand: how far, 0..1
+    request_id: str = ""  # the response's X-Request-ID, to quote when reporting it
 
 
 class Problem(Exception):
@@ -144,6 +146,7 @@ def _response(
 ) -> Response[bytes]:
     problem.instance = bounded(problem.instance or request.url.path, FIELD_LIMIT)
     problem.detail = bounded(problem.detail, TEXT_LIMIT)
+    problem.request_id = request_id_of(request.scope)
     problem.errors = [
         FieldError(bounded(e.field, FIELD_LIMIT), bounded(e.reason, TEXT_LIMIT), e.code)
         for e in problem.errors

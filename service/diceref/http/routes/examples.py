@@ -8,7 +8,7 @@ import msgspec
 
 from diceref.games.families import ALL_GAMES
 from diceref.http.examples import Example, invalid, problem, unknown_game
-from diceref.http.routes.games import game_rules, list_games
+from diceref.http.routes.games import game_rules, summaries
 
 YAHTZEE_NO_JOKER = {"game": "yahtzee", "rules": {"joker": "none", "extra_bonus": 0}}
 
@@ -19,7 +19,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "all",
             "Every game, scorecard games with their boxes",
             200,
-            msgspec.to_builtins(list_games.fn()),
+            msgspec.to_builtins(summaries()),
         )
     ],
     "gamesByGame": [

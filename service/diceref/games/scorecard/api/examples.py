@@ -211,6 +211,29 @@ EXAMPLES: dict[str, list[Example]] = {
     ],
     "scorecardsCheck": [
         Example(
+            "house-rule-out-of-range",
+            "A house rule outside its parameter's range",
+            422,
+            problem(
+                422,
+                "invalid-rules",
+                "Rules not accepted",
+                "/scorecards/check",
+                [
+                    (
+                        "rules.upper_bonus_points",
+                        "the value must be at least 0, got -35",
+                        "out_of_range",
+                    )
+                ],
+            ),
+            body={
+                "game": "yahtzee",
+                "sheets": [{"player": "Ann", "entries": []}],
+                "rules": {"upper_bonus_points": -35},
+            },
+        ),
+        Example(
             "unknown-game",
             "A game the service does not know",
             404,
