@@ -138,13 +138,16 @@ def coach(app: Litestar, solved: Callable[[str], FloatArray]) -> Iterator[TestCl
         yield c
 
 
-def make_test_app(retry_after_seconds: int = 5, solve_queue_size: int = 8) -> Litestar:
-    """A fresh app of a test's own on the test store, loading no table by itself; by
-    default with the service's default Retry-After, as published in the examples."""
+def make_test_app(
+    retry_after_seconds: int = 5, solve_queue_size: int = 8, cache_dir: Path = TEST_CACHE
+) -> Litestar:
+    """A fresh app of a test's own on the test store (or a disk cache of its own), loading
+    no table by itself; by default with the service's default Retry-After, as published in
+    the examples."""
     settings = Settings(
         preload=(), retry_after_seconds=retry_after_seconds, solve_queue_size=solve_queue_size
     )
-    store = TableStore(TableSettings(cache_dir=TEST_CACHE, solve_queue_size=solve_queue_size))
+    store = TableStore(TableSettings(cache_dir=cache_dir, solve_queue_size=solve_queue_size))
     return create_app(settings, store=store)
 
 

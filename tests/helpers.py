@@ -84,3 +84,9 @@ def close(actual: Any, expected: Any) -> bool:
             and all(close(a, e) for a, e in zip(actual, expected, strict=True))
         )
     return type(actual) is type(expected) and bool(actual == expected)
+
+
+def put_policy_for(app: Litestar, rules: Any) -> None:
+    """Serve the Yardkle policy table of a house-rules variant in `app` (solved here, as a
+    test's own, rather than on demand by the app's solver workers)."""
+    app.state.tables.put(policy_spec(rules), solve_policy_table(rules), "memory")

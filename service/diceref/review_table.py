@@ -51,7 +51,7 @@ def scorecard_review(body: Any, settings: Settings) -> Any:
 def yardkle_review(body: Any) -> Any:
     """The `POST /yardkle/reviews` answer for `body` (its table solves in 0.1 s)."""
     from diceref.games.yardkle.api.reviews import YardkleReviewRequest, review_answer
-    from diceref.games.yardkle.api.routes import RULES
+    from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as RULES
     from diceref.games.yardkle.tables import solve_policy_table
 
     data = msgspec.convert(body, YardkleReviewRequest)

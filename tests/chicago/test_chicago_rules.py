@@ -76,7 +76,7 @@ def test_conversions_by_count_of_sixes() -> None:
     assert CHICAGO.conversion((6, 6, 3)) == (Conversion.TWO_SIXES, Obligation.MAY)
     assert CHICAGO.conversion((6, 6, 6)) == (Conversion.THREE_SIXES, Obligation.MUST)
     assert CHICAGO.conversion((6, 5, 1)) is None
-    strict = chicago(two_sixes=Obligation.MUST)
+    strict = chicago(two_sixes_conversion=Obligation.MUST)
     assert strict.conversion((6, 6, 3)) == (Conversion.TWO_SIXES, Obligation.MUST)
 
 
@@ -95,7 +95,7 @@ def test_moves_with_three_sixes_and_a_throw_left_are_forced() -> None:
 
 
 def test_two_sixes_forced_under_that_parameter() -> None:
-    strict = chicago(two_sixes=Obligation.MUST)
+    strict = chicago(two_sixes_conversion=Obligation.MUST)
     moves = legal_moves(strict, (6, 3, 6), 0, True)
     assert {m.conversion for m in moves} == {Conversion.TWO_SIXES}
 
@@ -113,6 +113,7 @@ def test_chicago_ends_the_turn() -> None:
     assert move_error(CHICAGO, (1, 1, 1), 0, True, None, (1, 1)) == (
         "next",
         "1-1-1 (Chicago) ends the turn and the round: no further throw",
+        "throw_after_chicago",
     )
 
 
@@ -166,6 +167,9 @@ def test_game_info_reports_every_reading() -> None:
         "value": "later",
         "description": params["worst_tie_loser"]["description"],
         "reading": True,
+        "value_type": "string",
+        "settable": True,
+        "choices": ["later", "earlier"],
     }
     assert params["one_six_five_round_goes_on"]["value"] is True
     assert params["one_six_five_round_goes_on"]["reading"] is True

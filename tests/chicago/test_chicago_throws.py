@@ -108,7 +108,7 @@ def test_throw_beyond_the_limit_is_rejected(client: TestClient[Any]) -> None:
         {"dice": [2, 3, 4, 5]},
         {"dice": [0, 3, 4]},
         {"dice": [2, 3, 7]},
-        {"dice": [2, 3, 4], "throw": 4},
+        {"dice": [2, 3, 4], "throw": 5},
         {"dice": [2, 3, 4], "call": "medium"},
         {"dice": [2, 3, 4], "colour": "red"},
     ],

@@ -21,7 +21,8 @@ from schemathesis.config import SchemathesisConfig
 
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from helpers import put_values
+from diceref.games.yardkle.api.examples import THOUSAND
+from helpers import put_policy_for, put_values
 
 ROOT = Path(__file__).parents[2]
 CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
@@ -31,9 +32,11 @@ schema = schemathesis.openapi.from_dict(DOCUMENT, config=CONFIG)
 
 @pytest.fixture(scope="module")
 def serving_app(app: Litestar, solved: Callable[[str], FloatArray]) -> Litestar:
-    """The session app with every table loaded, as the ASGI app the cases are sent to."""
+    """The session app with every table loaded, as the ASGI app the cases are sent to (the
+    house-rules variant the Yardkle examples send included)."""
     for game in SCORECARD_GAMES:
         put_values(app, game, solved(game))
+    put_policy_for(app, THOUSAND)
     return app
 
 

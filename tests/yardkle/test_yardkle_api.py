@@ -40,7 +40,7 @@ def test_game_info_reports_every_reading(client: TestClient[Any]) -> None:
     body = client.get("/games/yardkle").json()
     params = {p["name"]: p for p in body["parameters"]}
     assert params["three_ones"]["value"] == 300
-    assert params["entry_threshold"]["value"] == 500
+    assert params["entry_minimum"]["value"] == 500
     assert params["target"]["value"] == 10_000
     for reading in (
         "groups_distinct_faces",

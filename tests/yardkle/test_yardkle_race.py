@@ -33,7 +33,7 @@ def outcomes(n: int) -> tuple[tuple[tuple[int, ...], float], ...]:
 
 def brute(need: int, on_pad: bool) -> Any:
     """W(t, n): chance of banking at least `need` with t in hand and n dice to throw."""
-    goal = need if on_pad else max(need, RULES.entry_threshold)
+    goal = need if on_pad else max(need, RULES.entry_minimum)
 
     @cache
     def w(t: int, n: int) -> float:
@@ -118,7 +118,7 @@ def test_every_options_chance_is_the_brute_force_one(
         race_client, {"dice": dice, "on_pad": on_pad, "turn_points": turn_points, "need": need}
     )
     w = brute(need, on_pad)
-    goal = need if on_pad else max(need, RULES.entry_threshold)
+    goal = need if on_pad else max(need, RULES.entry_minimum)
     for o in out["options"]:
         if o["turn_points"] >= goal:
             assert o["win_probability"] == 1.0 and o["decision"] == "bank"

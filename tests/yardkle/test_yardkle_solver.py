@@ -35,7 +35,7 @@ def table() -> FloatArray:
 def test_values_match_brute_force_on_small_games(dice: int, entry: int, cap: int) -> None:
     """Fewer dice, the same table: an expectimax over ordered outcomes, banking forced only
     far above the solver's proven bound, agrees with the solved table everywhere."""
-    rules = YardkleRules(dice=dice, entry_threshold=entry)
+    rules = YardkleRules(dice=dice, entry_minimum=entry)
     assert layout(rules).bank_from * 2 <= cap
     values = solve(rules).values
     reference = brute_force_values(dice, entry, cap)
@@ -73,7 +73,7 @@ def test_policy_facts(table: FloatArray) -> None:
     off, on = table[0, 0, 5], table[1, 0, 5]
     assert 0 < off < on  # the entry rule costs points
     # from the entry threshold on, the pad no longer matters
-    entry_level = DEFAULT_RULES.entry_threshold // DEFAULT_RULES.unit
+    entry_level = DEFAULT_RULES.entry_minimum // DEFAULT_RULES.unit
     assert np.array_equal(table[0, entry_level:], table[1, entry_level:])
     # with one die left and 300 in hand, banking beats throwing (2/3 chance of losing it)
     assert throw_value(table, DEFAULT_RULES, True, 300, 1) < 300
@@ -126,4 +126,4 @@ def test_a_seeded_simulation_matches_the_expected_value(
     expected = float(table[int(on_pad), 0, DEFAULT_RULES.dice - 1])
     assert abs(mean - expected) < 4 * standard_error, (mean, expected, standard_error)
     if not on_pad:
-        assert all(s == 0 or s >= DEFAULT_RULES.entry_threshold for s in scores)
+        assert all(s == 0 or s >= DEFAULT_RULES.entry_minimum for s in scores)

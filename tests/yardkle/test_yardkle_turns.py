@@ -72,7 +72,7 @@ REJECTIONS = [
         BANK,
         1000,
         "throws[0].set_aside",
-        ["throw 1", "not thrown"],
+        ["throw 1", "one 5 set aside, none thrown"],
     ),
     (  # a set-aside that does not score completely
         throws(([1, 1, 5, 2, 3, 6], [1, 1]), ([1, 2, 3, 6], [1, 2])),
@@ -142,7 +142,7 @@ REJECTIONS = [
         BANK,
         250,
         "banked_total",
-        ["below the entry threshold"],
+        ["below the entry minimum"],
     ),
     (
         throws(([1, 2, 3, 4, 6, 6], [1])),

@@ -227,6 +227,9 @@ class SyncMethods:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoThrowsResponse:
@@ -235,7 +238,13 @@ class SyncMethods:
             BY_ID["chicagoThrows"],
             "/chicago/throws",
             ChicagoThrowsRequest(
-                dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+                dice=list(dice),
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=list(kept),
+                set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -247,6 +256,7 @@ class SyncMethods:
         turns: Sequence[PlayerIn],
         *,
         players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RoundResponse:
@@ -254,7 +264,11 @@ class SyncMethods:
         result: RoundResponse = self._call(
             BY_ID["chicagoRounds"],
             "/chicago/rounds",
-            RoundRequest(turns=list(turns), players_at_start=players_at_start),
+            RoundRequest(
+                turns=list(turns),
+                players_at_start=players_at_start,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -265,6 +279,7 @@ class SyncMethods:
         players: Sequence[str],
         rounds: Sequence[GameRoundIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoGameResponse:
@@ -272,7 +287,11 @@ class SyncMethods:
         result: ChicagoGameResponse = self._call(
             BY_ID["chicagoGames"],
             "/chicago/games",
-            ChicagoGameRequest(players=list(players), rounds=list(rounds)),
+            ChicagoGameRequest(
+                players=list(players),
+                rounds=list(rounds),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -286,6 +305,7 @@ class SyncMethods:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoHoldsResponse:
@@ -299,6 +319,7 @@ class SyncMethods:
                 call=call,
                 target=target,
                 set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -309,6 +330,7 @@ class SyncMethods:
         self,
         dice: Sequence[int],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleThrowsResponse:
@@ -316,7 +338,7 @@ class SyncMethods:
         result: YardkleThrowsResponse = self._call(
             BY_ID["yardkleThrows"],
             "/yardkle/throws",
-            YardkleThrowsRequest(dice=list(dice)),
+            YardkleThrowsRequest(dice=list(dice), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -328,6 +350,7 @@ class SyncMethods:
         end: TurnEnd,
         *,
         banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> TurnResponse:
@@ -335,7 +358,12 @@ class SyncMethods:
         result: TurnResponse = self._call(
             BY_ID["yardkleTurns"],
             "/yardkle/turns",
-            TurnRequest(throws=list(throws), end=end, banked_total=banked_total),
+            TurnRequest(
+                throws=list(throws),
+                end=end,
+                banked_total=banked_total,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -346,6 +374,7 @@ class SyncMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleGameResponse:
@@ -353,7 +382,11 @@ class SyncMethods:
         result: YardkleGameResponse = self._call(
             BY_ID["yardkleGames"],
             "/yardkle/games",
-            YardkleGameRequest(players=list(players), turns=list(turns)),
+            YardkleGameRequest(
+                players=list(players),
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -366,6 +399,7 @@ class SyncMethods:
         *,
         turn_points: int = 0,
         need: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleHoldsResponse:
@@ -373,7 +407,13 @@ class SyncMethods:
         result: YardkleHoldsResponse = self._call(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            YardkleHoldsRequest(
+                dice=list(dice),
+                on_pad=on_pad,
+                turn_points=turn_points,
+                need=need,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -593,6 +633,9 @@ class AsyncMethods:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoThrowsResponse:
@@ -601,7 +644,13 @@ class AsyncMethods:
             BY_ID["chicagoThrows"],
             "/chicago/throws",
             ChicagoThrowsRequest(
-                dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+                dice=list(dice),
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=list(kept),
+                set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -613,6 +662,7 @@ class AsyncMethods:
         turns: Sequence[PlayerIn],
         *,
         players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RoundResponse:
@@ -620,7 +670,11 @@ class AsyncMethods:
         result: RoundResponse = await self._call(
             BY_ID["chicagoRounds"],
             "/chicago/rounds",
-            RoundRequest(turns=list(turns), players_at_start=players_at_start),
+            RoundRequest(
+                turns=list(turns),
+                players_at_start=players_at_start,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -631,6 +685,7 @@ class AsyncMethods:
         players: Sequence[str],
         rounds: Sequence[GameRoundIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoGameResponse:
@@ -638,7 +693,11 @@ class AsyncMethods:
         result: ChicagoGameResponse = await self._call(
             BY_ID["chicagoGames"],
             "/chicago/games",
-            ChicagoGameRequest(players=list(players), rounds=list(rounds)),
+            ChicagoGameRequest(
+                players=list(players),
+                rounds=list(rounds),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -652,6 +711,7 @@ class AsyncMethods:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ChicagoHoldsResponse:
@@ -665,6 +725,7 @@ class AsyncMethods:
                 call=call,
                 target=target,
                 set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -675,6 +736,7 @@ class AsyncMethods:
         self,
         dice: Sequence[int],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleThrowsResponse:
@@ -682,7 +744,7 @@ class AsyncMethods:
         result: YardkleThrowsResponse = await self._call(
             BY_ID["yardkleThrows"],
             "/yardkle/throws",
-            YardkleThrowsRequest(dice=list(dice)),
+            YardkleThrowsRequest(dice=list(dice), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -694,6 +756,7 @@ class AsyncMethods:
         end: TurnEnd,
         *,
         banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> TurnResponse:
@@ -701,7 +764,12 @@ class AsyncMethods:
         result: TurnResponse = await self._call(
             BY_ID["yardkleTurns"],
             "/yardkle/turns",
-            TurnRequest(throws=list(throws), end=end, banked_total=banked_total),
+            TurnRequest(
+                throws=list(throws),
+                end=end,
+                banked_total=banked_total,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -712,6 +780,7 @@ class AsyncMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleGameResponse:
@@ -719,7 +788,11 @@ class AsyncMethods:
         result: YardkleGameResponse = await self._call(
             BY_ID["yardkleGames"],
             "/yardkle/games",
-            YardkleGameRequest(players=list(players), turns=list(turns)),
+            YardkleGameRequest(
+                players=list(players),
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -732,6 +805,7 @@ class AsyncMethods:
         *,
         turn_points: int = 0,
         need: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleHoldsResponse:
@@ -739,7 +813,13 @@ class AsyncMethods:
         result: YardkleHoldsResponse = await self._call(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            YardkleHoldsRequest(
+                dice=list(dice),
+                on_pad=on_pad,
+                turn_points=turn_points,
+                need=need,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -959,6 +1039,9 @@ class SyncRawMethods:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoThrowsResponse]:
@@ -967,7 +1050,13 @@ class SyncRawMethods:
             BY_ID["chicagoThrows"],
             "/chicago/throws",
             ChicagoThrowsRequest(
-                dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+                dice=list(dice),
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=list(kept),
+                set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -979,6 +1068,7 @@ class SyncRawMethods:
         turns: Sequence[PlayerIn],
         *,
         players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[RoundResponse]:
@@ -986,7 +1076,11 @@ class SyncRawMethods:
         result: RawResponse[RoundResponse] = self._call_raw(
             BY_ID["chicagoRounds"],
             "/chicago/rounds",
-            RoundRequest(turns=list(turns), players_at_start=players_at_start),
+            RoundRequest(
+                turns=list(turns),
+                players_at_start=players_at_start,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -997,6 +1091,7 @@ class SyncRawMethods:
         players: Sequence[str],
         rounds: Sequence[GameRoundIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoGameResponse]:
@@ -1004,7 +1099,11 @@ class SyncRawMethods:
         result: RawResponse[ChicagoGameResponse] = self._call_raw(
             BY_ID["chicagoGames"],
             "/chicago/games",
-            ChicagoGameRequest(players=list(players), rounds=list(rounds)),
+            ChicagoGameRequest(
+                players=list(players),
+                rounds=list(rounds),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1018,6 +1117,7 @@ class SyncRawMethods:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoHoldsResponse]:
@@ -1031,6 +1131,7 @@ class SyncRawMethods:
                 call=call,
                 target=target,
                 set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -1041,6 +1142,7 @@ class SyncRawMethods:
         self,
         dice: Sequence[int],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleThrowsResponse]:
@@ -1048,7 +1150,7 @@ class SyncRawMethods:
         result: RawResponse[YardkleThrowsResponse] = self._call_raw(
             BY_ID["yardkleThrows"],
             "/yardkle/throws",
-            YardkleThrowsRequest(dice=list(dice)),
+            YardkleThrowsRequest(dice=list(dice), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1060,6 +1162,7 @@ class SyncRawMethods:
         end: TurnEnd,
         *,
         banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[TurnResponse]:
@@ -1067,7 +1170,12 @@ class SyncRawMethods:
         result: RawResponse[TurnResponse] = self._call_raw(
             BY_ID["yardkleTurns"],
             "/yardkle/turns",
-            TurnRequest(throws=list(throws), end=end, banked_total=banked_total),
+            TurnRequest(
+                throws=list(throws),
+                end=end,
+                banked_total=banked_total,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1078,6 +1186,7 @@ class SyncRawMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleGameResponse]:
@@ -1085,7 +1194,11 @@ class SyncRawMethods:
         result: RawResponse[YardkleGameResponse] = self._call_raw(
             BY_ID["yardkleGames"],
             "/yardkle/games",
-            YardkleGameRequest(players=list(players), turns=list(turns)),
+            YardkleGameRequest(
+                players=list(players),
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1098,6 +1211,7 @@ class SyncRawMethods:
         *,
         turn_points: int = 0,
         need: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleHoldsResponse]:
@@ -1105,7 +1219,13 @@ class SyncRawMethods:
         result: RawResponse[YardkleHoldsResponse] = self._call_raw(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            YardkleHoldsRequest(
+                dice=list(dice),
+                on_pad=on_pad,
+                turn_points=turn_points,
+                need=need,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1325,6 +1445,9 @@ class AsyncRawMethods:
         call: Call | None = None,
         throw: int | None = None,
         throws_allowed: int = 3,
+        kept: Sequence[int] = (),
+        set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoThrowsResponse]:
@@ -1333,7 +1456,13 @@ class AsyncRawMethods:
             BY_ID["chicagoThrows"],
             "/chicago/throws",
             ChicagoThrowsRequest(
-                dice=list(dice), call=call, throw=throw, throws_allowed=throws_allowed
+                dice=list(dice),
+                call=call,
+                throw=throw,
+                throws_allowed=throws_allowed,
+                kept=list(kept),
+                set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -1345,6 +1474,7 @@ class AsyncRawMethods:
         turns: Sequence[PlayerIn],
         *,
         players_at_start: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[RoundResponse]:
@@ -1352,7 +1482,11 @@ class AsyncRawMethods:
         result: RawResponse[RoundResponse] = await self._call_raw(
             BY_ID["chicagoRounds"],
             "/chicago/rounds",
-            RoundRequest(turns=list(turns), players_at_start=players_at_start),
+            RoundRequest(
+                turns=list(turns),
+                players_at_start=players_at_start,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1363,6 +1497,7 @@ class AsyncRawMethods:
         players: Sequence[str],
         rounds: Sequence[GameRoundIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoGameResponse]:
@@ -1370,7 +1505,11 @@ class AsyncRawMethods:
         result: RawResponse[ChicagoGameResponse] = await self._call_raw(
             BY_ID["chicagoGames"],
             "/chicago/games",
-            ChicagoGameRequest(players=list(players), rounds=list(rounds)),
+            ChicagoGameRequest(
+                players=list(players),
+                rounds=list(rounds),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1384,6 +1523,7 @@ class AsyncRawMethods:
         call: Call | None = None,
         target: int | None = None,
         set_aside_count: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ChicagoHoldsResponse]:
@@ -1397,6 +1537,7 @@ class AsyncRawMethods:
                 call=call,
                 target=target,
                 set_aside_count=set_aside_count,
+                rules=None if rules is None else dict(rules),
             ),
             timeout,
             extra_headers,
@@ -1407,6 +1548,7 @@ class AsyncRawMethods:
         self,
         dice: Sequence[int],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleThrowsResponse]:
@@ -1414,7 +1556,7 @@ class AsyncRawMethods:
         result: RawResponse[YardkleThrowsResponse] = await self._call_raw(
             BY_ID["yardkleThrows"],
             "/yardkle/throws",
-            YardkleThrowsRequest(dice=list(dice)),
+            YardkleThrowsRequest(dice=list(dice), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1426,6 +1568,7 @@ class AsyncRawMethods:
         end: TurnEnd,
         *,
         banked_total: int = 0,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[TurnResponse]:
@@ -1433,7 +1576,12 @@ class AsyncRawMethods:
         result: RawResponse[TurnResponse] = await self._call_raw(
             BY_ID["yardkleTurns"],
             "/yardkle/turns",
-            TurnRequest(throws=list(throws), end=end, banked_total=banked_total),
+            TurnRequest(
+                throws=list(throws),
+                end=end,
+                banked_total=banked_total,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1444,6 +1592,7 @@ class AsyncRawMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleGameResponse]:
@@ -1451,7 +1600,11 @@ class AsyncRawMethods:
         result: RawResponse[YardkleGameResponse] = await self._call_raw(
             BY_ID["yardkleGames"],
             "/yardkle/games",
-            YardkleGameRequest(players=list(players), turns=list(turns)),
+            YardkleGameRequest(
+                players=list(players),
+                turns=list(turns),
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )
@@ -1464,6 +1617,7 @@ class AsyncRawMethods:
         *,
         turn_points: int = 0,
         need: int | None = None,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleHoldsResponse]:
@@ -1471,7 +1625,13 @@ class AsyncRawMethods:
         result: RawResponse[YardkleHoldsResponse] = await self._call_raw(
             BY_ID["yardkleHolds"],
             "/yardkle/holds",
-            YardkleHoldsRequest(dice=list(dice), on_pad=on_pad, turn_points=turn_points, need=need),
+            YardkleHoldsRequest(
+                dice=list(dice),
+                on_pad=on_pad,
+                turn_points=turn_points,
+                need=need,
+                rules=None if rules is None else dict(rules),
+            ),
             timeout,
             extra_headers,
         )

@@ -387,6 +387,9 @@ class ChicagoThrowsRequest(_In):
     call: Call | None = None
     throw: int | None = None
     throws_allowed: int = 3
+    kept: list[int] = []
+    set_aside_count: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ConversionOut(_Out):
@@ -403,6 +406,7 @@ class ChicagoThrowsResponse(_Out):
     special: Special | None
     throws_left: int | None
     conversions: list[ConversionOut]
+    ruleset_id: str | None = None
 
 
 class ChicagoThrowIn(_In):
@@ -424,6 +428,7 @@ class PlayerIn(_In):
 class RoundRequest(_In):
     turns: list[PlayerIn]
     players_at_start: int | None = None
+    rules: dict[str, Any] | None = None
 
 
 class PlayerOut(_Out):
@@ -458,6 +463,7 @@ class RoundResponse(_Out):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: str | None = None
 
 
 class TurnIn(_In):
@@ -474,6 +480,7 @@ class GameRoundIn(_In):
 class ChicagoGameRequest(_In):
     players: list[str]
     rounds: list[GameRoundIn]
+    rules: dict[str, Any] | None = None
 
 
 class ChicagoStandingOut(_Out):
@@ -491,6 +498,7 @@ class ChicagoGameResponse(_Out):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: str | None = None
 
 
 class ChicagoHoldsRequest(_In):
@@ -499,6 +507,7 @@ class ChicagoHoldsRequest(_In):
     call: Call | None = None
     target: int | None = None
     set_aside_count: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ChicagoHoldOut(_Out):
@@ -526,6 +535,7 @@ class ChicagoHoldsResponse(_Out):
     call: Call | None
     target: int | None
     rankings: list[RankingOut]
+    ruleset_id: str | None = None
 
 
 # --- Yardkle -----------------------------------------------------------------------------------
@@ -533,6 +543,7 @@ class ChicagoHoldsResponse(_Out):
 
 class YardkleThrowsRequest(_In):
     dice: list[int]
+    rules: dict[str, Any] | None = None
 
 
 class PartOut(_Out):
@@ -555,6 +566,7 @@ class YardkleThrowsResponse(_Out):
     yardkle: bool
     max_points: int
     set_asides: list[SetAsideOut]
+    ruleset_id: str | None = None
 
 
 class YardkleThrowIn(_In):
@@ -566,6 +578,7 @@ class TurnRequest(_In):
     throws: list[YardkleThrowIn]
     end: TurnEnd
     banked_total: int = 0
+    rules: dict[str, Any] | None = None
 
 
 class ThrowOut(_Out):
@@ -594,6 +607,7 @@ class TurnResponse(_Out):
     on_pad: bool
     entry_rule: EntryRuleOut
     throws: list[ThrowOut]
+    ruleset_id: str | None = None
 
 
 class GameTurnIn(_In):
@@ -605,6 +619,7 @@ class GameTurnIn(_In):
 class YardkleGameRequest(_In):
     players: list[str]
     turns: list[GameTurnIn] = []
+    rules: dict[str, Any] | None = None
 
 
 class GameTurnOut(_Out):
@@ -642,6 +657,7 @@ class YardkleGameResponse(_Out):
     last_turns_due: list[str]
     standings: list[YardkleStandingOut]
     turns: list[GameTurnOut]
+    ruleset_id: str | None = None
 
 
 class YardkleHoldsRequest(_In):
@@ -649,6 +665,7 @@ class YardkleHoldsRequest(_In):
     on_pad: bool
     turn_points: int = 0
     need: int | None = None
+    rules: dict[str, Any] | None = None
 
 
 class YardkleHoldOut(_Out):
@@ -683,6 +700,7 @@ class YardkleHoldsResponse(_Out):
     yardkle: bool
     options: list[YardkleHoldOut]
     best_option: BestOut | None
+    ruleset_id: str | None = None
 
 
 # --- reviews ---------------------------------------------------------------------------------

@@ -14,13 +14,15 @@ def check_player_names(names: Sequence[str], path: str, suffix: str = "") -> Non
     client is pointed at the field it sent.
     """
     if not names:
-        raise RuleViolation(path, "a game needs at least one player")
+        raise RuleViolation(path, "a game needs at least one player", "no_players")
     seen: set[str] = set()
     for i, name in enumerate(names):
         if not name:
-            raise RuleViolation(f"{path}[{i}]{suffix}", "a player needs a name")
+            raise RuleViolation(f"{path}[{i}]{suffix}", "a player needs a name", "empty_name")
         if name in seen:
             raise RuleViolation(
-                f"{path}[{i}]{suffix}", f"'{name}' appears twice: each player takes part once"
+                f"{path}[{i}]{suffix}",
+                f"'{name}' appears twice: each player takes part once",
+                "duplicate_player",
             )
         seen.add(name)

@@ -68,6 +68,12 @@ def rule_violation(instance: str, field: str, reason: str, code: str) -> Json:
     return problem(422, "rule-violation", "Breaks a rule of the game", instance, errors)
 
 
+def invalid_rules(instance: str, name: str, reason: str, code: str) -> Json:
+    """A refused `rules` override, naming `rules.<name>`."""
+    errors = [(f"rules.{name}", reason, code)]
+    return problem(422, "invalid-rules", "Rules not accepted", instance, errors)
+
+
 def unknown_game(instance: str, game: str) -> Json:
     what = f"unknown game '{game}'; see GET /games"
     return problem(404, "unknown-game", "Unknown game", instance, [("game", what, "unknown_game")])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
+import msgspec
 from litestar import Request, Router, post
 from litestar.handlers import HTTPRouteHandler
 
@@ -67,6 +68,12 @@ def operation(
         return decorator(fn)
 
     return wrap
+
+
+def ruleset_id_of(game: GameInfo, rules: object) -> str | msgspec.UnsetType:
+    """An answer's `ruleset_id`: given whenever the request chose its rules (`rules` sent,
+    even equal to the defaults), absent for the built-in game."""
+    return msgspec.UNSET if rules is None else game.ruleset_id
 
 
 def registry_of(request: Request[Any, Any, Any]) -> TableRegistry:

@@ -57,3 +57,8 @@ Rules = Annotated[
         "them under `parameters`, each value of the type and range listed there",
     ),
 ]
+
+RulesetId = Annotated[
+    str,
+    Meta(description="Content hash of the effective rules (present when `rules` was sent)"),
+]

@@ -2,7 +2,7 @@
 turn policy as the coach's table."""
 
 from diceref.games.family import Family
-from diceref.games.yardkle.rules.ruleset import game_info
+from diceref.games.yardkle.rules.ruleset import GAME_INFO, yardkle
 from diceref.games.yardkle.tables import GAME, table_specs
 
-FAMILY = Family("yardkle", {GAME: game_info()}, table_specs)
+FAMILY = Family("yardkle", {GAME: GAME_INFO}, table_specs, {GAME: yardkle})

@@ -8,9 +8,6 @@ table: a process without it answers 503 while it loads, never solves inline.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 from functools import cache
 
 from diceref.core.arrays import FloatArray
@@ -22,9 +19,9 @@ GAME = "yardkle"
 
 
 def rules_hash(rules: YardkleRules) -> str:
-    """Identity of a Yardkle ruleset: every field, so any changed reading gets a new table."""
-    blob = json.dumps(dataclasses.asdict(rules), sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    """Identity of a Yardkle ruleset (its `ruleset_id`): every field, so any changed reading
+    gets a new table."""
+    return rules.rules_hash
 
 
 @cache

@@ -12,7 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from diceref.games.chicago.rules.ruleset import Call, Conversion, Special
-from diceref.http.fields import Die, PlayerName, ThrowNumber
+from diceref.http.fields import Die, PlayerName, Rules, RulesetId, ThrowNumber
 
 ThreeDice = Annotated[
     list[Die], Meta(min_length=3, max_length=3, description="Three dice, 1 to 6 each")
@@ -48,11 +48,27 @@ PlayersAtStart = Annotated[
 ]
 
 
+TurnKept = Annotated[
+    list[Die],
+    Meta(
+        max_length=2,
+        description="Dice kept on the table from the turn's previous throw, set-aside 1s "
+        "included (these dice are among `dice`)",
+    ),
+]
+
+
 class ThrowsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A throw, and the turn so far: what stayed on the table from the previous throw and
+    how many 1s earlier conversions set aside (those may not be thrown again)."""
+
     dice: ThreeDice
     call: Call | None = None
     throw: ThrowNumber | None = None
     throws_allowed: ThrowNumber = 3
+    kept: TurnKept = []
+    set_aside_count: SetAside = 0
+    rules: Rules | None = None
 
 
 class ConversionOut(msgspec.Struct):
@@ -63,12 +79,13 @@ class ConversionOut(msgspec.Struct):
     may_keep: list[int]
 
 
-class ThrowsResponse(msgspec.Struct):
+class ThrowsResponse(msgspec.Struct, omit_defaults=True):
     dice: list[int]
     scores: dict[str, int]
     special: Special | None
     throws_left: int | None
     conversions: list[ConversionOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class ThrowIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -95,6 +112,7 @@ class RoundRequest(msgspec.Struct, forbid_unknown_fields=True):
 
     turns: Annotated[list[PlayerIn], Meta(min_length=1, max_length=6)]
     players_at_start: PlayersAtStart | None = None
+    rules: Rules | None = None
 
 
 class PlayerOut(msgspec.Struct):
@@ -119,7 +137,7 @@ class EventOut(msgspec.Struct):
     score: int | None
 
 
-class RoundResponse(msgspec.Struct):
+class RoundResponse(msgspec.Struct, omit_defaults=True):
     call: Call | None
     throw_limit: int
     turns: list[PlayerOut]
@@ -129,6 +147,7 @@ class RoundResponse(msgspec.Struct):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class TurnIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -147,6 +166,7 @@ class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
         list[Name], Meta(min_length=1, max_length=6, description="The seating order")
     ]
     rounds: Annotated[list[GameRoundIn], Meta(max_length=64)]
+    rules: Rules | None = None
 
 
 class StandingOut(msgspec.Struct):
@@ -156,7 +176,7 @@ class StandingOut(msgspec.Struct):
     out_in_round: int | None
 
 
-class GameResponse(msgspec.Struct):
+class GameResponse(msgspec.Struct, omit_defaults=True):
     players: list[str]
     starting_lives: int
     rounds: list[RoundResponse]
@@ -164,6 +184,7 @@ class GameResponse(msgspec.Struct):
     next_starter: str | None
     game_over: bool
     winner: str | None
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -172,6 +193,7 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     call: Call | None = None
     target: Score | None = None
     set_aside_count: SetAside = 0
+    rules: Rules | None = None
 
 
 class HoldOut(msgspec.Struct):
@@ -192,10 +214,11 @@ class RankingOut(msgspec.Struct):
     options: list[HoldOut]
 
 
-class HoldsResponse(msgspec.Struct):
+class HoldsResponse(msgspec.Struct, omit_defaults=True):
     dice: list[int]
     throws_left: int
     set_aside_count: int
     call: Call | None
     target: int | None
     rankings: list[RankingOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET

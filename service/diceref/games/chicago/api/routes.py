@@ -6,9 +6,11 @@ into response Structs.  Every rule, and every rejection, lives in `diceref.games
 
 from __future__ import annotations
 
+import msgspec
 from litestar.params import JSONBody
 
 from diceref.core.dice import canonical
+from diceref.games.chicago import FAMILY
 from diceref.games.chicago.api.models import (
     ConversionOut,
     EventOut,
@@ -27,11 +29,23 @@ from diceref.games.chicago.api.models import (
     ThrowsResponse,
 )
 from diceref.games.chicago.rules.games import referee_game, referee_round
-from diceref.games.chicago.rules.moves import conversion_offer, throws_left_after
+from diceref.games.chicago.rules.moves import (
+    check_turn_so_far,
+    conversion_offer,
+    throws_left_after,
+)
 from diceref.games.chicago.rules.round import EventKind, RoundRuling, ThrowRecord, Turn
-from diceref.games.chicago.rules.ruleset import CHICAGO, Call, special
+from diceref.games.chicago.rules.ruleset import Call, ChicagoRules, special
 from diceref.games.chicago.solver.coach import Advice, advise
-from diceref.http.family import operation
+from diceref.http.family import operation, ruleset_id_of
+
+
+def _rules(rules: dict[str, object] | None) -> ChicagoRules:
+    """Chicago under the request's house rules (the built-in game for none); a refused
+    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
+    game = FAMILY.with_rules("chicago", rules)
+    assert isinstance(game, ChicagoRules)
+    return game
 
 
 @operation(
@@ -42,10 +56,13 @@ from diceref.http.family import operation
 def chicago_throw(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """The throw's score under high and low (or the call given), whether it is a Chicago or
     a 1-6-5, and the conversion it allows or forces; without a throw number the conversion
-    is listed as it would apply with a throw left."""
+    is listed as it would apply with a throw left.  Mid-turn, `kept` and `set_aside_count`
+    say what stayed on the table: the set-aside 1s are then not among `may_keep`."""
+    rules = _rules(data.rules)
     throws_left = throws_left_after(data.throw, data.throws_allowed)
     dice = canonical(data.dice)
-    offer = conversion_offer(CHICAGO, dice)
+    check_turn_so_far(dice, tuple(data.kept), data.set_aside_count, data.throw)
+    offer = conversion_offer(rules, dice, data.set_aside_count)
     conversions = []
     if offer is not None and throws_left != 0:
         conversions.append(
@@ -60,10 +77,11 @@ def chicago_throw(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     calls = list(Call) if data.call is None else [data.call]
     return ThrowsResponse(
         dice=list(dice),
-        scores={c.value: CHICAGO.value(dice, c) for c in calls},
+        scores={c.value: rules.value(dice, c) for c in calls},
         special=special(dice),
         throws_left=throws_left,
         conversions=conversions,
+        ruleset_id=ruleset_id_of(rules, data.rules),
     )
 
 
@@ -73,7 +91,9 @@ def _throws(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
     )
 
 
-def _round_out(ruling: RoundRuling) -> RoundResponse:
+def _round_out(
+    ruling: RoundRuling, ruleset_id: str | msgspec.UnsetType = msgspec.UNSET
+) -> RoundResponse:
     return RoundResponse(
         call=ruling.call,
         throw_limit=ruling.throw_limit,
@@ -108,6 +128,7 @@ def _round_out(ruling: RoundRuling) -> RoundResponse:
         next_starter=ruling.next_starter,
         game_over=ruling.winner is not None,
         winner=ruling.winner,
+        ruleset_id=ruleset_id,
     )
 
 
@@ -120,13 +141,14 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     """Each player's final dice and score, the Chicago, 1-6-5 and worst-score events, lives
     lost and left, who is out, who starts next (null when drawn by lot) and the winner.
     An illegal record is a 422 naming the player, the throw and the rule broken."""
+    rules = _rules(data.rules)
     ruling = referee_round(
-        CHICAGO,
+        rules,
         [Turn(p.player, _throws(p.throws)) for p in data.turns],
         [p.lives for p in data.turns],
         data.players_at_start,
     )
-    return _round_out(ruling)
+    return _round_out(ruling, ruleset_id_of(rules, data.rules))
 
 
 @operation(
@@ -137,8 +159,9 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
 def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Every round's ruling with the lives carried from round to round, and the standings.
     A round must start with the player the previous ruling named and go round the table."""
+    rules = _rules(data.rules)
     ruling = referee_game(
-        CHICAGO,
+        rules,
         data.players,
         [[Turn(t.player, _throws(t.throws)) for t in r.turns] for r in data.rounds],
     )
@@ -150,6 +173,7 @@ def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
         next_starter=ruling.next_starter,
         game_over=ruling.winner is not None,
         winner=ruling.winner,
+        ruleset_id=ruleset_id_of(rules, data.rules),
     )
 
 
@@ -162,8 +186,9 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     """Every legal keep and conversion, ranked by the exact chance of ending strictly better
     than the target (then by expected score), with the expected final score under best play
     after it.  Without a call (the starter) there is one ranking per call, by expected score."""
+    rules = _rules(data.rules)
     rankings = advise(
-        CHICAGO, tuple(data.dice), data.throws_left, data.call, data.target, data.set_aside_count
+        rules, tuple(data.dice), data.throws_left, data.call, data.target, data.set_aside_count
     )
     return HoldsResponse(
         dice=sorted(data.dice),
@@ -172,6 +197,7 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
         call=data.call,
         target=data.target,
         rankings=[RankingOut(call, _ranked(advice)) for call, advice in rankings.items()],
+        ruleset_id=ruleset_id_of(rules, data.rules),
     )
 
 

@@ -24,6 +24,7 @@ def _check_table_size(rules: ChicagoRules, players: int, path: str) -> None:
         raise RuleViolation(
             path,
             f"Chicago is for {rules.min_players} to {rules.max_players} players, not {players}",
+            "table_size",
         )
 
 
@@ -45,12 +46,14 @@ def referee_round(
             raise RuleViolation(
                 f"turns[{i}].lives",
                 f"{name} is out (0 lives): a player who is out takes no part in a round",
+                "player_out",
             )
     if len(turns) < rules.min_players:
         raise RuleViolation(
             "turns",
             "a round after the game ended: with one player left holding lives the game is "
             "over and that player has won",
+            "game_over",
         )
     start = len(turns) if players_at_start is None else players_at_start
     _check_table_size(rules, start, "players_at_start")
@@ -58,6 +61,7 @@ def referee_round(
         raise RuleViolation(
             "players_at_start",
             f"the game cannot have started with {start} players when {len(turns)} are still in",
+            "impossible_players_at_start",
         )
     full = rules.lives_for(start)
     for i, (name, n) in enumerate(zip(names, lives, strict=True)):
@@ -66,11 +70,13 @@ def referee_round(
                 f"turns[{i}].lives",
                 f"{name} has {n} lives, but a game of {start} players starts with {full} each "
                 "(for a later round, give players_at_start)",
+                "wrong_lives",
             )
         if n > full:
             raise RuleViolation(
                 f"turns[{i}].lives",
                 f"{name} has {n} lives, more than the {full} a game of {start} players starts with",
+                "wrong_lives",
             )
     return rule_round(rules, turns, dict(zip(names, lives, strict=True)), "turns")
 
@@ -104,18 +110,23 @@ def _check_lineup(
     names = [t.name for t in turns]
     for i, name in enumerate(names):
         if name not in lives:
-            raise RuleViolation(f"{path}[{i}].player", f"'{name}' does not sit at this table")
+            raise RuleViolation(
+                f"{path}[{i}].player", f"'{name}' does not sit at this table", "unknown_player"
+            )
         if lives[name] == 0:
             raise RuleViolation(
                 f"{path}[{i}].player",
                 f"{name} is out since round {out_in[name] + 1}: a player who is out takes no "
                 "part in a round",
+                "player_out",
             )
     check_player_names(names, path, ".player")
     missing = [n for n in seating if lives[n] > 0 and n not in names]
     if missing:
         raise RuleViolation(
-            path, f"{missing[0]} still has {lives[missing[0]]} lives and must play round {r + 1}"
+            path,
+            f"{missing[0]} still has {lives[missing[0]]} lives and must play round {r + 1}",
+            "missing_player",
         )
     if next_starter is not None and names[0] != next_starter:
         raise RuleViolation(
@@ -131,6 +142,7 @@ def _check_lineup(
         raise RuleViolation(
             path,
             f"round {r + 1} goes round the table from {names[0]}: expected {expected}, got {names}",
+            "seating_order",
         )
 
 
@@ -153,6 +165,7 @@ def referee_game(
             raise RuleViolation(
                 f"rounds[{r}]",
                 f"round {r + 1} comes after the game ended: {winner} won in round {r}",
+                "game_over",
             )
         _check_lineup(seating, lives, out_in, turns, next_starter, r)
         ruling = rule_round(rules, turns, lives, f"rounds[{r}].turns")

@@ -61,8 +61,8 @@ def move_error(
     throw_left: bool,
     conversion: Conversion | None,
     kept: Dice | None,
-) -> tuple[str, str] | None:
-    """Why a move is illegal, as (field, rule broken), or None.
+) -> tuple[str, str, str] | None:
+    """Why a move is illegal, as (field, rule broken, its code), or None.
 
     The field is `conversion`, `kept`, or `next` (the next throw should not exist).  `kept`
     is None when the player stands (the record ends here).  Checked in the order a
@@ -72,18 +72,24 @@ def move_error(
     allowed = rules.conversion(dice)
     if conversion is not None:
         if not throw_left:
-            return "conversion", "a conversion needs a throw left, and this is the last throw"
+            return (
+                "conversion",
+                "a conversion needs a throw left, and this is the last throw",
+                "conversion_without_throw_left",
+            )
         sixes = Counter(dice)[6]
         if sixes != CONVERSION_SIXES[conversion]:
             return (
                 "conversion",
                 f"'{conversion.value}' needs {CONVERSION_SIXES[conversion]} sixes, "
                 f"the dice show {sixes}",
+                "conversion_without_sixes",
             )
         if kept is None:
             return (
                 "conversion",
                 "a conversion sends a 6 back into the shaker, but no next throw is recorded",
+                "conversion_without_rethrow",
             )
     elif allowed is not None and allowed[1] is Obligation.MUST and throw_left:
         n = CONVERSION_SIXES[allowed[0]]
@@ -91,24 +97,41 @@ def move_error(
             "conversion",
             f"{n} sixes with a throw left must be converted ('{allowed[0].value}'): "
             "the forced conversion was skipped",
+            "conversion_skipped",
         )
     if kept is None:
         return None
     if not throw_left:
-        return "next", "no throw is left"
+        return "next", "no throw is left", "throws_exceeded"
     if special(dice) is Special.CHICAGO:
-        return "next", "1-1-1 (Chicago) ends the turn and the round: no further throw"
+        return (
+            "next",
+            "1-1-1 (Chicago) ends the turn and the round: no further throw",
+            "throw_after_chicago",
+        )
     table = dice if conversion is None else converted(dice, conversion)
     ones_aside = aside + (0 if conversion is None else CONVERSION_ONES[conversion])
     kept = canonical(kept)
     if not contains(table, kept):
-        return "kept", f"kept {list(kept)} is not on the table {list(table)}"
+        return "kept", f"kept {list(kept)} is not on the table {list(table)}", "kept_not_on_table"
     if Counter(kept)[1] < ones_aside:
-        return "kept", f"{ones_aside} set-aside 1(s) must stay out of the shaker"
+        return (
+            "kept",
+            f"{ones_aside} set-aside 1(s) must stay out of the shaker",
+            "set_aside_not_kept",
+        )
     if conversion is not None and 6 in kept:
-        return "kept", "after a conversion the remaining 6 goes back into the shaker"
+        return (
+            "kept",
+            "after a conversion the remaining 6 goes back into the shaker",
+            "six_kept_after_conversion",
+        )
     if len(kept) >= CHICAGO_DICE:
-        return "kept", "a throw throws at least one die; to stand, end the record here"
+        return (
+            "kept",
+            "a throw throws at least one die; to stand, end the record here",
+            "nothing_thrown",
+        )
     return None
 
 
@@ -151,7 +174,10 @@ class ConversionOffer:
     may_keep: Dice  # the other dice, kept or thrown again at the player's choice
 
 
-def conversion_offer(rules: ChicagoRules, dice: Dice) -> ConversionOffer | None:
+def conversion_offer(rules: ChicagoRules, dice: Dice, aside: int = 0) -> ConversionOffer | None:
+    """The conversion the dice allow, for a turn with `aside` 1s already set aside by
+    earlier conversions: those stay out of the shaker, so they are not among the dice the
+    player may keep or throw (`may_keep`), and `ones_set_aside` counts them with the new."""
     allowed = rules.conversion(canonical(dice))
     if allowed is None:
         return None
@@ -159,13 +185,41 @@ def conversion_offer(rules: ChicagoRules, dice: Dice) -> ConversionOffer | None:
     rest = list(canonical(dice))
     for _ in range(CONVERSION_SIXES[conversion]):
         rest.remove(6)
+    for _ in range(aside):
+        rest.remove(1)
     return ConversionOffer(
         conversion,
         obligation is Obligation.MUST,
-        CONVERSION_ONES[conversion],
+        aside + CONVERSION_ONES[conversion],
         (6,),
         tuple(rest),
     )
+
+
+def check_turn_so_far(dice: Dice, kept: Dice, aside: int, throw: int | None) -> None:
+    """A throw in the middle of a turn: the dice kept from the previous throw are among
+    the dice, and they include the 1s set aside by earlier conversions."""
+    if throw == 1 and (kept or aside):
+        field = "kept" if kept else "set_aside_count"
+        raise RuleViolation(
+            field,
+            "throw 1 follows no throw of the turn: nothing can be kept or set aside yet",
+            "kept_before_first_throw",
+        )
+    if not contains(canonical(dice), canonical(kept)):
+        raise RuleViolation(
+            "dice",
+            f"{list(canonical(kept))} stayed on the table, but the dice show "
+            f"{list(canonical(dice))}: kept dice cannot change",
+            "kept_dice_changed",
+        )
+    if Counter(kept)[1] < aside:
+        raise RuleViolation(
+            "kept",
+            f"{aside} 1(s) set aside by conversions stay on the table, so `kept` holds at "
+            f"least {aside} 1(s), got {list(canonical(kept))}",
+            "set_aside_not_kept",
+        )
 
 
 def throws_left_after(throw: int | None, throws_allowed: int) -> int | None:

@@ -106,7 +106,9 @@ class _TurnResult:
 def _check_dice(dice: Dice, path: str, who: str) -> None:
     """The API types already guarantee this; the rules layer does not rely on them."""
     if len(dice) != CHICAGO_DICE or any(d not in FACES for d in dice):
-        raise RuleViolation(path, f"{who}: a throw shows three dice, 1 to 6 each")
+        raise RuleViolation(
+            path, f"{who}: a throw shows three dice, 1 to 6 each", "wrong_dice_count"
+        )
 
 
 def play_turn(
@@ -138,16 +140,19 @@ def play_turn(
                 f"{tp}.dice",
                 f"{who} shows {list(dice)}, but {list(on_table)} stayed on the table after "
                 f"throw {j}: kept dice cannot change",
+                "kept_dice_changed",
             )
         last = j == n - 1
         error = move_error(
             rules, dice, aside, j + 1 < allowed, t.conversion, None if last else t.kept
         )
         if error is not None:
-            field, reason = error
+            field, reason, code = error
             if field == "next":
-                raise RuleViolation(f"{path}.throws[{j + 1}]", f"{name}: throw {j + 2}: {reason}")
-            raise RuleViolation(f"{tp}.{field}", f"{who}: {reason}")
+                raise RuleViolation(
+                    f"{path}.throws[{j + 1}]", f"{name}: throw {j + 2}: {reason}", code
+                )
+            raise RuleViolation(f"{tp}.{field}", f"{who}: {reason}", code)
         kind = special(dice)
         _check_call(t, kind, starter, last, tp, who)
         _check_victim(t, kind, last, tp, who)
@@ -167,22 +172,26 @@ def _check_call(
                 f"{tp}.call",
                 f"{who}: late call: only the starter calls, after their own last throw and "
                 "before the next player throws",
+                "late_call",
             )
         if not last:
             raise RuleViolation(
                 f"{tp}.call",
                 f"{who}: the starter called and threw again: the call comes once, after the "
                 "starter's last throw",
+                "call_before_last_throw",
             )
         if kind is Special.CHICAGO:
             raise RuleViolation(
                 f"{tp}.call",
                 f"{who}: no call after a Chicago: 1-1-1 ends the round before a call is due",
+                "call_after_chicago",
             )
     elif starter and last and kind is not Special.CHICAGO:
         raise RuleViolation(
             f"{tp}.call",
             f"{who}: missing call: the starter calls high or low after the last throw",
+            "missing_call",
         )
 
 
@@ -193,14 +202,19 @@ def _check_victim(t: ThrowRecord, kind: Special | None, last: bool, tp: str, who
                 f"{tp}.victim",
                 f"{who}: a 1-6-5 counts only on the dice the player stands on, and this throw "
                 "was thrown on",
+                "victim_thrown_on",
             )
         if kind is not Special.ONE_SIX_FIVE:
             raise RuleViolation(
-                f"{tp}.victim", f"{who}: an opponent is named, but the dice are not 1-6-5"
+                f"{tp}.victim",
+                f"{who}: an opponent is named, but the dice are not 1-6-5",
+                "victim_without_one_six_five",
             )
     elif last and kind is Special.ONE_SIX_FIVE:
         raise RuleViolation(
-            f"{tp}.victim", f"{who}: stands on 1-6-5 but names no opponent to lose a life"
+            f"{tp}.victim",
+            f"{who}: stands on 1-6-5 but names no opponent to lose a life",
+            "missing_victim",
         )
 
 
@@ -247,12 +261,15 @@ def rule_round(
         stopped = closed or gone.get(turn.name)
         if stopped is not None:
             if turn.throws:
-                raise RuleViolation(f"{p}.throws[0]", f"{turn.name}: throw 1: {stopped}")
+                raise RuleViolation(
+                    f"{p}.throws[0]", f"{turn.name}: throw 1: {stopped}", "throw_after_round_end"
+                )
             continue
         if not turn.throws:
             raise RuleViolation(
                 f"{p}.throws",
                 f"{turn.name}: no throw recorded: every player still in throws at least once",
+                "no_throw",
             )
         res = play_turn(rules, turn, limit, i == 0, p)
         if i == 0:
@@ -266,6 +283,8 @@ def rule_round(
         elif kind is Special.ONE_SIX_FIVE:
             victim = _victim(turn.name, res, left, gone, f"{p}.throws[{res.throws - 1}]")
             take(EventKind.ONE_SIX_FIVE, turn.name, [victim], throw=res.throws)
+            if not rules.one_six_five_round_goes_on:
+                closed = f"the round ended at {turn.name}'s 1-6-5 (throw {res.throws})"
         if closed is None and len(still_in()) == 1:
             closed = f"the game is over: {still_in()[0]} is the last player with lives"
 
@@ -303,6 +322,7 @@ def _victim(
             f"{path}.victim",
             f"{roller}: throw {res.throws}: the 1-6-5 victim must be an opponent still in the "
             f"game: {why}",
+            "invalid_victim",
         )
     return victim
 

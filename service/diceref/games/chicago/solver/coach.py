@@ -89,9 +89,12 @@ def _check(rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | 
             "set_aside_count",
             "set-aside 1s come from a conversion on an earlier throw, so at most "
             f"{rules.throws_per_turn - 2} throw can be left",
+            "set_aside_too_early",
         )
     if not 0 <= left < rules.throws_per_turn:
-        raise RuleViolation("throws_left", f"0 to {rules.throws_per_turn - 1} throws can be left")
+        raise RuleViolation(
+            "throws_left", f"0 to {rules.throws_per_turn - 1} throws can be left", "throws_exceeded"
+        )
 
 
 def advise(
@@ -109,7 +112,9 @@ def advise(
     _check(rules, dice, aside, throws_left, call)
     if call is None and target is not None:
         raise RuleViolation(
-            "target", "the starter throws first and has no score to beat: give the call too"
+            "target",
+            "the starter throws first and has no score to beat: give the call too",
+            "target_without_call",
         )
     calls = list(Call) if call is None else [call]
     moves = legal_moves(rules, dice, aside, throws_left > 0)

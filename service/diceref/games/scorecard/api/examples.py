@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from diceref.games.scorecard.rules.games import yahtzee
-from diceref.http.examples import Example, invalid, problem, rule_violation, unknown_game
+from diceref.http.examples import (
+    Example,
+    invalid,
+    invalid_rules,
+    problem,
+    rule_violation,
+    unknown_game,
+)
 
 Json = Any
 
@@ -423,6 +430,22 @@ EXAMPLES: dict[str, list[Example]] = {
             404,
             unknown_game("/scorecards/check", "backgammon"),
             body={"game": "backgammon", "sheets": [{"player": "Ann", "entries": []}]},
+        ),
+        Example(
+            "rules-not-accepted",
+            "House rules with an upper bonus of -5 points",
+            422,
+            invalid_rules(
+                "/scorecards/check",
+                "upper_bonus_points",
+                "the value must be at least 0, got -5",
+                "out_of_range",
+            ),
+            body={
+                "game": "yahtzee",
+                "sheets": [{"player": "Ann", "entries": []}],
+                "rules": {"upper_bonus_points": -5},
+            },
         ),
         Example(
             "two-sheets",

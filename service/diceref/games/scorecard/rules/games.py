@@ -1,4 +1,4 @@
-"""The games the service knows, each described once from its rulebook and `RULES.md`.
+"""The games the service knows, each described once from its rulebook and its readings.
 
 Each builder takes the game's readings as keyword arguments (defaults are the readings in
 force) and records them as `Parameter`s, so the value that shapes the boxes is the value
@@ -209,7 +209,7 @@ def yahtzee(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="Official Yahtzee rules (see RULES.md); forced Joker",
+        source="Yahtzee, the official rules (Hasbro, English); forced Joker",
         summary="13 boxes; upper bonus 35 at 63; 100 per extra Yahtzee; forced Joker.",
         boxes=boxes,
         upper_bonus=rules.bonus,
@@ -264,7 +264,7 @@ def yardzee(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="rulebooks/004 (Yardzee)",
+        source="Yardzee rulebook (English)",
         summary="Yahtzee with the Joker as the Yardzee text writes it (free choice).",
         boxes=boxes,
         upper_bonus=rules.bonus,
@@ -282,7 +282,7 @@ def yardzee(
                 forced_text="The text: 'If the corresponding Upper Section category is not "
                 "filled then you must score there.' False gives Verhoeff's free-choice "
                 "convention (any open box at natural value while that box is open), whose "
-                "optimum 254.5896095 RULES.md quotes.",
+                "optimum, 254.5896095, is the published one.",
             ),
             *rules.play_parameters(),
         ),
@@ -349,7 +349,7 @@ def dice_poker(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="rulebooks/003 (Dice Poker, Italian)",
+        source="Dice Poker rulebook (Italian)",
         summary="15 boxes with pair and two pairs; left bonus 35 above 63; poker Joker.",
         boxes=boxes,
         upper_bonus=rules.bonus,
@@ -482,7 +482,7 @@ def russian_poker(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="rulebooks/002 (Покер на костях)",
+        source="Покер на костях, rulebook of the two-series poker-dice game (Russian)",
         summary="Two series; first series counts against three of each face; second-series "
         "combinations doubled on the first throw; poker premium 50.",
         boxes=boxes,
@@ -614,7 +614,7 @@ def chute_5(
         throws_per_turn=rules.throws_per_turn,
         min_players=1,
         max_players=None,
-        source="rulebooks/000 (Chute-5 leaflet)",
+        source="Chute-5 Rulebook, the game's leaflet (English, partly illegible)",
         summary="13 windows with slides; three of a face one notch, four two; bonus 10 at 21.",
         boxes=boxes,
         upper_bonus=rules.bonus,
@@ -731,7 +731,7 @@ def yatzy(
         min_players=1,
         max_players=None,
         source="Yatzyregler, skandinaviska varianten (tarningsspel.se, Swedish); Outdoor "
-        "yacht game manual, Vinga of Sweden (English); see docs/rules/yatzy.md",
+        "yacht game manual, Vinga of Sweden (English)",
         summary="15 boxes with one pair, two pairs and only the matching dice counting; "
         "straights 1-5 for 15 and 2-6 for 20; upper bonus 50 at 63; no Joker.",
         boxes=boxes,

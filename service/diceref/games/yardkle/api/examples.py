@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from diceref.http.examples import Example, invalid, rule_violation
+from diceref.games.yardkle.rules.ruleset import YardkleRules
+from diceref.http.examples import Example, invalid, invalid_rules, problem, rule_violation
 
 Json = Any
 
@@ -14,6 +15,8 @@ def _single(face: int, points: int) -> Json:
     name = {1: "single_1", 5: "single_5"}[face]
     return {"combination": name, "name": f"Single {face}", "dice": [face], "points": points}
 
+
+THOUSAND = YardkleRules(three_ones=1000)
 
 YARDKLE_TURN_THROWS = [
     {"dice": [1, 5, 2, 3, 3, 3], "set_aside": [1, 3, 3, 3]},
@@ -127,6 +130,60 @@ EXAMPLES: dict[str, list[Example]] = {
             400,
             invalid("/yardkle/throws", "dice", "Expected `array` of length >= 1", "too_few"),
             body={"dice": []},
+        ),
+        Example(
+            "house-rules",
+            "House rules: three 1s are worth 1,000",
+            200,
+            {
+                "dice": [1, 1, 1],
+                "yardkle": False,
+                "max_points": 1000,
+                "set_asides": [
+                    {
+                        "dice": [1, 1, 1],
+                        "points": 1000,
+                        "split": [
+                            {
+                                "combination": "three_1s",
+                                "name": "Three 1s",
+                                "dice": [1, 1, 1],
+                                "points": 1000,
+                            }
+                        ],
+                        "dice_left_count": 6,
+                        "hot_dice": True,
+                    },
+                    {
+                        "dice": [1, 1],
+                        "points": 200,
+                        "split": [_single(1, 100), _single(1, 100)],
+                        "dice_left_count": 1,
+                        "hot_dice": False,
+                    },
+                    {
+                        "dice": [1],
+                        "points": 100,
+                        "split": [_single(1, 100)],
+                        "dice_left_count": 2,
+                        "hot_dice": False,
+                    },
+                ],
+                "ruleset_id": THOUSAND.rules_hash,
+            },
+            body={"dice": [1, 1, 1], "rules": {"three_ones": 1000}},
+        ),
+        Example(
+            "rules-not-accepted",
+            "House rules where single 1s score nothing",
+            422,
+            invalid_rules(
+                "/yardkle/throws",
+                "single_one",
+                "the value must be at least 1, got 0",
+                "out_of_range",
+            ),
+            body={"dice": [1, 5], "rules": {"single_one": 0}},
         ),
     ],
     "yardkleTurns": [
@@ -414,6 +471,24 @@ EXAMPLES: dict[str, list[Example]] = {
                 "impossible_turn_points",
             ),
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
+        ),
+        Example(
+            "table-solving",
+            "House rules whose table is not solved yet: the first request queues the solve "
+            "(5 s is the default DICEREF_RETRY_AFTER)",
+            503,
+            problem(
+                503,
+                "table-solving",
+                "Table being solved",
+                "/yardkle/holds",
+                [],
+                detail=f"the table of these rules ({THOUSAND.rules_hash}) is queued for a "
+                "solve; retry in 5 s",
+                retry_after=5,
+                progress=0.0,
+            ),
+            body={"dice": [1, 1, 1, 2, 3, 4], "on_pad": True, "rules": {"three_ones": 1000}},
         ),
     ],
     "yardkleReviews": [

@@ -16,7 +16,7 @@ from diceref.games.yardkle.rules.games import GameResult, PlayedTurn
 from diceref.games.yardkle.rules.scoring import Part, SetAside
 from diceref.games.yardkle.rules.turns import ThrowResult, TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice
-from diceref.http.fields import Die, PlayerName
+from diceref.http.fields import Die, PlayerName, Rules, RulesetId
 
 YardkleDice = Annotated[
     list[Die], Meta(min_length=1, max_length=6, description="One to six dice, 1 to 6 each")
@@ -35,6 +35,7 @@ Total = Annotated[
 
 class ThrowsRequest(msgspec.Struct, forbid_unknown_fields=True):
     dice: YardkleDice
+    rules: Rules | None = None
 
 
 class ThrowIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -51,6 +52,7 @@ class TurnRequest(msgspec.Struct, forbid_unknown_fields=True):
     throws: TurnThrows
     end: TurnEnd
     banked_total: Total = 0
+    rules: Rules | None = None
 
 
 class GameTurnIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -64,6 +66,7 @@ class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
 
     players: Annotated[list[PlayerName], Meta(min_length=1, max_length=20)]
     turns: Annotated[list[GameTurnIn], Meta(max_length=5000)] = []
+    rules: Rules | None = None
 
 
 Need = Annotated[
@@ -84,6 +87,7 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     on_pad: bool
     turn_points: Total = 0
     need: Need | None = None
+    rules: Rules | None = None
 
 
 # --- responses ----------------------------------------------------------------------------
@@ -104,11 +108,12 @@ class SetAsideOut(msgspec.Struct):
     hot_dice: bool
 
 
-class ThrowsResponse(msgspec.Struct):
+class ThrowsResponse(msgspec.Struct, omit_defaults=True):
     dice: list[int]
     yardkle: bool
     max_points: int
     set_asides: list[SetAsideOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class ThrowOut(msgspec.Struct):
@@ -128,7 +133,7 @@ class EntryRuleOut(msgspec.Struct):
     met: bool
 
 
-class TurnResponse(msgspec.Struct):
+class TurnResponse(msgspec.Struct, omit_defaults=True):
     end: str
     turn_points: int
     points: int
@@ -137,6 +142,7 @@ class TurnResponse(msgspec.Struct):
     on_pad: bool
     entry_rule: EntryRuleOut
     throws: list[ThrowOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class GameTurnOut(msgspec.Struct):
@@ -165,7 +171,7 @@ class StandingOut(msgspec.Struct):
     need: int | None  # the turn points that pass the leader on that last turn, else null
 
 
-class GameResponse(msgspec.Struct):
+class GameResponse(msgspec.Struct, omit_defaults=True):
     finished: bool
     winners: list[str]
     next_player: str | None
@@ -174,6 +180,7 @@ class GameResponse(msgspec.Struct):
     last_turns_due: list[str]
     standings: list[StandingOut]
     turns: list[GameTurnOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 class HoldOut(msgspec.Struct):
@@ -201,13 +208,14 @@ class BestOut(msgspec.Struct):
     win_probability: float | None
 
 
-class HoldsResponse(msgspec.Struct):
+class HoldsResponse(msgspec.Struct, omit_defaults=True):
     dice: list[int]
     turn_points: int
     on_pad: bool
     yardkle: bool
     options: list[HoldOut]
     best_option: BestOut | None
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 # --- conversion ---------------------------------------------------------------------------
@@ -224,7 +232,9 @@ def set_aside_out(option: SetAside, thrown: int, all_dice: int) -> SetAsideOut:
     )
 
 
-def turn_out(result: TurnResult) -> TurnResponse:
+def turn_out(
+    result: TurnResult, ruleset_id: str | msgspec.UnsetType = msgspec.UNSET
+) -> TurnResponse:
     entry = result.entry_rule
     return TurnResponse(
         end=result.end.value,
@@ -235,6 +245,7 @@ def turn_out(result: TurnResult) -> TurnResponse:
         on_pad=result.on_pad,
         entry_rule=EntryRuleOut(entry.applied, entry.threshold, entry.met),
         throws=[_throw_out(t) for t in result.throws],
+        ruleset_id=ruleset_id,
     )
 
 
@@ -258,7 +269,9 @@ def _game_turn_out(t: PlayedTurn) -> GameTurnOut:
     )
 
 
-def game_out(result: GameResult) -> GameResponse:
+def game_out(
+    result: GameResult, ruleset_id: str | msgspec.UnsetType = msgspec.UNSET
+) -> GameResponse:
     reached = result.reached
     due = set(result.last_turns_due)
     need = dict(result.needs)
@@ -278,6 +291,7 @@ def game_out(result: GameResult) -> GameResponse:
             for s in result.standings
         ],
         turns=[_game_turn_out(t) for t in result.turns],
+        ruleset_id=ruleset_id,
     )
 
 

@@ -20,7 +20,8 @@ from msgspec import Meta
 from diceref.core.arrays import FloatArray
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.api.models import Total, TurnThrows
-from diceref.games.yardkle.api.routes import RULES, _records
+from diceref.games.yardkle.api.routes import _records
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as RULES
 from diceref.games.yardkle.rules.turns import TurnEnd, adjudicate_turn
 from diceref.games.yardkle.solver.advice import Decision
 from diceref.games.yardkle.solver.review import Choice, ThrowDecision, review_turns
@@ -116,7 +117,7 @@ def review_answer(data: YardkleReviewRequest, table: FloatArray) -> YardkleRevie
     """The answer to `data` with the policy table given (the handler's, or the CLI's)."""
     results = []
     for i, turn in enumerate(data.turns):
-        on_pad = turn.banked_total > 0 or RULES.entry_threshold == 0
+        on_pad = turn.banked_total > 0 or RULES.entry_minimum == 0
         if turn.on_pad is not None and turn.on_pad != on_pad:
             raise RuleViolation(
                 f"turns[{i}].on_pad",

@@ -10,6 +10,7 @@ from litestar import Request
 from litestar.params import JSONBody
 
 from diceref.core.dice import canonical
+from diceref.games.yardkle import FAMILY
 from diceref.games.yardkle.api.models import (
     BestOut,
     GameRequest,
@@ -27,13 +28,20 @@ from diceref.games.yardkle.api.models import (
     turn_out,
 )
 from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
-from diceref.games.yardkle.rules.scoring import DEFAULT_RULES, set_asides
+from diceref.games.yardkle.rules.ruleset import YardkleGame
+from diceref.games.yardkle.rules.scoring import set_asides, validate_throw
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
 from diceref.games.yardkle.solver.advice import advise
-from diceref.games.yardkle.tables import policy_spec
-from diceref.http.family import operation, registry_of
+from diceref.games.yardkle.tables import GAME, policy_spec
+from diceref.http.family import operation, registry_of, ruleset_id_of
 
-RULES = DEFAULT_RULES
+
+def _game(rules: dict[str, object] | None) -> YardkleGame:
+    """Yardkle under the request's house rules (the built-in game for none); a refused
+    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
+    game = FAMILY.with_rules(GAME, rules)
+    assert isinstance(game, YardkleGame)
+    return game
 
 
 def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
@@ -43,19 +51,23 @@ def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
 @operation(
     "/throws",
     summary="Every set-aside a Yardkle throw allows",
-    problems=(400,),
+    problems=(400, 422),
 )
 def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """Every multiset of the thrown dice that scores completely, with its points and its best
     split into combinations (best first), the most the throw can score, and whether it is a
     Yardkle (nothing to set aside)."""
-    options = set_asides(data.dice, RULES)
+    game = _game(data.rules)
+    rules = game.rules
+    validate_throw(data.dice, "dice", rules)
+    options = set_asides(data.dice, rules)
     n = len(data.dice)
     return ThrowsResponse(
         dice=list(canonical(data.dice)),
         yardkle=not options,
         max_points=options[0].points if options else 0,
-        set_asides=[set_aside_out(o, n, RULES.dice) for o in options],
+        set_asides=[set_aside_out(o, n, rules.dice) for o in options],
+        ruleset_id=ruleset_id_of(game, data.rules),
     )
 
 
@@ -67,10 +79,11 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
 def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     """Replays the turn against the player's banked total: the points earned, the new total
     and the entry rule; the first illegal step (dice not thrown, a set-aside that does not
-    score completely, nothing set aside, banking under the entry threshold off the pad,
+    score completely, nothing set aside, banking under the entry minimum off the pad,
     throwing after a Yardkle) is refused naming the throw and the rule."""
-    result = adjudicate_turn(_records(data.throws), data.end, data.banked_total, RULES)
-    return turn_out(result)
+    game = _game(data.rules)
+    result = adjudicate_turn(_records(data.throws), data.end, data.banked_total, game.rules)
+    return turn_out(result, ruleset_id_of(game, data.rules))
 
 
 @operation(
@@ -81,14 +94,17 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
 def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Standings after the turns given, the turn that reached the target, the last turns
     owed and played, and the winners once every other player has had a last turn."""
+    game = _game(data.rules)
     turns = tuple(GameTurn(t.player, _records(t.throws), t.end) for t in data.turns)
-    return game_out(adjudicate_game(data.players, turns, RULES))
+    return game_out(
+        adjudicate_game(data.players, turns, game.rules), ruleset_id_of(game, data.rules)
+    )
 
 
 @operation(
     "/holds",
     summary="Coach a Yardkle set-aside",
-    problems=(400, 422),
+    problems=(400, 422, 503),
 )
 def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every legal set-aside with the expected turn points of banking and of throwing on under
@@ -96,10 +112,14 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     pad), ranked, and the best decision.  With `need` (the turn points to reach: to pass the
     leader on a last turn, or to get on the pad), every option also gives its exact
     `win_probability` of ending the turn with at least `need`, and the ranking, the
-    decision and the loss follow it; the expected points stay beside it."""
-    validate_turn_state(data.dice, data.turn_points, RULES)
-    table = registry_of(request).require(policy_spec(RULES))
-    options = advise(table, RULES, data.dice, data.turn_points, data.on_pad, data.need)
+    decision and the loss follow it; the expected points stay beside it.  Under house rules
+    the coach reads the table solved for them (503 with Retry-After while it is not
+    ready)."""
+    game = _game(data.rules)
+    rules = game.rules
+    validate_turn_state(data.dice, data.turn_points, rules)
+    table = registry_of(request).require(policy_spec(rules))
+    options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
     best = options[0] if options else None
     top = 0.0 if best is None else best.value
     if best is not None and best.win_probability is not None:
@@ -113,4 +133,5 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
         best_option=None
         if best is None
         else BestOut(list(best.set_aside.dice), best.decision, best.value, best.win_probability),
+        ruleset_id=ruleset_id_of(game, data.rules),
     )

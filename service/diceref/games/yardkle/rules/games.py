@@ -74,9 +74,12 @@ def adjudicate_game(
                 f"turns[{k}]",
                 f"the game is over: {reached.player} reached {rules.target} on turn "
                 f"{reached.index + 1} and every other player has had a last turn",
+                "game_over",
             )
         if turn.player not in totals:
-            raise RuleViolation(f"turns[{k}].player", f"'{turn.player}' is not a player")
+            raise RuleViolation(
+                f"turns[{k}].player", f"'{turn.player}' is not a player", "unknown_player"
+            )
         if turn.player != expected:
             raise RuleViolation(
                 f"turns[{k}].player",
@@ -126,6 +129,6 @@ def _standings(
     """Highest total first; equal totals share a rank (1, 2, 2, 4), then listing order."""
     out: list[Standing] = []
     for rank, p in competition_ranking(players, lambda p: totals[p]):
-        on_pad = totals[p] > 0 or rules.entry_threshold == 0
+        on_pad = totals[p] > 0 or rules.entry_minimum == 0
         out.append(Standing(rank, p, totals[p], on_pad, turns[p]))
     return tuple(out)

@@ -8,12 +8,66 @@ once (and, the object being hashable, keys its own solved table).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
 from functools import cached_property, reduce
 from math import gcd
+from typing import Any
 
 from diceref.core.dice import FACES
-from diceref.core.game import GameInfo, Parameter
+from diceref.core.game import GameInfo, Parameter, RuleParameterError
+
+# Bounds of a house rule's numbers: any points up to 10,000 a combination, a target up to
+# a million (a Yardkle total is at most 10,000,000 in a request).
+MAX_POINTS = 10_000
+MAX_TARGET = 1_000_000
+POINTS_PARAMETERS = (
+    "single_one",
+    "single_five",
+    "three_ones",
+    "three_of_a_kind_per_pip",
+    "four_of_a_kind",
+    "five_of_a_kind",
+    "six_of_a_kind",
+    "straight",
+    "three_pairs",
+    "four_of_a_kind_with_pair",
+    "two_triplets",
+)
+
+# Readings the referee, the solver and the coach implement one way only.  They are reported
+# (and may be sent, with this value) so a frontend can show them; another value is refused
+# by name rather than ignored.
+FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
+    "best_valuation": (
+        True,
+        "Dice set aside together are scored at their best split into combinations "
+        "(1-1-1-5-5-5 is two triplets, 2,500, not 300 + 500; six 1s are 3,000). The "
+        "text lists combinations without saying how overlapping ones count.",
+    ),
+    "set_aside_scores_completely": (
+        True,
+        "Every die set aside must belong to a scoring combination of that throw: a "
+        "non-scoring die cannot be put aside to throw fewer dice.",
+    ),
+    "hot_dice_optional": (
+        True,
+        "With all dice set aside the player may throw all of them again or bank "
+        "('you can roll them all again').",
+    ),
+    "last_turns": (
+        "every_other_player_once",
+        "Once a player reaches the target every other player has exactly one last "
+        "turn, in turn order; passing the leader does not start another round.",
+    ),
+    "turn_order": (
+        "players_as_listed",
+        "The first listed player starts; play passes to the next listed ('to the left').",
+    ),
+    "ties_share_win": (True, "Equal highest totals share the win."),
+}
 
 
 @dataclass(frozen=True)
@@ -39,7 +93,10 @@ class Combination:
 
 @dataclass(frozen=True)
 class YardkleRules:
-    """The ruleset; the defaults are the readings in force (RULES.md, section `yardkle`)."""
+    """The ruleset; the defaults are the readings in force (docs/rules/yardkle.md).
+
+    A combination worth 0 points is not a combination in this game (a house rule without
+    three pairs, say): it leaves the scoring table."""
 
     dice: int = 6
     single_one: int = 100
@@ -54,17 +111,32 @@ class YardkleRules:
     four_of_a_kind_with_pair: int = 1500
     two_triplets: int = 2500
     groups_distinct_faces: bool = True
-    entry_threshold: int = 500
+    entry_minimum: int = 500
     target: int = 10_000
     target_inclusive: bool = True
 
     def __post_init__(self) -> None:
+        """Refuse what no game can be played with, naming the parameter (a request's house
+        rules come back as a 422 naming `rules.<name>`)."""
         if not 1 <= self.dice <= 6:
-            raise ValueError("Yardkle is played with one to six dice")
-        if min(self.single_one, self.single_five) <= 0:
-            raise ValueError("single 1s and 5s must score, or a turn could stall")
-        if self.entry_threshold < 0 or self.target <= 0:
-            raise ValueError("the entry threshold is at least 0 and the target above 0")
+            raise RuleParameterError(
+                "dice", "Yardkle is played with one to six dice", "out_of_range"
+            )
+        for name in ("single_one", "single_five"):
+            if getattr(self, name) <= 0:
+                raise RuleParameterError(
+                    name,
+                    "single 1s and 5s must score: every Farkle table scores them, and a "
+                    "game without them is not one the referee and the coach know",
+                    "invalid_rule",
+                )
+        for name in POINTS_PARAMETERS:
+            if getattr(self, name) < 0:
+                raise RuleParameterError(name, "points cannot be negative", "out_of_range")
+        if self.entry_minimum < 0:
+            raise RuleParameterError("entry_minimum", "at least 0 (0: none)", "out_of_range")
+        if self.target <= 0:
+            raise RuleParameterError("target", "the target is above 0", "out_of_range")
 
     @cached_property
     def combinations(self) -> tuple[Combination, ...]:
@@ -95,7 +167,7 @@ class YardkleRules:
             ),
             Combination("two_triplets", "Two triplets", (3, 3), self.two_triplets, FACES, distinct),
         ]
-        return tuple(c for c in table if c.size <= self.dice)
+        return tuple(c for c in table if c.size <= self.dice and c.points > 0)
 
     @cached_property
     def unit(self) -> int:
@@ -104,31 +176,44 @@ class YardkleRules:
 
     @cached_property
     def parameters(self) -> tuple[Parameter, ...]:
+        def points(name: str, text: str, maximum: int = MAX_POINTS) -> Parameter:
+            least = 1 if name in ("single_one", "single_five") else 0
+            return Parameter(name, getattr(self, name), text, minimum=least, maximum=maximum)
+
+        fixed = tuple(
+            Parameter(name, value, text, reading=True, choices=choices)
+            for name, (value, text) in FIXED_READINGS.items()
+            for choices in [(value,) if isinstance(value, str) else ()]
+        )
         return (
-            Parameter("dice", self.dice, "Dice thrown at the start of a turn and after hot dice."),
-            Parameter("single_one", self.single_one, "A single 1."),
-            Parameter("single_five", self.single_five, "A single 5."),
             Parameter(
+                "dice",
+                self.dice,
+                "Dice thrown at the start of a turn and after hot dice.",
+                minimum=1,
+                maximum=6,
+            ),
+            points("single_one", "A single 1 (it must score)."),
+            points("single_five", "A single 5 (it must score)."),
+            points(
                 "three_ones",
-                self.three_ones,
                 "Three 1s. The Farkle Facts table gives 300; many tables use 1,000.",
             ),
-            Parameter(
+            points(
                 "three_of_a_kind_per_pip",
-                self.three_of_a_kind_per_pip,
-                "Three 2s..6s score the face times this.",
+                "Three 2s..6s score the face times this (0: they do not score).",
+                MAX_POINTS // 10,
             ),
-            Parameter("four_of_a_kind", self.four_of_a_kind, "Four of any face."),
-            Parameter("five_of_a_kind", self.five_of_a_kind, "Five of any face."),
-            Parameter("six_of_a_kind", self.six_of_a_kind, "Six of any face."),
-            Parameter("straight", self.straight, "1-2-3-4-5-6 in one throw."),
-            Parameter("three_pairs", self.three_pairs, "Three pairs in one throw."),
-            Parameter(
+            points("four_of_a_kind", "Four of any face (0: not a combination)."),
+            points("five_of_a_kind", "Five of any face (0: not a combination)."),
+            points("six_of_a_kind", "Six of any face (0: not a combination)."),
+            points("straight", "1-2-3-4-5-6 in one throw (0: not a combination)."),
+            points("three_pairs", "Three pairs in one throw (0: not a combination)."),
+            points(
                 "four_of_a_kind_with_pair",
-                self.four_of_a_kind_with_pair,
-                "Four of one face and a pair of another in one throw.",
+                "Four of one face and a pair of another in one throw (0: not a combination).",
             ),
-            Parameter("two_triplets", self.two_triplets, "Two triplets in one throw."),
+            points("two_triplets", "Two triplets in one throw (0: not a combination)."),
             Parameter(
                 "groups_distinct_faces",
                 self.groups_distinct_faces,
@@ -139,62 +224,37 @@ class YardkleRules:
                 reading=True,
             ),
             Parameter(
-                "best_valuation",
-                True,
-                "Dice set aside together are scored at their best split into combinations "
-                "(1-1-1-5-5-5 is two triplets, 2,500, not 300 + 500; six 1s are 3,000). The "
-                "text lists combinations without saying how overlapping ones count.",
-                reading=True,
+                "entry_minimum",
+                self.entry_minimum,
+                "Turn points needed to get on the pad the first time (0: none); reaching it "
+                "exactly is enough ('your first score of 500 points or more'). Banking less "
+                "before that is not a legal end of turn.",
+                minimum=0,
+                maximum=MAX_POINTS,
             ),
             Parameter(
-                "set_aside_scores_completely",
-                True,
-                "Every die set aside must belong to a scoring combination of that throw: a "
-                "non-scoring die cannot be put aside to throw fewer dice.",
-                reading=True,
+                "target",
+                self.target,
+                "Total that starts the last turns.",
+                minimum=1,
+                maximum=MAX_TARGET,
             ),
-            Parameter(
-                "entry_threshold",
-                self.entry_threshold,
-                "Turn points needed to get on the pad the first time; reaching it exactly is "
-                "enough ('your first score of 500 points or more'). Banking less before that "
-                "is not a legal end of turn.",
-            ),
-            Parameter(
-                "hot_dice_optional",
-                True,
-                "With all dice set aside the player may throw all of them again or bank "
-                "('you can roll them all again').",
-                reading=True,
-            ),
-            Parameter("target", self.target, "Total that starts the last turns."),
             Parameter(
                 "target_inclusive",
                 self.target_inclusive,
                 "Banking exactly the target starts the last turns: 'over 10,000' is read as "
-                "'10,000 or more', as RULES.md and most published tables do.",
+                "'10,000 or more', as most published tables do.",
                 reading=True,
             ),
-            Parameter(
-                "last_turns",
-                "every_other_player_once",
-                "Once a player reaches the target every other player has exactly one last "
-                "turn, in turn order; passing the leader does not start another round.",
-                reading=True,
-            ),
-            Parameter(
-                "turn_order",
-                "players_as_listed",
-                "The first listed player starts; play passes to the next listed ('to the left').",
-                reading=True,
-            ),
-            Parameter(
-                "ties_share_win",
-                True,
-                "Equal highest totals share the win.",
-                reading=True,
-            ),
+            *fixed,
         )
+
+    @cached_property
+    def rules_hash(self) -> str:
+        """Identity of the ruleset: every field, so any changed reading gets a new table
+        (and a new `ruleset_id`)."""
+        blob = json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def reaches_target(self, total: int) -> bool:
         return total >= self.target if self.target_inclusive else total > self.target
@@ -203,9 +263,26 @@ class YardkleRules:
 DEFAULT_RULES = YardkleRules()
 
 
-def game_info(rules: YardkleRules = DEFAULT_RULES) -> GameInfo:
+@dataclass(frozen=True)
+class YardkleGame(GameInfo):
+    """Yardkle as `GET /games` lists it, carrying the rules it was built from."""
+
+    rules: YardkleRules = field(default=DEFAULT_RULES, compare=False)
+
+    @property
+    def ruleset_id(self) -> str:
+        """The rules' content hash, which also keys the coach's table."""
+        return self.rules.rules_hash
+
+
+def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
     """Yardkle as `GET /games` lists it."""
-    return GameInfo(
+    entry = (
+        f"{rules.entry_minimum:,} in one turn to get on the pad"
+        if rules.entry_minimum
+        else "no entry minimum"
+    )
+    return YardkleGame(
         id="yardkle",
         name="Yardkle (Farkle)",
         family="farkle",
@@ -213,12 +290,32 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> GameInfo:
         throws_per_turn=0,
         min_players=1,
         max_players=None,
-        source="rulebooks/004 (Yardkle); full table from the Farkle Facts sheet (RULES.md)",
+        source="Yardkle, in the Yardzee and Yardkle rulebook (English); the full scoring "
+        "table from the Farkle Facts sheet (English)",
         summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
         "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
         "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
-        f"all dice set aside (hot dice) may be thrown again; {rules.entry_threshold} in one "
-        f"turn to get on the pad; {rules.target:,} starts one last turn for every other "
+        f"all dice set aside (hot dice) may be thrown again; {entry}; "
+        f"{rules.target:,} starts one last turn for every other "
         "player; highest total wins, ties share.",
         parameters=rules.parameters,
+        rules=rules,
     )
+
+
+def yardkle(**values: Any) -> YardkleGame:
+    """The game under a request's checked `rules` (the built-in one for none): the readings
+    implemented one way only accept only that value; the numbers go to `YardkleRules`,
+    which refuses what cannot be played."""
+    for name, (fixed, _) in FIXED_READINGS.items():
+        if name in values and values.pop(name) != fixed:
+            raise RuleParameterError(
+                name,
+                f"the service referees and coaches Yardkle only with {name} = {json.dumps(fixed)}",
+                "invalid_rule",
+            )
+    rules = YardkleRules(**values)
+    return GAME_INFO if rules == DEFAULT_RULES else game_info(rules)
+
+
+GAME_INFO = game_info()

@@ -165,10 +165,12 @@ def is_yardkle(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> bool
 
 def validate_throw(dice: Sequence[int], where: str, rules: YardkleRules = DEFAULT_RULES) -> None:
     if not 1 <= len(dice) <= rules.dice:
-        raise RuleViolation(where, f"a throw has 1 to {rules.dice} dice, got {len(dice)}")
+        raise RuleViolation(
+            where, f"a throw has 1 to {rules.dice} dice, got {len(dice)}", "wrong_dice_count"
+        )
     for i, d in enumerate(dice):
         if d not in FACES:
-            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}")
+            raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}", "not_a_die")
 
 
 def missing_dice(thrown: Sequence[int], kept: Sequence[int]) -> Dice:

@@ -72,14 +72,19 @@ class TurnResult:
 def validate_banked_total(total: int, where: str, rules: YardkleRules = DEFAULT_RULES) -> None:
     """A total no sequence of turns can produce is refused before any throw is judged."""
     if total < 0:
-        raise RuleViolation(where, f"a banked total cannot be negative, got {total}")
+        raise RuleViolation(
+            where, f"a banked total cannot be negative, got {total}", "impossible_total"
+        )
     if total % rules.unit:
-        raise RuleViolation(where, f"every score is a multiple of {rules.unit}, got {total}")
-    if 0 < total < rules.entry_threshold:
+        raise RuleViolation(
+            where, f"every score is a multiple of {rules.unit}, got {total}", "impossible_total"
+        )
+    if 0 < total < rules.entry_minimum:
         raise RuleViolation(
             where,
-            f"{total} is below the entry threshold {rules.entry_threshold}: the first score "
+            f"{total} is below the entry minimum {rules.entry_minimum}: the first score "
             "banked is at least that much",
+            "impossible_total",
         )
 
 
@@ -99,11 +104,33 @@ def validate_turn_state(
             "turn_points",
             f"{len(dice)} dice are thrown only after dice were set aside this turn, and every "
             "set-aside scores: turn points cannot be 0",
+            "impossible_turn_points",
         )
 
 
 def _dice_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
+
+
+NUMBER_WORDS = ("none", "one", "two", "three", "four", "five", "six")
+
+
+def _count_text(n: int, face: int) -> str:
+    """'three 1s', 'one 5', 'no 2s' (counts up to six, as dice go)."""
+    word = "no" if n == 0 else NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return f"{word} {face}" + ("" if n == 1 else "s")
+
+
+def _more_than_thrown(thrown: Sequence[int], kept: Sequence[int]) -> str:
+    """Each face set aside more often than thrown, in words: 'three 1s set aside, two
+    thrown'."""
+    parts = []
+    for face in sorted(set(kept)):
+        k, t = list(kept).count(face), list(thrown).count(face)
+        if k > t:
+            shown = NUMBER_WORDS[t] if t < len(NUMBER_WORDS) else str(t)
+            parts.append(f"{_count_text(k, face)} set aside, {shown} thrown")
+    return "; ".join(parts)
 
 
 def adjudicate_turn(
@@ -116,9 +143,9 @@ def adjudicate_turn(
     """Replay a turn; raise at the first throw that breaks a rule, else settle the points."""
     at = f"{where}." if where else ""
     validate_banked_total(banked_total, f"{at}banked_total", rules)
-    on_pad = banked_total > 0 or rules.entry_threshold == 0
+    on_pad = banked_total > 0 or rules.entry_minimum == 0
     if not throws:
-        raise RuleViolation(f"{at}throws", "a turn has at least one throw")
+        raise RuleViolation(f"{at}throws", "a turn has at least one throw", "no_throw")
     results: list[ThrowResult] = []
     running = 0
     dice_left = rules.dice
@@ -130,6 +157,7 @@ def adjudicate_turn(
             raise RuleViolation(
                 f"{path}.dice",
                 f"throw {i + 1} must throw the {dice_left} dice left, got {len(record.dice)}",
+                "wrong_dice_count",
             )
         options = set_asides(record.dice, rules)
         if not options:
@@ -145,12 +173,13 @@ def adjudicate_turn(
             f"{at}end",
             f"throw {last + 1} ({_dice_text(throws[last].dice)}) scores, so the turn cannot "
             "end in a Yardkle: a Yardkle is a throw from which nothing can be set aside",
+            "not_a_yardkle",
         )
-    if not on_pad and running < rules.entry_threshold:
+    if not on_pad and running < rules.entry_minimum:
         raise RuleViolation(
             f"{at}end",
             f"banking {running} after throw {len(throws)} before getting on the pad: the "
-            f"first score must be at least {rules.entry_threshold} in one turn (entry rule); "
+            f"first score must be at least {rules.entry_minimum} in one turn (entry rule); "
             "keep throwing",
             "entry_minimum",
         )
@@ -165,17 +194,20 @@ def _check_yardkle(
         raise RuleViolation(
             f"{path}.set_aside",
             f"{name} is a Yardkle: nothing in it scores, so nothing can be set aside",
+            "set_aside_after_yardkle",
         )
     if i + 1 < len(throws):
         raise RuleViolation(
             f"{at}throws[{i + 1}]",
             f"throwing again after the Yardkle on {name}: a Yardkle ends the turn",
+            "throw_after_yardkle",
         )
     if end is not TurnEnd.YARDKLE:
         raise RuleViolation(
             f"{at}end",
             f"{name} is a Yardkle: the turn ends there and its points are lost, it cannot be "
             "banked",
+            "banked_yardkle",
         )
 
 
@@ -195,13 +227,14 @@ def _judge_set_aside(
             where,
             f"nothing set aside after {name}: at least one scoring die must be set aside after "
             f"each throw (e.g. {_dice_text(best)})",
+            "nothing_set_aside",
         )
-    extra = missing_dice(record.dice, kept)
-    if extra:
+    if missing_dice(record.dice, kept):
         raise RuleViolation(
             where,
-            f"{name}: set aside {_dice_text(canonical(kept))}, but {_dice_text(extra)} "
-            "was not thrown: only dice of this throw can be set aside",
+            f"{name}: {_more_than_thrown(record.dice, kept)}: only dice of this throw can be "
+            "set aside",
+            "dice_not_thrown",
         )
     scored = valuation(kept, rules)
     if scored is None:
@@ -209,6 +242,7 @@ def _judge_set_aside(
             where,
             f"{name}: {_dice_text(canonical(kept))} does not score completely: every die set "
             "aside must belong to a scoring combination of this throw",
+            "set_aside_not_scoring",
         )
     left = dice_left - len(kept)
     hot = left == 0
@@ -243,7 +277,7 @@ def _settle(
         new_total=banked_total + points,
         entry_rule=EntryRule(
             applied=applied,
-            threshold=rules.entry_threshold,
-            met=not applied or points >= rules.entry_threshold,
+            threshold=rules.entry_minimum,
+            met=not applied or points >= rules.entry_minimum,
         ),
     )

@@ -60,7 +60,7 @@ def advise(
         left = len(dice) - len(option.dice)
         hot = left == 0
         next_dice = rules.dice if hot else left
-        allowed = on_pad or after >= rules.entry_threshold
+        allowed = on_pad or after >= rules.entry_minimum
         bank = bank_value(rules, on_pad, after)
         throw = throw_value(table, rules, on_pad, after, next_dice)
         # Equal values go to banking: the same expectation without the risk.

@@ -117,7 +117,7 @@ def layout(rules: YardkleRules) -> Layout:
     if np.any(opts.yardkle_chance <= 0):
         raise ValueError("every throw size must risk a Yardkle, or a turn need never end")
     bound = float(np.max(opts.best_gain / opts.yardkle_chance))
-    levels = math.ceil(max(bound, rules.entry_threshold) / rules.unit)
+    levels = math.ceil(max(bound, rules.entry_minimum) / rules.unit)
     return Layout(
         unit=rules.unit,
         levels=levels,
@@ -129,7 +129,7 @@ def layout(rules: YardkleRules) -> Layout:
 
 def bank_values(rules: YardkleRules, turn_points: FloatArray) -> FloatArray:
     """(2, len) worth of banking: row 0 off the pad (entry rule), row 1 on the pad."""
-    off = np.where(turn_points >= rules.entry_threshold, turn_points, 0.0)
+    off = np.where(turn_points >= rules.entry_minimum, turn_points, 0.0)
     return np.stack([off, turn_points])
 
 
@@ -248,4 +248,4 @@ def throw_value(
 
 def bank_value(rules: YardkleRules, on_pad: bool, turn_points: int) -> float:
     """Worth of banking now: the turn points, or 0 while the entry rule forbids banking."""
-    return float(turn_points) if on_pad or turn_points >= rules.entry_threshold else 0.0
+    return float(turn_points) if on_pad or turn_points >= rules.entry_minimum else 0.0

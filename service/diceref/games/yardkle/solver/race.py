@@ -76,7 +76,7 @@ def race_options(rules: YardkleRules) -> RaceOptions:
             steps.append(step)
             cols.append(col)
     s, c = np.array(steps, dtype=np.intp), np.array(cols, dtype=np.intp)
-    levels = math.ceil(max(rules.target, rules.entry_threshold) / rules.unit)
+    levels = math.ceil(max(rules.target, rules.entry_minimum) / rules.unit)
     index = _index_rows(rules, s, c, np.arange(levels + 1))
     return RaceOptions(s, c, np.array(starts, dtype=np.intp), chance, index)
 
@@ -94,7 +94,7 @@ def _index_rows(
 def effective_need(rules: YardkleRules, need: int, on_pad: bool) -> int:
     """The turn points that win: `need`, and off the pad at least the entry minimum (a
     turn under it cannot bank)."""
-    return need if on_pad else max(need, rules.entry_threshold)
+    return need if on_pad else max(need, rules.entry_minimum)
 
 
 def missing_levels(rules: YardkleRules, need: int, turn_points: int) -> int:

@@ -68,7 +68,7 @@ def _best_choice(h: HoldAdvice) -> Choice:
 
 def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResult) -> TurnReview:
     """The decisions of one refereed turn (`adjudicate_turn`'s result)."""
-    on_pad = result.banked_total > 0 or rules.entry_threshold == 0
+    on_pad = result.banked_total > 0 or rules.entry_minimum == 0
     decisions: list[ThrowDecision] = []
     in_hand = 0
     last = len(result.throws) - 1
