@@ -25,6 +25,10 @@ from diceref.http.openapi import all_examples, operation_id_of
 from diceref.settings import Settings
 
 LIMIT_SECONDS = 0.1
+# The first request under house rules derives their scoring (Yardkle's table of set-asides,
+# a scorecard's points rows): tens of milliseconds, more on a loaded machine, never a solve
+# (a table solve takes seconds, and is refused inline: a 503).
+HOUSE_RULES_LIMIT_SECONDS = 0.5
 UNPUBLISHED = {("GET", "/readyz"), ("GET", "/metrics")}  # probes outside the document
 # The desk's page and files (outside the document too), each replayed with a file it serves.
 DESK_FILES = {
@@ -100,7 +104,10 @@ def test_every_route_answers_at_once_while_every_table_is_locked_elsewhere(
             took = time.perf_counter() - started
             where = f"{method} {path} {example.name if example else ''}"
             assert response.status_code < 500 or response.status_code == 503, where
-            assert took < LIMIT_SECONDS, f"{where} took {took * 1000:.0f} ms"
+            body = example.body if example is not None else None
+            chosen = isinstance(body, dict) and ("rules" in body or "ruleset" in body)
+            limit = HOUSE_RULES_LIMIT_SECONDS if chosen else LIMIT_SECONDS
+            assert took < limit, f"{where} took {took * 1000:.0f} ms"
             timings[where] = took
     # The game documents answered from nothing loaded, and asked for the loads.
     rules = locked_app.get("/games/yahtzee").json()
