@@ -129,3 +129,19 @@ def test_a_custom_ruleset_is_checked_and_queued(client: TestClient[Litestar]) ->
     both = client.post("/rulesets", json={"game": "yatzy", "ruleset": document})
     assert both.status_code == 422
     assert both.json()["errors"][0]["code"] == "exclusive_fields"
+
+
+def test_the_sdk_waits_for_a_ruleset(tmp_path: Path) -> None:
+    """`wait_for_ruleset` polls until the tables are ready, or gives up at its timeout."""
+    from diceref_client import Client as SdkClient
+    from diceref_client import RulesetNotReady
+
+    with (
+        TestClient(fresh_app(tmp_path)) as client,
+        SdkClient("http://testserver.local", http_client=client, max_retries=0) as sdk,
+    ):
+        with pytest.raises(RulesetNotReady):
+            sdk.wait_for_ruleset("yatzy", rules={"upper_bonus_points": 25}, timeout=0.01)
+        ready = sdk.wait_for_ruleset("yahtzee", rules=NO_JOKER, timeout=120, poll=0.2)
+    assert ready.status == "ready"
+    assert ready.optimal_expected_score == pytest.approx(NO_JOKER_OPTIMUM, abs=1e-7)

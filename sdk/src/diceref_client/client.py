@@ -35,6 +35,8 @@ from diceref_client._base import (
 from diceref_client._methods import AsyncMethods, AsyncRawMethods, SyncMethods, SyncRawMethods
 from diceref_client._operations import Operation
 from diceref_client._response import RawResponse, Timeout
+from diceref_client.errors import RateLimitedError, RulesetFailed, RulesetNotReady
+from diceref_client.models import GameRules, RulesetIn, RulesetResponse
 
 # The waits between attempts (module attributes, so tests can replace them).
 _sleep = time.sleep
@@ -168,6 +170,36 @@ class Client(_Options, SyncMethods):
         request id) instead of the parsed answer alone."""
         return RawClient(self)
 
+    def wait_for_ruleset(
+        self,
+        game: str | None = None,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: float = 120.0,
+        poll: float = 1.0,
+    ) -> RulesetResponse:
+        """`POST /rulesets` until the ruleset's tables are `ready` (the first call starts
+        their solve), at most `timeout` seconds; a 429 (queue full) is waited out like a
+        `queued` status.  Raises `RulesetNotReady` on timeout, `RulesetFailed` if the solve
+        failed, and the API's errors for refused rules."""
+        deadline = time.monotonic() + timeout
+        last: RulesetResponse | None = None
+        while True:
+            try:
+                answer = self.rulesets(game, rules=rules, ruleset=ruleset)
+            except RateLimitedError as exc:
+                last, wait = None, exc.retry_after or poll
+            else:
+                if answer.status == "ready":
+                    return answer
+                if answer.status == "failed":
+                    raise RulesetFailed(answer)
+                last, wait = answer, poll
+            if time.monotonic() + wait > deadline:
+                raise RulesetNotReady(last, timeout)
+            time.sleep(wait)
+
     def close(self) -> None:
         if self._owns_http:
             self._http.close()
@@ -247,6 +279,36 @@ class AsyncClient(_Options, AsyncMethods):
     def with_raw_response(self) -> AsyncRawClient:
         """The same coroutines, returning a `RawResponse`."""
         return AsyncRawClient(self)
+
+    async def wait_for_ruleset(
+        self,
+        game: str | None = None,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: float = 120.0,
+        poll: float = 1.0,
+    ) -> RulesetResponse:
+        """`POST /rulesets` until the ruleset's tables are `ready` (the first call starts
+        their solve), at most `timeout` seconds; a 429 (queue full) is waited out like a
+        `queued` status.  Raises `RulesetNotReady` on timeout, `RulesetFailed` if the solve
+        failed, and the API's errors for refused rules."""
+        deadline = time.monotonic() + timeout
+        last: RulesetResponse | None = None
+        while True:
+            try:
+                answer = await self.rulesets(game, rules=rules, ruleset=ruleset)
+            except RateLimitedError as exc:
+                last, wait = None, exc.retry_after or poll
+            else:
+                if answer.status == "ready":
+                    return answer
+                if answer.status == "failed":
+                    raise RulesetFailed(answer)
+                last, wait = answer, poll
+            if time.monotonic() + wait > deadline:
+                raise RulesetNotReady(last, timeout)
+            await asyncio.sleep(wait)
 
     async def aclose(self) -> None:
         if self._owns_http:

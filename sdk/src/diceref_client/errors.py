@@ -24,7 +24,7 @@ from __future__ import annotations
 import httpx
 import msgspec
 
-from diceref_client.models import FieldError, ProblemDetails
+from diceref_client.models import FieldError, ProblemDetails, RulesetResponse
 
 
 class DicerefError(Exception):
@@ -90,6 +90,24 @@ class InvalidResponseError(DicerefError):
         super().__init__(message)
         self.response = response
         self.request_id = response.headers.get("x-request-id")
+
+
+class RulesetNotReady(DicerefError):
+    """`wait_for_ruleset` gave up: the ruleset's tables were not ready within its timeout
+    (`last` is the last answer, None if the queue was full)."""
+
+    def __init__(self, last: RulesetResponse | None, timeout: float) -> None:
+        where = "queue full" if last is None else f"{last.status}, {last.progress:.0%}"
+        super().__init__(f"the ruleset's tables are not ready after {timeout} s ({where})")
+        self.last = last
+
+
+class RulesetFailed(DicerefError):
+    """The service could not solve the ruleset's tables (`answer.status` is `failed`)."""
+
+    def __init__(self, answer: RulesetResponse) -> None:
+        super().__init__(f"solving the tables of ruleset {answer.ruleset_id} failed")
+        self.answer = answer
 
 
 class APIConnectionError(DicerefError):
