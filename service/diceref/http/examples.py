@@ -74,6 +74,27 @@ def invalid_rules(instance: str, name: str, reason: str, code: str) -> Json:
     return problem(422, "invalid-rules", "Rules not accepted", instance, errors)
 
 
+def queue_full(instance: str, body: Json) -> Example:
+    """The 429 of an operation that needs a house-rules table while the solve queue is full
+    (the tests replay it on an app queueing one ruleset, its solver busy)."""
+    return Example(
+        "queue-full",
+        "More house rules waiting for a solve than this replica queues (here 1)",
+        429,
+        problem(
+            429,
+            "solve-queue-full",
+            "Too many rulesets waiting",
+            instance,
+            [],
+            detail="1 rulesets are waiting for a solve on this replica (DICEREF_SOLVE_QUEUE); "
+            "retry in 5 s",
+            retry_after=5,
+        ),
+        body=body,
+    )
+
+
 def unknown_game(instance: str, game: str) -> Json:
     what = f"unknown game '{game}'; see GET /games"
     return problem(404, "unknown-game", "Unknown game", instance, [("game", what, "unknown_game")])

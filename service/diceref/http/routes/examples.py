@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from diceref.games.families import ALL_GAMES
-from diceref.http.examples import Example, invalid, problem, unknown_game
+from diceref.http.examples import Example, invalid, problem, queue_full, unknown_game
 from diceref.http.routes.games import game_rules, summaries
 
 YAHTZEE_NO_JOKER = {"game": "yahtzee", "rules": {"joker": "none", "extra_bonus": 0}}
@@ -89,21 +89,6 @@ EXAMPLES: dict[str, list[Example]] = {
             unknown_game("/rulesets", "backgammon"),
             body={"game": "backgammon"},
         ),
-        Example(
-            "queue-full",
-            "More house rules waiting for a solve than this replica queues (here 1)",
-            429,
-            problem(
-                429,
-                "solve-queue-full",
-                "Too many rulesets waiting",
-                "/rulesets",
-                [],
-                detail="1 rulesets are waiting for a solve on this replica "
-                "(DICEREF_SOLVE_QUEUE); retry in 5 s",
-                retry_after=5,
-            ),
-            body=YAHTZEE_NO_JOKER,
-        ),
+        queue_full("/rulesets", YAHTZEE_NO_JOKER),
     ],
 }

@@ -11,6 +11,7 @@ from diceref.http.examples import (
     invalid,
     invalid_rules,
     problem,
+    queue_full,
     rule_violation,
     unknown_game,
 )
@@ -248,6 +249,15 @@ EXAMPLES: dict[str, list[Example]] = {
         ),
     ],
     "holds": [
+        queue_full(
+            "/holds",
+            {
+                "game": "yahtzee",
+                "dice": [1, 2, 3, 4, 5],
+                "throws_left": 2,
+                "rules": {"joker": "none", "extra_bonus": 0},
+            },
+        ),
         Example(
             "unknown-game",
             "A game the service does not know",
@@ -341,6 +351,7 @@ EXAMPLES: dict[str, list[Example]] = {
         ),
     ],
     "reviews": [
+        queue_full("/reviews", {**REVIEW_BODY, "rules": {"joker": "none", "extra_bonus": 0}}),
         Example(
             "unknown-game",
             "A game the service does not know",

@@ -164,7 +164,7 @@ def review_out(ruleset: Ruleset, review: GameReview, chosen: bool) -> ReviewResp
     )
 
 
-@operation("/reviews", summary="Review a played game", problems=(400, 404, 422, 503))
+@operation("/reviews", summary="Review a played game", problems=(400, 404, 422, 429, 503))
 def reviews(data: JSONBody[ReviewRequest], request: Request) -> ReviewResponse:  # type: ignore[type-arg]
     """Every decision of the game (the keep after each throw but the last, then the box)
     against every option it had, by exact expected final score under optimal play: what

@@ -88,7 +88,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
 @operation(
     "/holds",
     summary="Rank every keep and every box",
-    problems=(400, 404, 422, 503),
+    problems=(400, 404, 422, 429, 503),
 )
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from diceref.games.yardkle.rules.ruleset import YardkleRules
-from diceref.http.examples import Example, invalid, invalid_rules, problem, rule_violation
+from diceref.http.examples import (
+    Example,
+    invalid,
+    invalid_rules,
+    problem,
+    queue_full,
+    rule_violation,
+)
 
 Json = Any
 
@@ -344,6 +351,10 @@ EXAMPLES: dict[str, list[Example]] = {
         ),
     ],
     "yardkleHolds": [
+        queue_full(
+            "/yardkle/holds",
+            {"dice": [1, 5, 2, 3, 4, 6], "on_pad": True, "rules": {"three_ones": 1000}},
+        ),
         Example(
             "bank-or-throw",
             "Four dice with 300 set aside, on the pad",

@@ -104,7 +104,7 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
 @operation(
     "/holds",
     summary="Coach a Yardkle set-aside",
-    problems=(400, 422, 503),
+    problems=(400, 422, 429, 503),
 )
 def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every legal set-aside with the expected turn points of banking and of throwing on under
