@@ -10,6 +10,7 @@ except under CI=true, where they fail.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -360,7 +361,9 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     expect(page.locator("#chicago-standings li")).to_have_text(["Bob: 4 lives", "Ann: 3 lives"])
 
 
-def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveServer) -> None:
+def test_the_coach_ranks_a_throw_then_a_played_game_gets_the_services_review(
+    desk: Watched, server: LiveServer
+) -> None:
     from playwright.sync_api import expect
 
     page = open_desk(desk)
@@ -385,33 +388,122 @@ def test_the_coach_ranks_a_throw_and_plays_a_turn(desk: Watched, server: LiveSer
 
     page.get_by_role("button", name="Start a game of Yahtzee (official rules)").click()
     page.click("#play-roll")
-    for _ in range(3):  # follow the best choice until a box is written
-        best_row = page.locator("#play tbody tr.best").first
-        expect(best_row).to_be_visible()
-        best_row.get_by_role("button").click()
-        if "turn 2 of 13" in page.locator("#play > p").first.inner_text():
-            break
-    expect(page.locator("#play > p").first).to_contain_text("turn 2 of 13")
+    # The first throw's last-ranked option, so that the review has a loss to show; from
+    # then on always the coach's best choice.
+    expect(page.locator("#play tbody tr.best").first).to_be_visible()
+    first_dice = page.evaluate(f"() => {STORED_PLAY}.dice")
+    first_options = server.client.post(
+        "/holds", json={"game": "yahtzee", "dice": first_dice, "throws_left": 2}
+    ).json()["options"]
+    page.locator("#play tbody tr").last.get_by_role("button").click()
+    turn = page.locator("#play > p").first
+    follow_the_coach(page, lambda: "turn 2 of 13" in turn.inner_text())
+    expect(turn).to_contain_text("turn 2 of 13")
     expect(page.locator("#play details summary")).not_to_have_text("Decisions recorded (0)")
     desk.check_usable()
+    page.reload()  # the turns recorded so far are kept with the event
+    page.wait_for_selector("body[data-ready=true]")
 
-    settled = """() => document.querySelector("#play tbody tr.best")
-        || document.querySelector("#play-final")
-        || document.querySelector("#play-roll:not(:disabled)")"""
-    for _ in range(13 * 4):  # the rest of the game, always the best choice
-        page.wait_for_function(settled)
-        if page.locator("#play-final").count():
-            break
+    follow_the_coach(page, lambda: page.locator("#play-final").count() > 0)
+    final = page.locator("#play-final")
+    expect(final).to_contain_text("Game over:")
+    expect(final).to_contain_text("upper bonus")
+
+    # The turns the page recorded, in POST /reviews' shape, and the service's review of them.
+    play = page.evaluate(f"() => {STORED_PLAY}")
+    turns = play["turns"]
+    boxes = [b["id"] for b in server.client.get("/games/yahtzee").json()["boxes"]]
+    assert sorted(t["box"] for t in turns) == sorted(boxes)
+    assert turns[0]["throws"][0] == first_dice
+    for t in turns:
+        assert set(t) == {"throws", "keeps", "box"}
+        assert 1 <= len(t["throws"]) <= 3 and len(t["keeps"]) == len(t["throws"]) - 1
+    answer = server.client.post("/reviews", json={"game": "yahtzee", "turns": turns})
+    assert answer.status_code == 200, answer.text
+    review = answer.json()
+    assert review["complete"] and review["decision_count"] == len(play["decisions"])
+    worst = first_options[-1]
+    assert worst["loss"] > 0
+    assert review["turns"][0]["decisions"][0]["loss"] == pytest.approx(worst["loss"], abs=1e-9)
+    assert review["expected_loss"] == pytest.approx(worst["loss"], abs=1e-9)  # the only loss
+
+    shown = page.locator("#review")
+    item = lambda key: shown.locator(f'[data-review="{key}"]')  # noqa: E731
+    expect(item("final_total")).to_contain_text(
+        f"Final total {review['final_total']}, against {num(review['optimal_expected_score'])}"
+    )
+    expect(item("expected_loss")).to_contain_text(
+        f"Expected loss: {num(review['expected_loss'])} points over"
+        f" {review['decision_count']} decisions"
+    )
+    expect(item("mean_loss")).to_contain_text(f"{review['mean_loss']:.3f}")
+    luck = review["luck"]
+    expect(item("luck")).to_contain_text(f"Luck: {'−' if luck < 0 else '+'}{num(abs(luck))}")
+    costliest = shown.locator("#review-costliest li")
+    expect(costliest).to_have_count(len(review["costliest"]))
+    assert 1 <= len(review["costliest"]) <= 3
+    for row, d in zip(costliest.all(), review["costliest"], strict=True):
+        expect(row).to_contain_text(f"Turn {d['turn_index'] + 1}, throw {d['throw']}")
+        expect(row).to_contain_text(f"chose {option_text(d['chosen'])}")
+        expect(row).to_contain_text(f"best {option_text(d['best_options'][0])}")
+        expect(row).to_contain_text(f"cost {num(d['loss'])}.")
+    desk.check_usable()
+    desk.screenshot("review-laptop.png", LAPTOP)
+
+    # The service's problem in words, and the review asked for again once it answers.
+    desk.allow_status(503)
+    problem = {"type": "about:blank", "title": "Table loading", "status": 503, "retry_after": 7}
+    sent: list[Any] = []
+
+    def refuse(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(problem))
+
+    page.route("**/reviews", refuse)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(shown.locator(".problem")).to_contain_text(
+        "The review failed: The coach's solved table is still loading on the service:"
+        " try again in 7 s."
+    )
+    assert sent == [{"game": "yahtzee", "turns": turns}]  # exactly the recorded game, no rules set
+    page.unroute("**/reviews")
+    page.get_by_role("button", name="Ask for the review again").click()
+    expect(item("expected_loss")).to_contain_text(f"Expected loss: {num(review['expected_loss'])}")
+
+
+STORED_PLAY = "JSON.parse(localStorage.getItem('diceref-desk/event')).coach.play"
+
+# The desk is settled when the coach's options are shown, the game is over, or it may roll.
+SETTLED = """() => document.querySelector("#play tbody tr.best")
+    || document.querySelector("#play-final")
+    || document.querySelector("#play-roll:not(:disabled)")"""
+
+
+def follow_the_coach(page: Any, done: Callable[[], bool]) -> None:
+    """Take the coach's best option (or roll) until `done`."""
+    for _ in range(13 * 4):
+        page.wait_for_function(SETTLED)
+        if done():
+            return
         best = page.locator("#play tbody tr.best")
         if best.count():
             best.first.get_by_role("button").click()
         else:
             page.click("#play-roll")
-    final = page.locator("#play-final")
-    expect(final).to_contain_text("Game over:")
-    expect(final).to_contain_text("upper bonus")
-    review = page.locator("#review")  # issue 15's review when the service has it
-    expect(review).to_contain_text("Every recorded choice was the coach's best")
+    raise AssertionError("the game did not get there")
+
+
+def num(value: float) -> str:
+    """A number as the desk writes it (desk.js `num`)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def option_text(option: dict[str, Any]) -> str:
+    """An option of the service's answer as the desk names it."""
+    if option["kind"] == "keep":
+        return "keep " + (" ".join(map(str, option["keep"])) or "none")
+    return f"score {option['name']} ({option['points']}"
 
 
 def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:

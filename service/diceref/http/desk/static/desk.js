@@ -57,14 +57,13 @@ function online(up) {
 }
 
 // What this service version accepts, read from its own OpenAPI document (the page must work
-// before and after house rules and reviews arrive).
-const features = { rules: false, reviews: false };
+// before and after house rules arrive).
+const features = { rules: false };
 async function loadFeatures() {
   const doc = await get("/schema/openapi.json");
   if (!doc.ok) return;
   const schemas = doc.data.components?.schemas ?? {};
   features.rules = Boolean(schemas.CheckRequest?.properties?.rules);
-  features.reviews = Boolean(doc.data.paths?.["/reviews"]?.post);
 }
 
 /** The body with the chosen house rules, when the service takes them and any are set. */
@@ -632,10 +631,11 @@ function renderPlay(info) {
   const play = event.coach.play;
   const box = h("div", { class: "card", id: "play" }, h("h3", {}, "Play a game"));
   if (!play) {
-    box.append(h("p", { class: "hint" }, "The page rolls the dice; the coach ranks every choice; the game and its decisions are recorded for a review."),
+    box.append(h("p", { class: "hint" }, "The page rolls the dice; the coach ranks every choice; every throw, keep and box is recorded, and at the end the service reviews the game."),
       h("button", { type: "button", class: "primary", onclick: () => {
         coachState.advice = null; coachState.review = null; coachState.final = null;
-        change((e) => { e.coach.play = { game: e.coach.game, filled: {}, extraBonus: 0, dice: [], held: [], throwsLeft: null, turn: 1, decisions: [] }; });
+        change((e) => { e.coach.play = { game: e.coach.game, filled: {}, extraBonus: 0, dice: [], held: [], throwsLeft: null, turn: 1, decisions: [],
+          turns: [], throws: [], keeps: [] }; });
       } }, `Start a game of ${info.name}`));
     return box;
   }
@@ -648,11 +648,14 @@ function renderPlay(info) {
       play.dice.map((d, i) => h("button", { type: "button", class: "die", "aria-pressed": play.held[i] ? "true" : "false",
         "aria-label": `Die ${i + 1}: ${d}${play.held[i] ? ", kept" : ""}`, disabled: !play.throwsLeft,
         onclick: () => change((e) => { e.coach.play.held[i] = !e.coach.play.held[i]; }) }, String(d))));
-    const canRoll = play.throwsLeft === null || play.throwsLeft > 0;
+    // Keeping all five dice is standing, not a throw: the player scores a box instead.
+    const allKept = play.dice.length > 0 && play.held.every(Boolean);
+    const canRoll = play.throwsLeft === null || (play.throwsLeft > 0 && !allKept);
     box.append(dice, h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "play-roll", disabled: !canRoll || coachState.busy, onclick: () => playRoll() },
         play.throwsLeft === null ? "Roll" : "Roll the others"),
       h("span", {}, play.throwsLeft === null ? "" : `Throws left: ${play.throwsLeft}`)));
+    if (allKept && play.throwsLeft > 0) box.append(h("p", { class: "hint" }, "All five dice are kept: score a box, or release a die to throw it."));
     if (coachState.error) box.append(problemBox(coachState.error));
     if (coachState.advice && play.throwsLeft !== null) {
       box.append(h("h3", {}, "The coach's options"), adviceTable(coachState.advice, (o) => playChoose(o)));
@@ -668,7 +671,8 @@ function renderPlay(info) {
   box.append(h("details", {}, h("summary", {}, `Decisions recorded (${play.decisions.length})`),
     h("ol", {}, play.decisions.map((d) => h("li", {}, `Turn ${d.turn}: ${diceText(d.dice)}, ${d.throws_left} left: ${d.choice}` +
       (d.loss > 1e-9 ? ` (cost ${num(d.loss)} against ${d.best})` : " (best)"))))));
-  box.append(h("button", { type: "button", onclick: () => { coachState.advice = null; change((e) => { e.coach.play = null; }); } }, "Leave this game"));
+  box.append(h("button", { type: "button", onclick: () => { coachState.advice = null; coachState.review = null; coachState.final = null;
+    change((e) => { e.coach.play = null; }); } }, "Leave this game"));
   return box;
 }
 
@@ -699,8 +703,11 @@ async function playRoll() {
   coachState.busy = true;
   change((e) => {
     const p = e.coach.play;
+    if (!first) p.keeps?.push(p.dice.filter((_, i) => p.held[i]));
     p.dice = first ? roll(game.dice_count) : p.dice.map((d, i) => (p.held[i] ? d : roll(1)[0]));
     p.held = p.dice.map((_, i) => (first ? false : p.held[i]));
+    if (first && p.turns) { p.throws = []; p.keeps = []; }
+    p.throws?.push([...p.dice]); // as they lie after the throw, kept dice included
     p.throwsLeft = first ? throwsPerTurn(p.game) - 1 : p.throwsLeft - 1;
   });
   await askCoach(playAdviceRequest(event.coach.play));
@@ -729,6 +736,10 @@ async function playChoose(option) {
   change((e) => {
     const p = e.coach.play;
     recordDecision(p, `score ${option.name} (${option.points})`, option);
+    if (p.turns) { // the turn as POST /reviews takes it
+      p.turns.push({ throws: p.throws, keeps: p.keeps, box: option.box });
+      p.throws = []; p.keeps = [];
+    }
     p.filled[option.box] = option.points;
     p.extraBonus += option.extra_bonus ?? 0;
     p.turn += 1;
@@ -738,27 +749,47 @@ async function playChoose(option) {
   render();
 }
 
+/** The service's review of the game as played: every turn's throws, keeps and box. */
+async function playReview(play) {
+  coachState.review = { pending: true };
+  const answer = await post("/reviews", withRules({ game: play.game, turns: play.turns }, rulesOf(play.game)));
+  coachState.review = answer.ok ? { data: answer.data } : { error: answer.message };
+  render();
+}
+
+const optionText = (o) => (o.kind === "keep" ? `keep ${diceText(o.keep)}`
+  : `score ${o.name} (${o.points}${o.bonus ? ` + bonus ${o.bonus}` : ""})`);
+const signed = (value) => (value < 0 ? `−${num(-value)}` : `+${num(value)}`);
+
 function renderReview(play) {
   const box = h("div", { id: "review" }, h("h3", {}, "Review"));
-  const costly = play.decisions.filter((d) => d.loss > 1e-9).sort((a, b) => b.loss - a.loss).slice(0, 5);
-  // HOOK(issue 15): the service's review of a played game (POST /reviews) is not in this
-  // version yet.  When the OpenAPI document lists it, `features.reviews` turns true and the
-  // desk asks it for the costliest decisions; until then it lists the costs the coach gave
-  // at each decision, which is what this page recorded.
-  if (features.reviews) {
-    box.append(h("button", { type: "button", onclick: async () => {
-      const answer = await post("/reviews", withRules({ game: play.game, decisions: play.decisions }, {}));
-      coachState.review = answer.ok ? answer.data : { error: answer.message };
-      render();
-    } }, "Ask the service for the review"));
-    if (coachState.review?.error) box.append(problemBox(coachState.review.error));
-    else if (coachState.review) box.append(h("p", {}, "The service reviewed the game."));
-  } else {
-    box.append(h("p", { class: "hint" }, "The service's full review is not available in this version; the costliest choices as the coach priced them:"));
+  if (!Array.isArray(play.turns)) {
+    box.append(problemBox("This game was started before the desk recorded its throws, so the service cannot review it. Start a new game for a review."));
+    return box;
   }
-  box.append(costly.length
-    ? h("ol", {}, costly.map((d) => h("li", {}, `Turn ${d.turn}: ${d.choice} cost ${num(d.loss)} (best: ${d.best})`)))
-    : h("p", {}, "Every recorded choice was the coach's best."));
+  const review = coachState.review;
+  if (!review) playReview(play);
+  if (!review || review.pending) { box.append(h("p", { class: "hint" }, "The service is reviewing the game…")); return box; }
+  if (review.error) {
+    box.append(problemBox(`The review failed: ${review.error}`),
+      h("button", { type: "button", id: "review-again", onclick: () => { coachState.review = null; render(); } }, "Ask for the review again"));
+    return box;
+  }
+  const r = review.data;
+  const line = (key, text) => h("li", { "data-review": key }, text);
+  box.append(h("ul", {},
+    line("final_total", `Final total ${r.final_total}, against ${num(r.optimal_expected_score)} expected from the empty card under optimal play (${signed(r.final_total - r.optimal_expected_score)}).`),
+    line("expected_loss", `Expected loss: ${num(r.expected_loss)} points over ${r.decision_count} decisions.`),
+    line("mean_loss", `Mean loss per decision: ${r.mean_loss.toFixed(3)} (Verhoeff's proficiency test aims below 0.2).`),
+    r.complete && r.luck !== null && r.luck !== undefined
+      ? line("luck", `Luck: ${signed(r.luck)} (final total − optimal expected score + expected loss).`)
+      : line("luck", "Luck is given for a complete game only.")));
+  box.append(h("h4", {}, "The costliest decisions"));
+  box.append(r.costliest.length
+    ? h("ol", { id: "review-costliest" }, r.costliest.map((d) => h("li", {},
+      `Turn ${d.turn_index + 1}, throw ${d.throw} (${diceText(d.dice)}, ${d.throws_left} throw${d.throws_left === 1 ? "" : "s"} left): ` +
+      `chose ${optionText(d.chosen)}; best ${d.best_options.map(optionText).join(" or ")}; cost ${num(d.loss)}.`)))
+    : h("p", { class: "ok" }, "No decision cost anything: every choice was one of the best."));
   return box;
 }
 
