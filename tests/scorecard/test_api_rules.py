@@ -128,3 +128,15 @@ def test_every_parameter_states_its_type_and_bounds(client: Client) -> None:
             if p["value_type"] == "integer" and p["settable"]:
                 assert p["minimum"] is not None and p["maximum"] is not None, p
                 assert p["minimum"] <= p["value"] <= p["maximum"], p
+
+
+def test_rules_asking_for_a_table_beyond_the_bound_are_refused(client: Client) -> None:
+    """An upper bonus at 1,000 would need a 16-million-state table: refused, like the same
+    rules sent as a custom ruleset."""
+    r = client.post(
+        "/score",
+        json={"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "rules": {"upper_bonus_threshold": 1000}},
+    )
+    assert r.status_code == 422, r.text
+    error = r.json()["errors"][0]
+    assert (error["field"], error["code"]) == ("rules.upper_bonus_threshold", "ruleset_limit")
