@@ -303,7 +303,7 @@ def yardkle_turn(rng: random.Random, banked_total: int) -> tuple[dict[str, Any],
         throws.append({"dice": dice, "set_aside": list(chosen.dice)})
         points += chosen.points
         dice_left = dice_left - len(chosen.dice) or 6
-        on_pad = banked_total > 0 or points >= YARDKLE_RULES.entry_threshold
+        on_pad = banked_total > 0 or points >= YARDKLE_RULES.entry_minimum
         if on_pad and (len(throws) >= 4 or rng.random() < 0.4):
             return {"throws": throws, "end": "bank", "banked_total": banked_total}, points
 
@@ -357,3 +357,138 @@ def check_ruleset(game: str, body: dict[str, Any], known: dict[str, str]) -> Non
         raise WrongAnswer(f"/rulesets {game} max_score {body['max_score']}")
     if known.setdefault(game, body["ruleset_id"]) != body["ruleset_id"]:
         raise WrongAnswer(f"/rulesets {game}: ruleset_id changed to {body['ruleset_id']}")
+
+
+# --- game reviews -------------------------------------------------------------------------------
+
+LOSS_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class PlayedTurn:
+    """What the rules say of a generated scorecard turn: its throws (in canonical order),
+    its keeps, the box filled, what the turn added and the card's total after it."""
+
+    throws: tuple[tuple[int, ...], ...]
+    keeps: tuple[tuple[int, ...], ...]
+    box: str
+    points: int
+    total: int
+
+
+def scorecard_game(
+    rng: random.Random, game: str, turn_count: int | None = None
+) -> tuple[dict[str, Any], list[PlayedTurn], bool]:
+    """A game as a player plays it, from the empty card: `turn_count` turns (default 1 to a
+    full card, at random), each of 1 to
+    the game's throws a turn, keeping a random part (never all five) of each throw but the
+    last, then filling a random legal box for the last throw.  Returns the /reviews
+    request, each turn as the rules score it, and whether the card is full."""
+    ruleset = SCORECARD_GAMES[game]
+    card = Scorecard()
+    turns, played = [], []
+    for _ in range(turn_count or rng.randint(1, len(ruleset.boxes))):
+        dice = [rng.randint(1, 6) for _ in range(5)]
+        throws, keeps = [dice], []
+        for _ in range(rng.randint(1, ruleset.throws_per_turn) - 1):
+            keep = rng.sample(dice, rng.randint(0, 4))
+            dice = keep + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+            keeps.append(keep)
+            throws.append(dice)
+        option = rng.choice(legal_options(ruleset, card, dice, len(throws)))
+        card = Scorecard(
+            {**card.boxes, option.box: option.points}, card.extra_bonus + option.extra_bonus
+        )
+        turns.append({"throws": throws, "keeps": keeps, "box": option.box})
+        played.append(
+            PlayedTurn(
+                tuple(canonical(t) for t in throws),
+                tuple(canonical(k) for k in keeps),
+                option.box,
+                option.points + option.bonus,
+                card_total(ruleset, card),
+            )
+        )
+    return {"game": game, "turns": turns}, played, is_complete(ruleset, card.boxes)
+
+
+def _check_losses(
+    where: str, decisions: list[dict[str, Any]], loss: float, turn_index: int
+) -> None:
+    """Decisions in order, none negative, summing to the turn's loss."""
+    if [(d["turn_index"], d["decision_index"], d["throw"]) for d in decisions] != [
+        (turn_index, j, j + 1) for j in range(len(decisions))
+    ]:
+        raise WrongAnswer(f"{where} turn {turn_index}: decisions out of order")
+    if any(d["loss"] < 0 for d in decisions) or loss < 0:
+        raise WrongAnswer(f"{where} turn {turn_index}: a negative loss")
+    if abs(sum(d["loss"] for d in decisions) - loss) > LOSS_TOLERANCE:
+        raise WrongAnswer(f"{where} turn {turn_index}: loss {loss} is not its decisions' sum")
+
+
+def _check_sums(where: str, turns: list[dict[str, Any]], body: dict[str, Any]) -> None:
+    """The game's decision count, expected and mean loss from its turns."""
+    count = sum(len(t["decisions"]) for t in turns)
+    if body["decision_count"] != count:
+        raise WrongAnswer(f"{where} decision_count {body['decision_count']} != {count}")
+    loss = sum(t["loss"] for t in turns)
+    if abs(body["expected_loss"] - loss) > LOSS_TOLERANCE:
+        raise WrongAnswer(f"{where} expected_loss {body['expected_loss']} != the turns' {loss}")
+    if count and abs(body["mean_loss"] - body["expected_loss"] / count) > LOSS_TOLERANCE:
+        raise WrongAnswer(f"{where} mean_loss {body['mean_loss']} is not per decision")
+
+
+def check_review(game: str, played: list[PlayedTurn], complete: bool, body: dict[str, Any]) -> None:
+    """The turns sent, scored by the rules; one decision per throw (the keeps, then the box,
+    as chosen); no negative loss, the losses summing to each turn's and the game's; the
+    final total, completeness and luck (exactly the gap it closes on a full card)."""
+    if body["game"] != game or len(body["turns"]) != len(played):
+        raise WrongAnswer(f"/reviews game {body['game']} or turn count differs from the game")
+    for i, (turn, out) in enumerate(zip(played, body["turns"], strict=True)):
+        if (out["turn_index"], out["box"], out["points"], out["total"]) != (
+            i, turn.box, turn.points, turn.total
+        ):  # fmt: skip
+            raise WrongAnswer(f"/reviews turn {i}: {out['box']} {out['points']} != {turn}")
+        decisions = out["decisions"]
+        if [tuple(d["dice"]) for d in decisions] != list(turn.throws):
+            raise WrongAnswer(f"/reviews turn {i}: decisions' dice differ from the throws")
+        chosen = [tuple(d["chosen"].get("keep", ())) for d in decisions[:-1]]
+        if chosen != list(turn.keeps) or decisions[-1]["chosen"].get("box") != turn.box:
+            raise WrongAnswer(f"/reviews turn {i}: chosen options differ from the play")
+        _check_losses("/reviews", decisions, out["loss"], i)
+    _check_sums("/reviews", body["turns"], body)
+    if body["final_total"] != (played[-1].total if played else 0):
+        raise WrongAnswer(f"/reviews final_total {body['final_total']} wrong")
+    if body["complete"] is not complete or (body["luck"] is None) is complete:
+        raise WrongAnswer(f"/reviews complete {body['complete']} or luck {body['luck']} wrong")
+    if complete:
+        gap = body["optimal_expected_score"] - body["expected_loss"] + body["luck"]
+        if abs(gap - body["final_total"]) > 1e-6:
+            raise WrongAnswer("/reviews luck does not close final_total = optimal - loss + luck")
+
+
+def yardkle_review_request(rng: random.Random) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One to five turns as `yardkle_turn` plays them, each from its own banked total.
+    Returns the request and, per turn, its end, points and number of scoring throws."""
+    turns, expected = [], []
+    for _ in range(rng.randint(1, 5)):
+        turn, points = yardkle_turn(rng, rng.choice([0, 0, 1500, 6050]))
+        turns.append(turn)
+        scoring = sum(1 for t in turn["throws"] if "set_aside" in t)
+        expected.append({"end": turn["end"], "points": points, "decisions": scoring})
+    return {"turns": turns}, expected
+
+
+def check_yardkle_review(expected: list[dict[str, Any]], body: dict[str, Any]) -> None:
+    """Each turn's end and points by the rules, one decision per throw that scored, no
+    negative loss, the losses and points summing to the turns' and the review's."""
+    if len(body["turns"]) != len(expected):
+        raise WrongAnswer("/yardkle/reviews turn count differs from the turns sent")
+    for i, (want, out) in enumerate(zip(expected, body["turns"], strict=True)):
+        got = {"end": out["end"], "points": out["points"], "decisions": len(out["decisions"])}
+        if out["turn_index"] != i or got != want:
+            raise WrongAnswer(f"/yardkle/reviews turn {i}: {got} != {want}")
+        _check_losses("/yardkle/reviews", out["decisions"], out["loss"], i)
+    _check_sums("/yardkle/reviews", body["turns"], body)
+    if body["points"] != sum(t["points"] for t in expected):
+        raise WrongAnswer(f"/yardkle/reviews points {body['points']} != the turns' total")

@@ -1,21 +1,26 @@
-"""Load test: a realistic mix of every diceref operation but the liveness probe (14 of the
-document's 15), every answer checked for content.
+"""Load test: a realistic mix of every diceref operation but the liveness probe (16 of the
+document's 17), every answer checked for content.
 
-Mix (task weights, out of 101): a frontend's turn loop dominates, POST /score 50 and
+Mix (task weights, out of 103): a frontend's turn loop dominates, POST /score 50 and
 POST /holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
 /chicago/games 1); Yardkle 10 (/yardkle/throws 4, /yardkle/holds 3, /yardkle/turns 2,
 /yardkle/games 1); scorekeepers' POST /scorecards/check 3; the game descriptions 2
 (GET /games 1, GET /games/{id} 1); POST /rulesets 1 (a game's built-in rules: a house
 rule would queue a table solve per distinct ruleset, which is a flood test of its own,
-`benchmarks/bench_flood.py`).  Scorecard requests come from positions reached by
+`benchmarks/bench_flood.py`); game reviews after a game 2 (POST /reviews 1,
+POST /yardkle/reviews 1).  Scorecard requests come from positions reached by
 playing random legal games, Chicago rounds and Yardkle turns and games are played by
 random legal moves, and every answer is compared with what diceref's rules say locally
 (checks.py): /score exactly the legal boxes with their points and bonuses; /holds the same
 boxes, every distinct keep once, options sorted best first; sheets' totals and standings,
 a wrong claimed total named; Chicago scores, losers and lives; Yardkle set-asides, turn
-points, totals and standings; /games/{id} and /rulesets the known maximum scores.  A
-wrong answer counts as a failure, like an error status.  A new operation is one more
-`@task` here with its request generator and check in checks.py.
+points, totals and standings; reviews the turns sent as the rules score them, one
+decision per throw (Yardkle: per throw that scored), no negative loss, the losses adding
+up to each turn's and to expected_loss within 1e-9, decision_count, the final total or
+points, and on a full card the luck (final = optimal - loss + luck); /games/{id} and
+/rulesets the known maximum scores.  A wrong answer counts as a failure, like an error
+status.  A new operation is one more `@task` here with its request generator and check in
+checks.py.
 
 Thresholds, which set the exit code (1 if one is missed): no failed request, and the 95th
 percentile latency over all requests under LOADTEST_P95_MS milliseconds (default 50).
@@ -48,18 +53,22 @@ from checks import (
     check_game,
     check_games,
     check_holds,
+    check_review,
     check_ruleset,
     check_score,
     check_sheets,
     check_yardkle_game,
     check_yardkle_holds,
+    check_yardkle_review,
     check_yardkle_throw,
     check_yardkle_turn,
     chicago_round_request,
     chicago_turns,
     positions,
+    scorecard_game,
     sheets_request,
     yardkle_game,
+    yardkle_review_request,
     yardkle_turn,
 )
 from locust import FastHttpUser, between, events, task
@@ -174,6 +183,19 @@ class Player(FastHttpUser):
         payload, totals = yardkle_game(self.rng)
         response = self._post("/yardkle/games", payload)
         self._judge(response, lambda b: check_yardkle_game(totals, b))
+
+    @task(1)
+    def reviews(self) -> None:
+        game = self.rng.choice(GAMES)
+        payload, played, complete = scorecard_game(self.rng, game)
+        response = self._post("/reviews", payload)
+        self._judge(response, lambda b: check_review(game, played, complete, b))
+
+    @task(1)
+    def yardkle_reviews(self) -> None:
+        payload, expected = yardkle_review_request(self.rng)
+        response = self._post("/yardkle/reviews", payload)
+        self._judge(response, lambda b: check_yardkle_review(expected, b))
 
     @task(1)
     def rulesets(self) -> None:

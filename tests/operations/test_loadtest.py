@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 
 from conftest import TEST_CACHE
 from diceref.core.arrays import FloatArray
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from helpers import loaded_rules
 from live_server import LiveServer
 
@@ -72,6 +73,7 @@ def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
             [1, 5, 5, 2, 3, 3], dict(yardkle, options=yardkle["options"][1:])
         )
     check_the_new_operations(coach, pool)
+    check_the_reviews(coach)
     known: dict[str, str] = {}
     for game in ("chicago", "yardkle"):
         body = coach.post("/rulesets", json={"game": game}).json()
@@ -124,6 +126,55 @@ def check_the_new_operations(client: TestClient[Litestar], pool: list[checks.Pos
         checks.check_yardkle_game(totals, result)
         with pytest.raises(checks.WrongAnswer):
             checks.check_yardkle_game({p: t + 50 for p, t in totals.items()}, result)
+
+
+def check_the_reviews(client: TestClient[Litestar]) -> None:
+    """Scorecard and Yardkle reviews: the generated games are legal, the checks accept the
+    answers and reject altered ones."""
+    rng = random.Random(13)
+    full = len(SCORECARD_GAMES["yahtzee"].boxes)
+    for game, count in [*((g, None) for g in SMOKE_GAMES * 3), ("yahtzee", full)]:
+        body, played, complete = checks.scorecard_game(rng, game, count)
+        assert count is None or complete
+        answer = client.post("/reviews", json=body)
+        assert answer.status_code == 200, answer.text
+        review = answer.json()
+        checks.check_review(game, played, complete, review)
+        first, *rest = review["turns"]
+        other = "chance" if first["box"] != "chance" else "ones"
+        altered = [
+            dict(review, final_total=review["final_total"] + 1),
+            dict(review, decision_count=review["decision_count"] + 1),
+            dict(review, expected_loss=review["expected_loss"] + 1e-6),
+            dict(review, turns=[dict(first, points=first["points"] + 1), *rest]),
+            dict(review, turns=[dict(first, loss=-1.0), *rest]),
+            dict(review, turns=[dict(first, box=other), *rest]),
+        ]
+        for wrong in altered:
+            with pytest.raises(checks.WrongAnswer):
+                checks.check_review(game, played, complete, wrong)
+        with pytest.raises(checks.WrongAnswer):  # a game it was not
+            checks.check_review(game, played[:-1], complete, review)
+        if complete:
+            with pytest.raises(checks.WrongAnswer):
+                checks.check_review(game, played, complete, dict(review, luck=review["luck"] + 1))
+    for _ in range(10):
+        body, expected = checks.yardkle_review_request(rng)
+        answer = client.post("/yardkle/reviews", json=body)
+        assert answer.status_code == 200, answer.text
+        review = answer.json()
+        checks.check_yardkle_review(expected, review)
+        first, *rest = review["turns"]
+        altered = [
+            dict(review, points=review["points"] + 50),
+            dict(review, decision_count=review["decision_count"] + 1),
+            dict(review, expected_loss=review["expected_loss"] + 1e-6),
+            dict(review, turns=[dict(first, points=first["points"] + 50), *rest]),
+            dict(review, turns=[dict(first, loss=first["loss"] + 1e-6), *rest]),
+        ]
+        for wrong in altered:
+            with pytest.raises(checks.WrongAnswer):
+                checks.check_yardkle_review(expected, wrong)
 
 
 @pytest.fixture
