@@ -20,7 +20,9 @@ from litestar import Litestar
 from schemathesis.config import SchemathesisConfig
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.tables import value_spec
 from diceref.games.yardkle.api.examples import THOUSAND
 from helpers import put_policy_for, put_values
 
@@ -31,12 +33,19 @@ schema = schemathesis.openapi.from_dict(DOCUMENT, config=CONFIG)
 
 
 @pytest.fixture(scope="module")
-def serving_app(app: Litestar, solved: Callable[[str], FloatArray]) -> Litestar:
+def serving_app(
+    app: Litestar,
+    solved: Callable[[str], FloatArray],
+    solved_ruleset: Callable[[Ruleset], FloatArray],
+) -> Litestar:
     """The session app with every table loaded, as the ASGI app the cases are sent to (the
-    house-rules variant the Yardkle examples send included)."""
+    house-rules variants the examples send included: Yardkle's three 1s at 1,000, and the
+    Yahtzee without Joker or extra bonus of the 429 examples)."""
     for game in SCORECARD_GAMES:
         put_values(app, game, solved(game))
     put_policy_for(app, THOUSAND)
+    no_joker = yahtzee(joker="none", extra_bonus=0)
+    app.state.tables.put(value_spec(no_joker), solved_ruleset(no_joker), "memory")
     return app
 
 
