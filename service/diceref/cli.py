@@ -262,11 +262,11 @@ class _ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         percent = 100 * done // max(total, 1)
-        if self.console is None:
+        if self.console is None and sys.stderr.isatty():  # rich costs 25 ms to import
             from rich.console import Console
 
             self.console = Console(stderr=True)
-        if self.console.is_terminal:
+        if self.console is not None and self.console.is_terminal:
             if self.bar is None:
                 from rich.progress import Progress
 

@@ -8,6 +8,7 @@ The built-in games are used all the time and stay in; a variant used once falls 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -27,11 +28,14 @@ class PerRuleset(Generic[K, V]):
         self._lock = threading.Lock()
 
     def get(self, key: K, make: Callable[[], V]) -> V:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
+        # A hit takes no lock (`POST /score` asks four times): under the GIL, `get` and
+        # `move_to_end` are each atomic, and an entry evicted between the two is still a
+        # valid answer.  Inserting and evicting together is what the lock is for.
+        found = self._items.get(key)
+        if found is not None:
+            with contextlib.suppress(KeyError):
                 self._items.move_to_end(key)
-                return found
+            return found
         made = make()  # outside the lock: building a state space takes milliseconds
         with self._lock:
             self._items[key] = made

@@ -27,13 +27,19 @@ class TableSpec:
     game: str
     rules_hash: str
     solver_version: str
-    shape: tuple[int, ...]
+    # The table's shape, or a function giving it at first use (`shape`): Yardkle's comes from
+    # its layout (~50 ms of Python), which listing the specs at start-up need not pay for.
+    _shape: tuple[int, ...] | Callable[[], tuple[int, ...]] = field(compare=False, repr=False)
     # The pure solve, given an optional progress callback (done, total); it runs in a worker
     # thread, never on a request's path.
     solve: Callable[[Progress | None], npt.ArrayLike] = field(compare=False, repr=False)
     # Loaded before the service takes its first request (small tables a route always needs),
     # rather than on demand or by DICEREF_PRELOAD.
     at_startup: bool = field(default=False, compare=False)
+
+    @cached_property
+    def shape(self) -> tuple[int, ...]:
+        return self._shape() if callable(self._shape) else self._shape
 
     @cached_property
     def key(self) -> TableKey:

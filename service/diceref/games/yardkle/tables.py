@@ -32,7 +32,7 @@ def policy_spec(rules: YardkleRules) -> TableSpec:
         GAME,
         rules_hash(rules),
         policy.SOLVER_VERSION,
-        (2, policy.layout(rules).levels, rules.dice),
+        lambda: (2, policy.layout(rules).levels, rules.dice),
         lambda _: solve_policy_table(rules),
         at_startup=True,
     )
