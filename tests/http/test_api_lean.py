@@ -182,6 +182,18 @@ def test_rule_violations_and_body_limit_keep_their_problems(coach: Client) -> No
     r = coach.post("/scorecards/check", content=b"[" + b" " * 70_000 + b"]")
     assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
 
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds on what arrives
+        yield b"["
+        for _ in range(70):
+            yield b" " * 1_000
+        yield b"]"
+
+    r = coach.post("/scorecards/check", content=chunks())
+    assert "content-length" not in r.request.headers
+    assert r.status_code == 413 and r.json()["type"].endswith("/body-too-large")
+    r = coach.post("/score", content=b"{}", headers={"Content-Length": "2x"})
+    assert r.status_code == 400, r.text
+
 
 @pytest.mark.parametrize("path", ["/score", "/holds"])
 @pytest.mark.parametrize(

@@ -953,8 +953,8 @@ def solve_tables(
                 done += helper.layer()
                 if progress is not None:
                     progress(done, todo)
-        # private arrays: the shared mappings are unmapped once nothing views them
-        tables = [None if t is None else t.copy() for t in tables]
+        # The tables stay views of the shared mappings (no 8 MB copies): each array holds
+        # its mapping, which is unmapped once nothing views it; the helper has exited.
     else:
         with ThreadPoolExecutor(max_workers=THREADS) as pool:
             for lo, hi in layers:
@@ -963,8 +963,8 @@ def solve_tables(
                     if progress is not None:
                         progress(done, todo)
     for solved in tables:
-        if solved is not None:
-            solved[np.isneginf(solved)] = np.nan
+        if solved is not None:  # unreachable states: -inf while solving, NaN in the table
+            np.copyto(solved, np.nan, where=np.isneginf(solved))
     return tables[0], tables[1]
 
 
