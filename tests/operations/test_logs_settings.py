@@ -334,3 +334,37 @@ def test_score_under_house_rules() -> None:
     four = run_cli("score", "yahtzee", "1", "2", "3", "4", "5", "--throw", "4", "--rules",
                    '{"throws_per_turn": 4}')  # fmt: skip
     assert four.returncode == 0, four.stderr
+
+
+def test_precompute_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal the progress is rich's bar (redrawn in place), not the plain lines."""
+    import pty
+    import select
+
+    main, secondary = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(OWN)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "diceref.cli", "precompute", "chute-5"],
+        env=env | {"DICEREF_CACHE_DIR": str(tmp_path), "TERM": "xterm", "COLUMNS": "100"},
+        stdout=subprocess.DEVNULL,
+        stderr=secondary,
+    ) as proc:
+        os.close(secondary)
+        shown = b""
+        while True:
+            ready, _, _ = select.select([main], [], [], 60)
+            if not ready:
+                break
+            try:
+                got = os.read(main, 4096)
+            except OSError:  # the terminal closed: the process is done
+                break
+            if not got:
+                break
+            shown += got
+        assert proc.wait(timeout=60) == 0
+    os.close(main)
+    text = shown.decode(errors="replace")
+    assert "chute-5 value" in text and "100%" in text, text
+    assert "━" in text, text  # rich's bar
+    assert "solving, 0%" not in text, text  # not the build-log lines
