@@ -44,5 +44,10 @@ class PerRuleset(Generic[K, V]):
                 self._items.popitem(last=False)
         return made
 
+    def clear(self) -> None:
+        """Forget every entry (a benchmark that solves "from scratch" in one process)."""
+        with self._lock:
+            self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)
