@@ -5,7 +5,8 @@ exactly the moves the referee accepts under each of them."""
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from functools import cache
+from itertools import combinations_with_replacement, product
 from typing import Any
 
 import pytest
@@ -546,3 +547,97 @@ def test_the_coach_values_a_kept_six_by_the_sixes_rule() -> None:
         [ranked] = advise(game, (6, 2, 3), 2, Call.LOW, 9).values()
         chances.append(next(a.probability for a in ranked if a.move.kept == (6,)))
     assert chances == [Fraction(553, 972), Fraction(1763, 3888)]
+
+
+# --- the coach under `sixes_counted_as_they_lie: false`, against a brute force ---------------
+
+HIGH = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}
+LOW = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}
+Label = tuple[tuple[int, ...], int, str | None]
+
+
+def _without(dice: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...]:
+    rest = list(dice)
+    for d in part:
+        rest.remove(d)
+    return tuple(rest)
+
+
+def brute_new_sixes(call: Call, target: int | None) -> Any:
+    """The coach's values written from the rule alone: the dice are the ones held from the
+    previous throw plus the ones just thrown, and only the sixes just thrown convert (two:
+    may, one becomes a set-aside 1, the other goes back; three: must, two become 1s)."""
+    values = HIGH if call is Call.HIGH else LOW
+    sign = 1 if call is Call.HIGH else -1
+
+    def final(dice: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+        score = sign * sum(values[d] for d in dice)
+        return Fraction(int(target is not None and score > sign * target)), Fraction(score)
+
+    def moves(held: tuple[int, ...], shown: tuple[int, ...], aside: int, left: int) -> set[Label]:
+        dice = tuple(sorted(held + shown))
+        if left == 0 or dice == (1, 1, 1):
+            return {(dice, aside, None)}
+        new_sixes = shown.count(6)
+        out: set[Label] = set()
+        if new_sixes < 3:
+            out.add((dice, aside, None))
+            for mask in range(7):
+                kept = tuple(sorted(dice[i] for i in range(3) if mask >> i & 1))
+                if kept.count(1) >= aside:
+                    out.add((kept, aside, None))
+        if new_sixes == 2:
+            other = _without(dice, (6, 6))
+            for kept in ((1,), tuple(sorted((1, *other)))):
+                if kept.count(1) >= aside + 1:
+                    out.add((kept, aside + 1, "two_sixes"))
+        if new_sixes == 3:
+            out.add(((1, 1), 2, "three_sixes"))
+        return out
+
+    @cache
+    def options(
+        held: tuple[int, ...], shown: tuple[int, ...], aside: int, left: int
+    ) -> dict[Label, tuple[Fraction, Fraction]]:
+        out = {}
+        for label in moves(held, shown, aside, left):
+            kept, new_aside, _ = label
+            n = 3 - len(kept)
+            if n == 0:
+                out[label] = final(kept)
+                continue
+            chance = score = Fraction(0)
+            for thrown in product(range(1, 7), repeat=n):
+                c, s = max(options(kept, tuple(sorted(thrown)), new_aside, left - 1).values())
+                chance += c
+                score += s
+            out[label] = (chance / 6**n, score / 6**n)
+        return out
+
+    return options
+
+
+@pytest.mark.parametrize(("call", "target"), [(Call.HIGH, 202), (Call.LOW, 9), (Call.HIGH, None)])
+def test_coach_with_new_sixes_only_matches_brute_force(call: Call, target: int | None) -> None:
+    game = FAMILY.with_rules("chicago", {"sixes_counted_as_they_lie": False})
+    assert isinstance(game, ChicagoRules)
+    brute = brute_new_sixes(call, target)
+    sign = 1 if call is Call.HIGH else -1
+    checked = 0
+    for dice in THROWS:
+        for held in [k for k in sub_multisets(dice) if len(k) < 3]:
+            for left in (0, 1) if held else (0, 1, 2):
+                for aside in range(held.count(1) + 1) if left < 2 else (0,):
+                    advice = advise(game, dice, left, call, target, aside, held)[call]
+                    got = {
+                        (
+                            a.move.kept,
+                            a.move.aside,
+                            None if a.move.conversion is None else a.move.conversion.value,
+                        ): (a.probability or Fraction(0), sign * a.expected_score)
+                        for a in advice
+                    }
+                    want = brute(held, _without(dice, held), aside, left)
+                    assert got == want, (dice, held, aside, left)
+                    checked += 1
+    assert checked > 500
