@@ -238,7 +238,8 @@ def _check_victim(
     ):
         raise RuleViolation(
             f"{tp}.victim",
-            f"{who}: stands on 1-6-5 but names no opponent to lose a life",
+            f"{who}: {'stands on' if rules.specials_on_final_dice else 'throws'} "
+            "1-6-5 but names no opponent to lose a life",
             "missing_victim",
         )
 
