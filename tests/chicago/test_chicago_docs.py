@@ -53,7 +53,7 @@ def contains(got: Any, shown: Any, where: str = "$") -> None:
 
 def test_the_doc_has_its_examples() -> None:
     paths = [p for p, _, _ in examples()]
-    assert paths.count("/chicago/rounds") == 6  # five worked rounds, one under house rules
+    assert paths.count("/chicago/rounds") == 8  # five worked rounds, three under house rules
     assert {"/chicago/games", "/chicago/throws", "/chicago/holds"} <= set(paths)
 
 
@@ -63,3 +63,19 @@ def test_worked_example(path: str, request_body: Any, excerpt: Any) -> None:
         response = client.post(path, json=request_body)
     assert response.status_code == 200, response.text
     contains(response.json(), excerpt)
+
+
+def test_every_parameter_is_a_documented_house_rule() -> None:
+    """Each parameter `GET /games/chicago` reports is a row of the house-rules table on
+    this page and of the Chicago table in `house-rules.md`, with its choices named."""
+    from diceref.games.chicago.rules.ruleset import CHICAGO
+
+    page = DOC.read_text().split("## House rules (`rules`)")[1].split("\n## ")[0]
+    general = (DOC.parent / "house-rules.md").read_text().split("### Chicago")[1]
+    general = general.split("\n### ")[0]
+    for p in CHICAGO.parameters:
+        row = next((line for line in page.splitlines() if line.startswith(f"| `{p.name}` |")), "")
+        assert row, p.name
+        assert any(f"`{p.name}`" in line for line in general.splitlines() if line.startswith("|"))
+        for choice in p.choices:
+            assert f"`{choice}`" in row, (p.name, choice)

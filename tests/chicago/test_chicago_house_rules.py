@@ -93,8 +93,10 @@ def test_face_values_and_conversions_reach_throws_and_holds(client: TestClient[A
         ({"lives_by_players": [4, 3, 3, 3, 0]}, "lives_by_players", "out_of_range"),
         ({"high_values": [100, 2, 3, 4, 5, 301]}, "high_values", "out_of_range"),
         ({"one_six_five_scores": "no"}, "one_six_five_scores", "wrong_type"),
-        ({"chicago_ends_round": False}, "chicago_ends_round", "invalid_rule"),
-        ({"knockout": "end_of_round"}, "knockout", "unknown_choice"),
+        ({"chicago_ends_round": 0}, "chicago_ends_round", "wrong_type"),
+        ({"next_starter_after_chicago": "loser"}, "next_starter_after_chicago", "unknown_choice"),
+        ({"knockout": "end_of_round"}, "knockout", "not_settable"),
+        ({"knockout": "immediate"}, "knockout", "not_settable"),
     ],
 )
 @pytest.mark.parametrize("path", ["/chicago/throws", "/chicago/rounds", "/chicago/holds"])
@@ -112,8 +114,14 @@ def test_refused_rules_are_422_naming_the_parameter(
 
 
 def test_every_reading_is_a_typed_settable_parameter(client: TestClient[Any]) -> None:
+    """Every reading can be set, with a real alternative, but `knockout`, whose reason
+    for having none is its description."""
     for p in client.get("/games/chicago").json()["parameters"]:
-        assert p["settable"], p
+        assert p["settable"] is (p["name"] != "knockout"), p
+        if p["value_type"] == "string" and p["settable"]:
+            assert p["value"] in p["choices"] and len(p["choices"]) >= 2, p
+        if not p["settable"]:
+            assert "Not settable:" in p["description"], p
         if p["value_type"] == "string":
             assert p["value"] in p["choices"], p
         if p["value_type"] == "integer_list":

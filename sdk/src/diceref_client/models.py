@@ -507,6 +507,7 @@ class ChicagoHoldsRequest(_In):
     call: Call | None = None
     target: int | None = None
     set_aside_count: int = 0
+    kept: list[int] = []
     rules: dict[str, Any] | None = None
 
 

@@ -187,12 +187,24 @@ class GameResponse(msgspec.Struct, omit_defaults=True):
     ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
+HeldKept = Annotated[
+    list[Die],
+    Meta(
+        max_length=2,
+        description="Dice kept on the table from the turn's previous throw (these dice are "
+        "among `dice`); the conversions look at them when only the sixes just thrown count "
+        "(`sixes_counted_as_they_lie` false)",
+    ),
+]
+
+
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     dice: ThreeDice
     throws_left: ThrowsLeft
     call: Call | None = None
     target: Score | None = None
     set_aside_count: SetAside = 0
+    kept: HeldKept = []
     rules: Rules | None = None
 
 

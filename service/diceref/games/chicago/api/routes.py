@@ -62,7 +62,7 @@ def chicago_throw(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     throws_left = throws_left_after(data.throw, data.throws_allowed)
     dice = canonical(data.dice)
     check_turn_so_far(dice, tuple(data.kept), data.set_aside_count, data.throw)
-    offer = conversion_offer(rules, dice, data.set_aside_count)
+    offer = conversion_offer(rules, dice, data.set_aside_count, tuple(data.kept))
     conversions = []
     if offer is not None and throws_left != 0:
         conversions.append(
@@ -188,7 +188,13 @@ def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     after it.  Without a call (the starter) there is one ranking per call, by expected score."""
     rules = _rules(data.rules)
     rankings = advise(
-        rules, tuple(data.dice), data.throws_left, data.call, data.target, data.set_aside_count
+        rules,
+        tuple(data.dice),
+        data.throws_left,
+        data.call,
+        data.target,
+        data.set_aside_count,
+        tuple(data.kept),
     )
     return HoldsResponse(
         dice=sorted(data.dice),

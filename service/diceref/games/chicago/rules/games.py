@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from diceref.core.errors import RuleViolation
 from diceref.core.players import check_player_names
 from diceref.core.ranking import competition_ranking
-from diceref.games.chicago.rules.round import RoundRuling, Turn, rule_round
+from diceref.games.chicago.rules.round import LABELS, EventKind, RoundRuling, Turn, rule_round
 from diceref.games.chicago.rules.ruleset import ChicagoRules
 
 
@@ -99,11 +99,13 @@ class GameRuling:
 
 
 def _check_lineup(
+    rules: ChicagoRules,
     seating: Sequence[str],
     lives: dict[str, int],
     out_in: dict[str, int],
     turns: Sequence[Turn],
     next_starter: str | None,
+    why: str,
     r: int,
 ) -> None:
     path = f"rounds[{r}].turns"
@@ -132,9 +134,11 @@ def _check_lineup(
         raise RuleViolation(
             f"{path}[0].player",
             f"round {r + 1} is started by {names[0]}, but the ruling of round {r} named "
-            f"{next_starter}: the worst score starts the next round",
+            f"{next_starter}: {why}",
             "wrong_starter",
         )
+    if not rules.seating_fixed:
+        return  # each round sets its own turn order
     alive = [n for n in seating if lives[n] > 0]
     at = alive.index(names[0])
     expected = alive[at:] + alive[:at]
@@ -144,6 +148,18 @@ def _check_lineup(
             f"round {r + 1} goes round the table from {names[0]}: expected {expected}, got {names}",
             "seating_order",
         )
+
+
+def _starter_reason(ruling: RoundRuling) -> str:
+    """Why the ruling names its next starter, for a round started by someone else."""
+    last = ruling.events[-1]
+    if last.kind is EventKind.WORST_SCORE:
+        if last.player == ruling.next_starter:
+            return "the worst score starts the next round"
+        return "the worst score went out, and the next player still in after them starts"
+    if last.player == ruling.next_starter:
+        return f"the thrower of the {LABELS[last.kind]} starts the next round"
+    return f"the next player still in after the thrower of the {LABELS[last.kind]} starts"
 
 
 def referee_game(
@@ -159,6 +175,7 @@ def referee_game(
     knockout_events = 0
     rulings: list[RoundRuling] = []
     next_starter: str | None = None
+    why = ""
     winner: str | None = None
     for r, turns in enumerate(rounds):
         if winner is not None:
@@ -167,7 +184,7 @@ def referee_game(
                 f"round {r + 1} comes after the game ended: {winner} won in round {r}",
                 "game_over",
             )
-        _check_lineup(seating, lives, out_in, turns, next_starter, r)
+        _check_lineup(rules, seating, lives, out_in, turns, next_starter, why, r)
         ruling = rule_round(rules, turns, lives, f"rounds[{r}].turns")
         rulings.append(ruling)
         for p in ruling.players:
@@ -179,6 +196,7 @@ def referee_game(
                 out_in[n] = r
                 knockouts[n] = knockout_events
         next_starter, winner = ruling.next_starter, ruling.winner
+        why = _starter_reason(ruling)
     return GameRuling(
         starting_lives=full,
         rounds=tuple(rulings),

@@ -61,15 +61,18 @@ def move_error(
     throw_left: bool,
     conversion: Conversion | None,
     kept: Dice | None,
+    held: Dice = (),
 ) -> tuple[str, str, str] | None:
     """Why a move is illegal, as (field, rule broken, its code), or None.
 
     The field is `conversion`, `kept`, or `next` (the next throw should not exist).  `kept`
-    is None when the player stands (the record ends here).  Checked in the order a
-    table would: the conversion first (it changes the dice), then what stays on the table.
+    is None when the player stands (the record ends here); `held` is what stayed on the
+    table from the previous throw (it matters when only the sixes just thrown count).
+    Checked in the order a table would: the conversion first (it changes the dice), then
+    what stays on the table.
     """
     dice = canonical(dice)
-    allowed = rules.conversion(dice)
+    allowed = rules.conversion(dice, held)
     if conversion is not None:
         if not throw_left:
             return (
@@ -77,12 +80,12 @@ def move_error(
                 "a conversion needs a throw left, and this is the last throw",
                 "conversion_without_throw_left",
             )
-        sixes = Counter(dice)[6]
-        if sixes != CONVERSION_SIXES[conversion]:
+        sixes = rules.sixes(dice, held)
+        if allowed is None or allowed[0] is not conversion:
+            shown = "the dice show" if rules.sixes_counted_as_they_lie else "the throw brought"
             return (
                 "conversion",
-                f"'{conversion.value}' needs {CONVERSION_SIXES[conversion]} sixes, "
-                f"the dice show {sixes}",
+                f"'{conversion.value}' needs {CONVERSION_SIXES[conversion]} sixes, {shown} {sixes}",
                 "conversion_without_sixes",
             )
         if kept is None:
@@ -103,11 +106,19 @@ def move_error(
         return None
     if not throw_left:
         return "next", "no throw is left", "throws_exceeded"
-    if special(dice) is Special.CHICAGO:
+    if rules.ends_turn(dice):
+        if special(dice) is Special.CHICAGO:
+            return (
+                "next",
+                "1-1-1 (Chicago) ends the turn"
+                + (" and the round" if rules.chicago_ends_round else "")
+                + ": no further throw",
+                "throw_after_chicago",
+            )
         return (
             "next",
-            "1-1-1 (Chicago) ends the turn and the round: no further throw",
-            "throw_after_chicago",
+            "a 1-6-5 counts as it lies and ends the round: no further throw",
+            "throw_after_round_end",
         )
     table = dice if conversion is None else converted(dice, conversion)
     ones_aside = aside + (0 if conversion is None else CONVERSION_ONES[conversion])
@@ -120,7 +131,7 @@ def move_error(
             f"{ones_aside} set-aside 1(s) must stay out of the shaker",
             "set_aside_not_kept",
         )
-    if conversion is not None and 6 in kept:
+    if conversion is not None and Counter(kept)[6] >= Counter(table)[6]:
         return (
             "kept",
             "after a conversion the remaining 6 goes back into the shaker",
@@ -135,13 +146,16 @@ def move_error(
     return None
 
 
-def legal_moves(rules: ChicagoRules, dice: Dice, aside: int, throw_left: bool) -> list[Move]:
-    """Every move allowed from these dice, standing first, then keeps by size and face."""
+def legal_moves(
+    rules: ChicagoRules, dice: Dice, aside: int, throw_left: bool, held: Dice = ()
+) -> list[Move]:
+    """Every move allowed from these dice (`held`: those kept from the previous throw),
+    standing first, then keeps by size and face."""
     dice = canonical(dice)
-    if not throw_left or special(dice) is Special.CHICAGO:
+    if not throw_left or rules.ends_turn(dice):
         return [stand(dice, aside)]
     moves: list[Move] = []
-    allowed = rules.conversion(dice)
+    allowed = rules.conversion(dice, held)
     if allowed is None or allowed[1] is Obligation.MAY:
         moves.append(stand(dice, aside))
         moves.extend(
@@ -174,11 +188,14 @@ class ConversionOffer:
     may_keep: Dice  # the other dice, kept or thrown again at the player's choice
 
 
-def conversion_offer(rules: ChicagoRules, dice: Dice, aside: int = 0) -> ConversionOffer | None:
+def conversion_offer(
+    rules: ChicagoRules, dice: Dice, aside: int = 0, held: Dice = ()
+) -> ConversionOffer | None:
     """The conversion the dice allow, for a turn with `aside` 1s already set aside by
     earlier conversions: those stay out of the shaker, so they are not among the dice the
-    player may keep or throw (`may_keep`), and `ones_set_aside` counts them with the new."""
-    allowed = rules.conversion(canonical(dice))
+    player may keep or throw (`may_keep`), and `ones_set_aside` counts them with the new.
+    `held` (kept from the previous throw) matters when only the sixes just thrown count."""
+    allowed = rules.conversion(canonical(dice), held)
     if allowed is None:
         return None
     conversion, obligation = allowed

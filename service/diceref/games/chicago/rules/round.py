@@ -22,8 +22,12 @@ from diceref.games.chicago.rules.ruleset import (
     Call,
     ChicagoRules,
     Conversion,
+    NextStarter,
     Special,
+    ThrowLimit,
     TieLoser,
+    Victim,
+    WorstOutStarter,
     special,
 )
 
@@ -100,7 +104,8 @@ class _TurnResult:
     dice: Dice  # the dice the player stands on
     throws: int
     call: Call | None
-    victim: str | None
+    # Every 1-6-5 that counts in the turn: (its 1-based throw, the victim named on it).
+    one_six_fives: tuple[tuple[int, str | None], ...]
 
 
 def _check_dice(dice: Dice, path: str, who: str) -> None:
@@ -114,15 +119,17 @@ def _check_dice(dice: Dice, path: str, who: str) -> None:
 def play_turn(
     rules: ChicagoRules, turn: Turn, allowed: int, starter: bool, path: str
 ) -> _TurnResult:
-    """Replay one player's throws; `allowed` is 3 for the starter, the starter's count after."""
+    """Replay one player's throws; `allowed` is 3 for the starter, and for later players
+    the starter's count (or 3 under `throw_limit` 'free')."""
     name = turn.name
+    one_six_fives: list[tuple[int, str | None]] = []
     aside = 0  # 1s set aside by conversions: never thrown again this turn
     on_table: Dice = ()  # what the next throw must still show
     n = len(turn.throws)
     if n > allowed:
         why = (
             f"a turn has at most {rules.throws_per_turn} throws"
-            if starter
+            if starter or rules.throw_limit is ThrowLimit.FREE
             else "no player may throw more times than the starter"
         )
         raise RuleViolation(
@@ -144,7 +151,7 @@ def play_turn(
             )
         last = j == n - 1
         error = move_error(
-            rules, dice, aside, j + 1 < allowed, t.conversion, None if last else t.kept
+            rules, dice, aside, j + 1 < allowed, t.conversion, None if last else t.kept, on_table
         )
         if error is not None:
             field, reason, code = error
@@ -154,18 +161,28 @@ def play_turn(
                 )
             raise RuleViolation(f"{tp}.{field}", f"{who}: {reason}", code)
         kind = special(dice)
-        _check_call(t, kind, starter, last, tp, who)
-        _check_victim(t, kind, last, tp, who)
+        _check_call(rules, t, kind, starter, last, tp, who)
+        counts = last or not rules.specials_on_final_dice
+        _check_victim(rules, t, kind, counts, tp, who)
+        if counts and kind is Special.ONE_SIX_FIVE:
+            one_six_fives.append((j + 1, t.victim))
         if not last:
             on_table = canonical(t.kept)
             aside += 0 if t.conversion is None else CONVERSION_ONES[t.conversion]
     final = turn.throws[-1]
-    return _TurnResult(canonical(final.dice), n, final.call, final.victim)
+    return _TurnResult(canonical(final.dice), n, final.call, tuple(one_six_fives))
 
 
 def _check_call(
-    t: ThrowRecord, kind: Special | None, starter: bool, last: bool, tp: str, who: str
+    rules: ChicagoRules,
+    t: ThrowRecord,
+    kind: Special | None,
+    starter: bool,
+    last: bool,
+    tp: str,
+    who: str,
 ) -> None:
+    no_call = kind is Special.CHICAGO and not rules.chicago_call_due()
     if t.call is not None:
         if not starter:
             raise RuleViolation(
@@ -181,13 +198,13 @@ def _check_call(
                 "starter's last throw",
                 "call_before_last_throw",
             )
-        if kind is Special.CHICAGO:
+        if no_call:
             raise RuleViolation(
                 f"{tp}.call",
                 f"{who}: no call after a Chicago: 1-1-1 ends the round before a call is due",
                 "call_after_chicago",
             )
-    elif starter and last and kind is not Special.CHICAGO:
+    elif starter and last and not no_call:
         raise RuleViolation(
             f"{tp}.call",
             f"{who}: missing call: the starter calls high or low after the last throw",
@@ -195,9 +212,13 @@ def _check_call(
         )
 
 
-def _check_victim(t: ThrowRecord, kind: Special | None, last: bool, tp: str, who: str) -> None:
+def _check_victim(
+    rules: ChicagoRules, t: ThrowRecord, kind: Special | None, counts: bool, tp: str, who: str
+) -> None:
+    """`counts`: a 1-6-5 on this throw would count (the throw stood on, or any throw when
+    specials count as they lie)."""
     if t.victim is not None:
-        if not last:
+        if not counts:
             raise RuleViolation(
                 f"{tp}.victim",
                 f"{who}: a 1-6-5 counts only on the dice the player stands on, and this throw "
@@ -210,10 +231,15 @@ def _check_victim(t: ThrowRecord, kind: Special | None, last: bool, tp: str, who
                 f"{who}: an opponent is named, but the dice are not 1-6-5",
                 "victim_without_one_six_five",
             )
-    elif last and kind is Special.ONE_SIX_FIVE:
+    elif (
+        counts
+        and kind is Special.ONE_SIX_FIVE
+        and rules.one_six_five_victim is Victim.ROLLER_CHOICE
+    ):
         raise RuleViolation(
             f"{tp}.victim",
-            f"{who}: stands on 1-6-5 but names no opponent to lose a life",
+            f"{who}: {'stands on' if rules.specials_on_final_dice else 'throws'} "
+            "1-6-5 but names no opponent to lose a life",
             "missing_victim",
         )
 
@@ -273,18 +299,29 @@ def rule_round(
             )
         res = play_turn(rules, turn, limit, i == 0, p)
         if i == 0:
-            limit, call = res.throws, res.call
+            call = res.call
+            if rules.throw_limit is ThrowLimit.STARTER:
+                limit = res.throws
         results[turn.name] = res
-        kind = special(res.dice)
-        if kind is Special.CHICAGO:
+        for throw, given in res.one_six_fives:
+            tp = f"{p}.throws[{throw - 1}]"
+            victim = _victim(rules, names, turn.name, throw, given, left, gone, tp)
+            take(EventKind.ONE_SIX_FIVE, turn.name, [victim], throw=throw)
+            if not rules.one_six_five_round_goes_on:
+                closed = f"the round ended at {turn.name}'s 1-6-5 (throw {throw})"
+            if closed is None and len(still_in()) == 1:
+                closed = f"the game is over: {still_in()[0]} is the last player with lives"
+            if closed is not None and throw < res.throws:
+                raise RuleViolation(
+                    f"{p}.throws[{throw}]",
+                    f"{turn.name}: throw {throw + 1}: {closed}",
+                    "throw_after_round_end",
+                )
+        if special(res.dice) is Special.CHICAGO:
             opponents = [n for n in still_in() if n != turn.name]
             take(EventKind.CHICAGO, turn.name, opponents, throw=res.throws)
-            closed = f"the round ended at {turn.name}'s Chicago (throw {res.throws})"
-        elif kind is Special.ONE_SIX_FIVE:
-            victim = _victim(turn.name, res, left, gone, f"{p}.throws[{res.throws - 1}]")
-            take(EventKind.ONE_SIX_FIVE, turn.name, [victim], throw=res.throws)
-            if not rules.one_six_five_round_goes_on:
-                closed = f"the round ended at {turn.name}'s 1-6-5 (throw {res.throws})"
+            if rules.chicago_ends_round:
+                closed = f"the round ended at {turn.name}'s Chicago (throw {res.throws})"
         if closed is None and len(still_in()) == 1:
             closed = f"the game is over: {still_in()[0]} is the last player with lives"
 
@@ -300,16 +337,41 @@ def rule_round(
         players=tuple(_result(rules, n, lives[n], left[n], results.get(n), call) for n in names),
         events=tuple(events),
         ended_by=ended_by,
-        next_starter=_next_starter(names, left, worst),
+        next_starter=_next_starter(rules, names, left, worst, events[-1].player),
         winner=still_in()[0] if len(still_in()) == 1 else None,
     )
 
 
+def _after(names: Sequence[str], left: Mapping[str, int], who: str) -> str:
+    """The next player still in after `who` in turn order (round the table)."""
+    at = names.index(who) + 1
+    return next(n for n in (*names[at:], *names[:at]) if left[n] > 0 and n != who)
+
+
 def _victim(
-    roller: str, res: _TurnResult, left: Mapping[str, int], gone: Mapping[str, str], path: str
+    rules: ChicagoRules,
+    names: Sequence[str],
+    roller: str,
+    throw: int,
+    given: str | None,
+    left: Mapping[str, int],
+    gone: Mapping[str, str],
+    path: str,
 ) -> str:
-    victim = res.victim
-    assert victim is not None  # play_turn insists on a victim for a 1-6-5 stood on
+    """Who loses the 1-6-5's life: the opponent named, or under `one_six_five_victim`
+    'next_in_turn' the next player still in (a name given must be that player)."""
+    if rules.one_six_five_victim is Victim.NEXT_IN_TURN:
+        due = _after(names, left, roller)
+        if given is not None and given != due:
+            raise RuleViolation(
+                f"{path}.victim",
+                f"{roller}: throw {throw}: under one_six_five_victim 'next_in_turn' the life "
+                f"goes to {due}, the next player still in after {roller}, not '{given}'",
+                "invalid_victim",
+            )
+        return due
+    victim = given
+    assert victim is not None  # play_turn insists on a victim for a 1-6-5 that counts
     why = None
     if victim == roller:
         why = "the roller cannot pick themselves"
@@ -320,7 +382,7 @@ def _victim(
     if why is not None:
         raise RuleViolation(
             f"{path}.victim",
-            f"{roller}: throw {res.throws}: the 1-6-5 victim must be an opponent still in the "
+            f"{roller}: throw {throw}: the 1-6-5 victim must be an opponent still in the "
             f"game: {why}",
             "invalid_victim",
         )
@@ -347,11 +409,28 @@ def _result(
     )
 
 
-def _next_starter(names: Sequence[str], left: Mapping[str, int], worst: str | None) -> str | None:
-    """The worst score starts; if that was their last life, the next player still in after
-    them.  None after a Chicago (drawn by lot) and once the game is over."""
+def _next_starter(
+    rules: ChicagoRules,
+    names: Sequence[str],
+    left: Mapping[str, int],
+    worst: str | None,
+    thrower: str,
+) -> str | None:
+    """Who starts the next round, None when drawn by lot or once the game is over.
+
+    After a worst score (`worst`): that player, or if the life was their last, as
+    `next_starter_when_worst_out` says.  After a round a Chicago or 1-6-5 of `thrower`
+    ended: as `next_starter_after_chicago` says."""
     alive = [n for n in names if left[n] > 0]
-    if worst is None or len(alive) < 2:
+    if len(alive) < 2:
         return None
-    at = names.index(worst)
-    return next(n for n in (*names[at:], *names[:at]) if left[n] > 0)
+    if worst is None:
+        after = rules.next_starter_after_chicago
+        if after is NextStarter.LOT:
+            return None
+        return thrower if after is NextStarter.THROWER else _after(names, left, thrower)
+    if left[worst] > 0:
+        return worst
+    if rules.next_starter_when_worst_out is WorstOutStarter.LOT:
+        return None
+    return _after(names, left, worst)

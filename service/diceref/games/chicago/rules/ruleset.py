@@ -2,20 +2,19 @@
 
 The referee, the coach and `GET /games/chicago` all read the one `ChicagoRules` object, so
 a reading changed in the builder changes the rulings, the advice and what clients are told
-together.  Readings that can take another value are fields the logic branches on; readings
-the service supports in one way only are still reported as parameters, so a frontend can
-show them, and the builder refuses what it cannot honour.
+together.  Every reading is a field the logic branches on, with the alternative real tables
+play; the one reading without a coherent alternative (`knockout`) is still reported, as
+not settable, with the reason in its description.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
 from diceref.core.dice import Dice, canonical
-from diceref.core.game import GameInfo, Parameter, RuleParameterError
+from diceref.core.game import GameInfo, Parameter
 
 CHICAGO_DICE = 3
 CHICAGO_THROWS = 3
@@ -52,6 +51,42 @@ class TieLoser(StrEnum):
     EARLIER = "earlier"
 
 
+class ThrowLimit(StrEnum):
+    """How many throws a later player has."""
+
+    STARTER = "starter"  # no more than the starter took
+    FREE = "free"  # up to three, whatever the starter took
+
+
+class NextStarter(StrEnum):
+    """Who starts the round after one that ended at a Chicago (or a round-ending 1-6-5)."""
+
+    LOT = "lot"  # drawn by lot: the ruling names nobody
+    THROWER = "thrower"  # the player who threw it
+    NEXT_IN_TURN = "next_in_turn"  # the next player still in after the thrower
+
+
+class StarterChicagoCall(StrEnum):
+    """Whether a starter who throws 1-1-1 calls, when the Chicago ends the round."""
+
+    NONE = "none"  # no call: a recorded call is rejected
+    CALL = "call"  # the starter calls as after any last throw
+
+
+class Victim(StrEnum):
+    """Who loses the life a 1-6-5 takes."""
+
+    ROLLER_CHOICE = "roller_choice"  # the opponent the roller names
+    NEXT_IN_TURN = "next_in_turn"  # the next player still in after the roller
+
+
+class WorstOutStarter(StrEnum):
+    """Who starts the next round when the worst score lost their last life."""
+
+    NEXT_IN_TURN = "next_in_turn"  # the next player still in after them
+    LOT = "lot"  # drawn by lot: the ruling names nobody
+
+
 # How many sixes each conversion needs, and how many of them become set-aside 1s.
 CONVERSION_SIXES: dict[Conversion, int] = {Conversion.TWO_SIXES: 2, Conversion.THREE_SIXES: 3}
 CONVERSION_ONES: dict[Conversion, int] = {Conversion.TWO_SIXES: 1, Conversion.THREE_SIXES: 2}
@@ -78,6 +113,15 @@ class ChicagoRules(GameInfo):
     worst_tie_loser: TieLoser = TieLoser.LATER
     one_six_five_scores: bool = True  # False: a 1-6-5 can never be the worst score
     one_six_five_round_goes_on: bool = True  # False: a 1-6-5 ends the round, as a Chicago
+    throw_limit: ThrowLimit = ThrowLimit.STARTER
+    sixes_counted_as_they_lie: bool = True  # False: only the sixes just thrown count
+    chicago_ends_round: bool = True  # False: the Chicago's lives are taken, the round goes on
+    next_starter_after_chicago: NextStarter = NextStarter.LOT
+    starter_chicago_call: StarterChicagoCall = StarterChicagoCall.NONE
+    one_six_five_victim: Victim = Victim.ROLLER_CHOICE
+    specials_on_final_dice: bool = True  # False: a 1-6-5 counts on any throw that shows it
+    next_starter_when_worst_out: WorstOutStarter = WorstOutStarter.NEXT_IN_TURN
+    seating_fixed: bool = True  # False: each round of a game sets its own turn order
 
     def __post_init__(self) -> None:
         if self.max_players is None:
@@ -108,15 +152,41 @@ class ChicagoRules(GameInfo):
         """A plain score to beat, on the `strength` scale."""
         return score if call is Call.HIGH else -score
 
-    def conversion(self, dice: Dice) -> tuple[Conversion, Obligation] | None:
-        """The conversion the dice as they lie allow (held sixes count), and whether it is
-        forced; `None` without two sixes.  Whether a throw is left is the caller's part."""
-        sixes = Counter(dice)[6]
+    def sixes(self, dice: Dice, held: Dice = ()) -> int:
+        """The sixes a conversion counts: all of them on the dice as they lie, or (with
+        `sixes_counted_as_they_lie` false) only those just thrown, not the `held` dice that
+        stayed on the table from the previous throw."""
+        if self.sixes_counted_as_they_lie:
+            return Counter(dice)[6]
+        return Counter(dice)[6] - Counter(held)[6]
+
+    def conversion(self, dice: Dice, held: Dice = ()) -> tuple[Conversion, Obligation] | None:
+        """The conversion the dice allow (`held`: the dice kept from the previous throw),
+        and whether it is forced; `None` without two sixes counted.  Whether a throw is left
+        is the caller's part."""
+        sixes = self.sixes(dice, held)
         if sixes == 3:
             return Conversion.THREE_SIXES, self.three_sixes
         if sixes == 2:
             return Conversion.TWO_SIXES, self.two_sixes
         return None
+
+    def ends_turn(self, dice: Dice) -> bool:
+        """Dice on which the turn stops at once: a Chicago always (the best throw, and its
+        lives are taken), a 1-6-5 when it counts as it lies and ends the round."""
+        kind = special(dice)
+        if kind is Special.CHICAGO:
+            return True
+        return (
+            kind is Special.ONE_SIX_FIVE
+            and not self.specials_on_final_dice
+            and not self.one_six_five_round_goes_on
+        )
+
+    def chicago_call_due(self) -> bool:
+        """Whether a starter standing on 1-1-1 calls: always when the round goes on after
+        it, else as `starter_chicago_call` says."""
+        return not self.chicago_ends_round or self.starter_chicago_call is StarterChicagoCall.CALL
 
 
 # Bounds of a house rule's numbers: lives per player, and a face's value (three dice score
@@ -127,71 +197,26 @@ LIVES_TABLE = (4, 3, 3, 3, 2)
 HIGH_VALUES = (100, 2, 3, 4, 5, 60)
 LOW_VALUES = (1, 2, 3, 4, 5, 6)
 
-# Readings the referee and the coach implement one way only: reported (and accepted with
-# this value) so a frontend can show them; another value is refused by name, never ignored.
-FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
-    "throw_limit": (
-        "starter",
-        "The starter throws 1 to 3 times; no later player may throw more often.",
-    ),
-    "sixes_counted_as_they_lie": (
-        True,
-        "Two or three 6s are counted on the dice as they lie after a throw, kept sixes "
-        "included (the text says 'rolls two 6s' and does not single out the dice just "
-        "thrown).",
-    ),
-    "chicago_ends_round": (
-        True,
-        "1-1-1 costs every opponent a life and ends the round at once: the thrower's turn "
-        "ends, nobody else throws, no worst score is ruled.",
-    ),
-    "next_starter_after_chicago": (
-        "lot",
-        "After a Chicago (or a 1-6-5 that ends the round) the next starter is drawn by lot: "
-        "the ruling names none.",
-    ),
-    "starter_chicago_call": (
-        "none",
-        "A starter who throws 1-1-1 makes no call: the round ends before a call is due, and "
-        "a call recorded with it is rejected.",
-    ),
-    "one_six_five_victim": (
-        "roller_choice",
-        "The roller of a 1-6-5 names one opponent still in the game, who loses a life.",
-    ),
-    "specials_on_final_dice": (
-        True,
-        "A 1-6-5 counts only when it is the dice the player stands on: throwing on gives it "
-        "up (otherwise it would be a free life with a rethrow to follow).",
-    ),
-    "knockout": (
-        "immediate",
-        "A life is taken when its event happens; a player at 0 is out at once: no further "
-        "throws, no part in the worst score, and the game ends as soon as one player has "
-        "lives left.",
-    ),
-    "next_starter_when_worst_out": (
-        "next_in_turn",
-        "The worst score starts the next round; if that life was the last, the next player "
-        "still in after them in turn order starts.",
-    ),
-    "seating_fixed": (
-        True,
-        "In a game, every round goes round the table in the first round's order, from its "
-        "starter, skipping players who are out.",
-    ),
-}
-# Of those, the ones the text states (the others are readings of a silent or unclear text).
+# Readings the text states (the others are readings of a silent or unclear text).
 STATED = frozenset(
     ("throw_limit", "chicago_ends_round", "next_starter_after_chicago", "one_six_five_victim")
 )
 OBLIGATIONS = tuple(o.value for o in Obligation)
+KNOCKOUT = "immediate"
 
 
-def _fixed(name: str) -> Parameter:
-    value, text = FIXED_READINGS[name]
-    choices = (value,) if isinstance(value, str) else ()
-    return Parameter(name, value, text, reading=name not in STATED, choices=choices)
+def _choice(name: str, value: StrEnum, text: str) -> Parameter:
+    return Parameter(
+        name,
+        value.value,
+        text,
+        reading=name not in STATED,
+        choices=tuple(v.value for v in type(value)),
+    )
+
+
+def _flag(name: str, value: bool, text: str) -> Parameter:
+    return Parameter(name, value, text, reading=name not in STATED)
 
 
 def chicago(
@@ -199,29 +224,32 @@ def chicago(
     lives_by_players: tuple[int, ...] = LIVES_TABLE,
     high_values: tuple[int, ...] = HIGH_VALUES,
     low_values: tuple[int, ...] = LOW_VALUES,
+    throw_limit: str = ThrowLimit.STARTER,
     two_sixes_conversion: str = Obligation.MAY,
     three_sixes_conversion: str = Obligation.MUST,
+    sixes_counted_as_they_lie: bool = True,
+    chicago_ends_round: bool = True,
+    next_starter_after_chicago: str = NextStarter.LOT,
+    starter_chicago_call: str = StarterChicagoCall.NONE,
+    one_six_five_victim: str = Victim.ROLLER_CHOICE,
     one_six_five_round_goes_on: bool = True,
+    specials_on_final_dice: bool = True,
     one_six_five_scores: bool = True,
     worst_tie_loser: str = TieLoser.LATER,
-    **readings: bool | str,
+    next_starter_when_worst_out: str = WorstOutStarter.NEXT_IN_TURN,
+    seating_fixed: bool = True,
 ) -> ChicagoRules:
-    """Chicago under the given readings (the built-in game with none).  Every parameter it
-    reports is a keyword here, by the same name, so a request's checked `rules` build it;
-    a reading the service implements one way only accepts only that value."""
-    for name, given in readings.items():
-        if name not in FIXED_READINGS:
-            raise TypeError(f"chicago() has no parameter {name!r}")
-        fixed = FIXED_READINGS[name][0]
-        if given != fixed:
-            raise RuleParameterError(
-                name,
-                f"the service referees and coaches Chicago only with {name} = {json.dumps(fixed)}",
-                "invalid_rule",
-            )
+    """Chicago under the given readings (the built-in game with none).  Every settable
+    parameter it reports is a keyword here, by the same name, so a request's checked
+    `rules` build it."""
     two_sixes = Obligation(two_sixes_conversion)
     three_sixes = Obligation(three_sixes_conversion)
     tie_loser = TieLoser(worst_tie_loser)
+    limit = ThrowLimit(throw_limit)
+    after_chicago = NextStarter(next_starter_after_chicago)
+    chicago_call = StarterChicagoCall(starter_chicago_call)
+    victim = Victim(one_six_five_victim)
+    worst_out = WorstOutStarter(next_starter_when_worst_out)
     lives_table = tuple(lives_by_players)
     players = (
         "4/3/2 lives for 2/3-5/6 players"
@@ -237,11 +265,23 @@ def chicago(
         min_players=2,
         max_players=6,
         source="Chicago: Instructions, rulebook (English)",
-        summary="Three dice, up to three throws, the starter sets the throw limit and calls "
-        f"high (1 = {high_values[0]}, 6 = {high_values[5]}) or low (1 = {low_values[0]}, "
+        summary="Three dice, up to three throws, "
+        + (
+            "the starter sets the throw limit and calls "
+            if limit is ThrowLimit.STARTER
+            else "the starter calls "
+        )
+        + f"high (1 = {high_values[0]}, 6 = {high_values[5]}) or low (1 = {low_values[0]}, "
         f"6 = {low_values[5]}); the worst score loses a life and starts the next round; "
-        "1-1-1 (Chicago) costs every opponent a life and ends the round; 1-6-5 costs an "
-        "opponent of the roller's choice a life"
+        "1-1-1 (Chicago) costs every opponent a life"
+        + (" and ends the round" if chicago_ends_round else "")
+        + "; 1-6-5 costs "
+        + (
+            "an opponent of the roller's choice"
+            if victim is Victim.ROLLER_CHOICE
+            else "the next player in turn"
+        )
+        + " a life"
         + ("" if one_six_five_round_goes_on else " and ends the round")
         + f"; two 6s {two_sixes.value}, three 6s {three_sixes.value} become 1s with a throw "
         f"left; {players}.",
@@ -253,6 +293,15 @@ def chicago(
         worst_tie_loser=tie_loser,
         one_six_five_scores=one_six_five_scores,
         one_six_five_round_goes_on=one_six_five_round_goes_on,
+        throw_limit=limit,
+        sixes_counted_as_they_lie=sixes_counted_as_they_lie,
+        chicago_ends_round=chicago_ends_round,
+        next_starter_after_chicago=after_chicago,
+        starter_chicago_call=chicago_call,
+        one_six_five_victim=victim,
+        specials_on_final_dice=specials_on_final_dice,
+        next_starter_when_worst_out=worst_out,
+        seating_fixed=seating_fixed,
         parameters=(
             Parameter(
                 "lives_by_players",
@@ -279,7 +328,13 @@ def chicago(
                 maximum=MAX_FACE_VALUE,
                 length=6,
             ),
-            _fixed("throw_limit"),
+            _choice(
+                "throw_limit",
+                limit,
+                "'starter': the starter throws 1 to 3 times and no later player may throw more "
+                "often (as written). 'free': every player may throw up to 3 times, whatever "
+                "the starter took.",
+            ),
             Parameter(
                 "two_sixes_conversion",
                 two_sixes.value,
@@ -296,11 +351,47 @@ def chicago(
                 "is illegal.",
                 choices=OBLIGATIONS,
             ),
-            _fixed("sixes_counted_as_they_lie"),
-            _fixed("chicago_ends_round"),
-            _fixed("next_starter_after_chicago"),
-            _fixed("starter_chicago_call"),
-            _fixed("one_six_five_victim"),
+            _flag(
+                "sixes_counted_as_they_lie",
+                sixes_counted_as_they_lie,
+                "Two or three 6s are counted on the dice as they lie after a throw, kept sixes "
+                "included (the text says 'rolls two 6s' and does not single out the dice just "
+                "thrown). False: only the sixes the throw itself brought count, so a kept 6 "
+                "and a new 6 convert nothing.",
+            ),
+            _flag(
+                "chicago_ends_round",
+                chicago_ends_round,
+                "1-1-1 costs every opponent a life and ends the round at once: the thrower's "
+                "turn ends, nobody else throws, no worst score is ruled. False: the lives "
+                "are taken and the round goes on ('the player to roll next' throws); the "
+                "Chicago is the thrower's score, and the worst score is ruled as usual.",
+            ),
+            _choice(
+                "next_starter_after_chicago",
+                after_chicago,
+                "Who starts after a round a Chicago (or a 1-6-5 that ends the round) ended: "
+                "'lot', drawn by lot, so the ruling names none (the text: 'automatically "
+                "decided'); 'thrower', the player who threw it; 'next_in_turn', the next "
+                "player still in after the thrower.",
+            ),
+            _choice(
+                "starter_chicago_call",
+                chicago_call,
+                "A starter whose 1-1-1 ends the round: 'none', makes no call (the round ends "
+                "before a call is due) and a recorded call is rejected; 'call', calls as "
+                "after any last throw, and the ruling shows the call and the score. When "
+                "the round goes on after a Chicago (chicago_ends_round false) the starter "
+                "always calls.",
+            ),
+            _choice(
+                "one_six_five_victim",
+                victim,
+                "Who loses the life a 1-6-5 takes: 'roller_choice', the opponent still in "
+                "whom the roller names (as written); 'next_in_turn', the next player still "
+                "in after the roller, in the round's turn order (a named victim must be "
+                "that player, and may be left out).",
+            ),
             Parameter(
                 "one_six_five_round_goes_on",
                 one_six_five_round_goes_on,
@@ -309,7 +400,14 @@ def chicago(
                 "the next starter drawn by lot).",
                 reading=True,
             ),
-            _fixed("specials_on_final_dice"),
+            _flag(
+                "specials_on_final_dice",
+                specials_on_final_dice,
+                "A 1-6-5 counts only when it is the dice the player stands on: throwing on "
+                "gives it up. False: it counts on every throw that shows it, the victim "
+                "named on that throw, and the player may throw on (unless the 1-6-5 ends the "
+                "round).",
+            ),
             Parameter(
                 "one_six_five_scores",
                 one_six_five_scores,
@@ -327,9 +425,34 @@ def chicago(
                 reading=True,
                 choices=tuple(t.value for t in TieLoser),
             ),
-            _fixed("knockout"),
-            _fixed("next_starter_when_worst_out"),
-            _fixed("seating_fixed"),
+            Parameter(
+                "knockout",
+                KNOCKOUT,
+                "A life is taken when its event happens; a player at 0 is out at once: no "
+                "further throws, no part in the worst score, and the game ends as soon as one "
+                "player has lives left. Not settable: the other reading, out only at the end "
+                "of the round, lets every player reach 0 in one round (a 1-6-5, then a "
+                "Chicago by its victim), and the text, whose winner 'still has at least one "
+                "life', gives such a game no winner and no way to go on.",
+                reading=True,
+                choices=(KNOCKOUT,),
+                settable=False,
+            ),
+            _choice(
+                "next_starter_when_worst_out",
+                worst_out,
+                "The worst score starts the next round; if that life was their last: "
+                "'next_in_turn', the next player still in after them in turn order; 'lot', "
+                "drawn by lot (the ruling names none).",
+            ),
+            _flag(
+                "seating_fixed",
+                seating_fixed,
+                "In a game, every round goes round the table in the first seating's order, "
+                "from its starter, skipping players who are out. False: each round sets its "
+                "own turn order (players change seats, or the starter picks who follows); "
+                "the starter is still the one the previous ruling named.",
+            ),
         ),
     )
 

@@ -18,7 +18,7 @@ from math import factorial, prod
 
 from diceref.core.dice import Dice, canonical, counts, multisets
 from diceref.core.errors import RuleViolation
-from diceref.games.chicago.rules.moves import Move, legal_moves
+from diceref.games.chicago.rules.moves import Move, contains, legal_moves
 from diceref.games.chicago.rules.ruleset import CHICAGO_DICE, Call, ChicagoRules
 
 SCALE = 6**CHICAGO_DICE
@@ -57,27 +57,38 @@ def _final(objective: Objective, dice: Dice) -> Value:
     return int(beats), rules.signed_value(dice, call)
 
 
+def _held(rules: ChicagoRules, kept: Dice) -> Dice:
+    """What of the kept dice the rules look at next throw: nothing when sixes count as they
+    lie (so the built-in game's positions share one cache entry), else the kept dice."""
+    return () if rules.sixes_counted_as_they_lie else canonical(kept)
+
+
 def move_value(objective: Objective, dice: Dice, aside: int, left: int, move: Move) -> Value:
     if move.rethrow == 0:
         chance, score = _final(objective, dice)
         return chance * SCALE**left, score * SCALE**left
     chance = score = 0
+    held = _held(objective.rules, move.kept)
     for shown, weight in outcomes(move.rethrow):
-        c, s = best_value(objective, canonical(move.kept + shown), move.aside, left - 1)
+        c, s = best_value(objective, canonical(move.kept + shown), move.aside, left - 1, held)
         chance += weight * c
         score += weight * s
     return chance, score
 
 
 @lru_cache(maxsize=1 << 16)
-def best_value(objective: Objective, dice: Dice, aside: int, left: int) -> Value:
+def best_value(objective: Objective, dice: Dice, aside: int, left: int, held: Dice = ()) -> Value:
+    """The value of the dice under best play, `held` being the dice kept from the previous
+    throw (the conversions look at them when only the sixes just thrown count)."""
     return max(
         move_value(objective, dice, aside, left, m)
-        for m in legal_moves(objective.rules, dice, aside, left > 0)
+        for m in legal_moves(objective.rules, dice, aside, left > 0, held)
     )
 
 
-def _check(rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | None) -> None:
+def _check(
+    rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | None, kept: Dice
+) -> None:
     if Counter(dice)[1] < aside:
         raise RuleViolation(
             "set_aside_count",
@@ -95,6 +106,20 @@ def _check(rules: ChicagoRules, dice: Dice, aside: int, left: int, call: Call | 
         raise RuleViolation(
             "throws_left", f"0 to {rules.throws_per_turn - 1} throws can be left", "throws_exceeded"
         )
+    if kept and left >= rules.throws_per_turn - 1:
+        raise RuleViolation(
+            "kept",
+            "dice kept from a previous throw mean at least one throw is done, so at most "
+            f"{rules.throws_per_turn - 2} throw can be left",
+            "kept_before_first_throw",
+        )
+    if not contains(dice, kept):
+        raise RuleViolation(
+            "dice",
+            f"{list(kept)} stayed on the table, but the dice show {list(dice)}: kept dice "
+            "cannot change",
+            "kept_dice_changed",
+        )
 
 
 def advise(
@@ -104,12 +129,15 @@ def advise(
     call: Call | None,
     target: int | None = None,
     aside: int = 0,
+    kept: Dice = (),
 ) -> dict[Call, list[Advice]]:
     """Every legal move, best first, for the call given or, for the starter who has not
     called yet, for each call.  With a target the rank is the chance of ending strictly
-    better than it (then the expected score); without one, the expected score."""
+    better than it (then the expected score); without one, the expected score.  `kept` is
+    what stayed on the table from the previous throw, set-aside 1s included."""
     dice = canonical(dice)
-    _check(rules, dice, aside, throws_left, call)
+    kept = canonical(kept)
+    _check(rules, dice, aside, throws_left, call, kept)
     if call is None and target is not None:
         raise RuleViolation(
             "target",
@@ -117,7 +145,7 @@ def advise(
             "target_without_call",
         )
     calls = list(Call) if call is None else [call]
-    moves = legal_moves(rules, dice, aside, throws_left > 0)
+    moves = legal_moves(rules, dice, aside, throws_left > 0, _held(rules, kept))
     scale = SCALE**throws_left
     out: dict[Call, list[Advice]] = {}
     for c in calls:
