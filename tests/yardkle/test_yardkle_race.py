@@ -280,3 +280,37 @@ def test_three_ones_at_1000_bank_a_1000_need_the_built_in_rules_throw_on(
     built_in = holds(house_client, body)
     assert built_in["best_option"]["decision"] == "throw_on"
     assert built_in["best_option"]["win_probability"] < 0.5
+
+
+def test_the_games_need_under_house_rules_passes_the_leader_by_their_unit(
+    app: Litestar, house_client: TestClient[Any]
+) -> None:
+    """Single 5s at 100 (every score a multiple of 100) and a 3,000 target: Ann's six 2s
+    reach it; Bo's last turn needs 3,100 (3,000 would only tie), not the built-in 3,050.
+    Raced with that need under the same rules, every chance is the brute-force one."""
+    sent = {"single_five": 100, "target": 3000}
+    rules = YardkleRules(**sent)
+    put_policy_for(app, rules)
+    six = [2, 2, 2, 2, 2, 2]
+    game = {
+        "players": ["Ann", "Bo"],
+        "turns": [{"player": "Ann", "throws": [{"dice": six, "set_aside": six}], "end": "bank"}],
+    }
+    r = house_client.post("/yardkle/games", json=game | {"rules": sent})
+    assert r.status_code == 200, r.text
+    bo = next(s for s in r.json()["standings"] if s["player"] == "Bo")
+    assert bo["last_turn"] and bo["need"] == 3100
+    built_in = house_client.post("/yardkle/games", json=game | {"rules": {"target": 3000}})
+    assert next(s for s in built_in.json()["standings"] if s["player"] == "Bo")["need"] == 3050
+    dice = [1, 1, 1, 5, 2, 3]
+    out = holds(
+        house_client,
+        {"dice": dice, "on_pad": bo["on_pad"], "need": bo["need"], "rules": sent},
+    )
+    w = brute(3100, bo["on_pad"], rules)
+    for o in out["options"]:
+        assert o["decision"] == "throw_on"  # nothing in one throw makes 3,100
+        assert o["win_probability"] == pytest.approx(
+            w(o["turn_points"], o["dice_left_count"]), abs=1e-12
+        )
+    assert not Race(rules, 3100, False, 0).won(3000)  # a tie does not pass the leader

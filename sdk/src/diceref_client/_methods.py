@@ -450,6 +450,7 @@ class SyncMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleReviewResponse:
@@ -459,7 +460,7 @@ class SyncMethods:
         result: YardkleReviewResponse = self._call(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -856,6 +857,7 @@ class AsyncMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleReviewResponse:
@@ -865,7 +867,7 @@ class AsyncMethods:
         result: YardkleReviewResponse = await self._call(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1262,6 +1264,7 @@ class SyncRawMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleReviewResponse]:
@@ -1271,7 +1274,7 @@ class SyncRawMethods:
         result: RawResponse[YardkleReviewResponse] = self._call_raw(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1668,6 +1671,7 @@ class AsyncRawMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleReviewResponse]:
@@ -1677,7 +1681,7 @@ class AsyncRawMethods:
         result: RawResponse[YardkleReviewResponse] = await self._call_raw(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
