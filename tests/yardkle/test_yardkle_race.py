@@ -122,6 +122,20 @@ def test_levels_solved_in_pieces_are_those_of_one_sweep() -> None:
     assert not win_chances(rules, 10).flags.writeable  # a caller cannot change the kept ones
 
 
+def test_the_kept_levels_are_bounded() -> None:
+    """At most `MEMO_RULESETS` rulesets keep their levels (the least recently raced leave),
+    and a race never solves past `MAX_LEVELS`."""
+    race_module.forget_chances()
+    rulesets = [YardkleRules(target=1000 + 50 * i) for i in range(race_module.MEMO_RULESETS + 1)]
+    for rules in rulesets:
+        win_chances(rules, 5)
+    assert list(race_module._MEMO) == rulesets[1:]
+    win_chances(RULES, race_module.MAX_LEVELS)
+    assert len(race_module._MEMO[RULES]) == (race_module.MAX_LEVELS + 2) * RULES.dice
+    with pytest.raises(ValueError):
+        win_chances(RULES, race_module.MAX_LEVELS + 1)
+
+
 def test_the_chance_falls_as_the_need_grows() -> None:
     w = win_chances(RULES, 200)
     assert (w[1:] <= w[:-1] + 1e-15).all() and (w[0] == 1).all()

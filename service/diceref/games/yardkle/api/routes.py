@@ -113,9 +113,10 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     pad), ranked, and the best decision.  With `need` (the turn points to reach: to pass the
     leader on a last turn, or to get on the pad), every option also gives its exact
     `win_probability` of ending the turn with at least `need`, and the ranking, the
-    decision and the loss follow it; the expected points stay beside it.  Under house rules
-    the coach reads the table solved for them (503 with Retry-After while it is not
-    ready)."""
+    decision and the loss follow it; the expected points stay beside it (a need is raced up
+    to 2,000 scoring units: every need at the built-in unit of 50; under a finer unit a
+    larger one is a 422).  Under house rules the coach reads the table solved for them
+    (503 with Retry-After while it is not ready) and races by their scoring."""
     game = _game(data.rules)
     rules = game.rules
     validate_turn_state(data.dice, data.turn_points, rules)

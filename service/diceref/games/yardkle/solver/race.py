@@ -31,6 +31,7 @@ needs up to that many units, and a larger need is refused naming `need`.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
@@ -122,11 +123,13 @@ def check_need(rules: YardkleRules, need: int, field: str = "need") -> None:
 
 
 _MEMO: OrderedDict[YardkleRules, FloatArray] = OrderedDict()
+_MEMO_LOCK = threading.Lock()  # requests run on one event loop, the CLI and tests may not
 
 
 def forget_chances() -> None:
     """Drop every kept level (the benchmark's cold start: a process's first race)."""
-    _MEMO.clear()
+    with _MEMO_LOCK:
+        _MEMO.clear()
 
 
 def _solve_levels(rules: YardkleRules, known: FloatArray | None, levels: int) -> FloatArray:
@@ -163,14 +166,15 @@ def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
     if levels > MAX_LEVELS:
         raise ValueError(f"a race is solved for at most {MAX_LEVELS} levels, not {levels}")
     d = rules.dice
-    known = _MEMO.get(rules)
-    if known is None or len(known) < (levels + 2) * d:
-        solved = 0 if known is None else len(known) // d - 2
-        known = _solve_levels(rules, known, min(MAX_LEVELS, max(levels, solved + CHUNK)))
-        _MEMO[rules] = known
-        while len(_MEMO) > MEMO_RULESETS:
-            _MEMO.popitem(last=False)
-    _MEMO.move_to_end(rules)
+    with _MEMO_LOCK:
+        known = _MEMO.get(rules)
+        if known is None or len(known) < (levels + 2) * d:
+            solved = 0 if known is None else len(known) // d - 2
+            known = _solve_levels(rules, known, min(MAX_LEVELS, max(levels, solved + CHUNK)))
+            _MEMO[rules] = known
+            while len(_MEMO) > MEMO_RULESETS:
+                _MEMO.popitem(last=False)
+        _MEMO.move_to_end(rules)
     return known[d : (levels + 2) * d].reshape(levels + 1, d)
 
 
