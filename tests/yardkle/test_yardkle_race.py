@@ -28,13 +28,16 @@ from diceref.games.yardkle.solver.race import Race, win_chances
 from helpers import put_policy, put_policy_for
 
 # House rules that change the race: three 1s at 1,000 (a set-aside of 20 units), no entry
-# minimum, a coarser unit (single 5s at 100: every score a multiple of 100), four dice
-# without three pairs, and a 500 straight with two triplets at 0.
+# minimum, a coarser unit (single 5s at 100: every score a multiple of 100) and a finer one
+# (single 5s at 25), four dice without three pairs, one die (every scoring throw is hot
+# dice), and a 500 straight with two triplets at 0.
 HOUSE_RULES: dict[str, dict[str, Any]] = {
     "three_ones_1000": {"three_ones": 1000},
     "no_entry_minimum": {"entry_minimum": 0},
     "single_five_100": {"single_five": 100},
+    "single_five_25": {"single_five": 25},
     "four_dice": {"dice": 4, "three_pairs": 0},
+    "one_die": {"dice": 1},
     "cheap_straight": {"straight": 500, "two_triplets": 0, "entry_minimum": 350},
 }
 
