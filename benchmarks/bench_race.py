@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import statistics
@@ -99,10 +100,12 @@ def scope(path: str, body: bytes) -> dict[str, Any]:
 
 async def server_times(
     app: Any, bodies: list[bytes], cold: bool
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[int]]:
     """Milliseconds per request through the whole ASGI app, in process: wall time, and the
     CPU time of the same work (which the other processes of a shared machine inflate
-    far less: a request preempted halfway shows in the first, not in the second)."""
+    far less: a request preempted halfway shows in the first, not in the second); and the
+    requests during which Python ran a full (generation 2) garbage collection, a pause of
+    the whole process that a server has too, which lands on one request or another."""
     sent: list[Any] = []
 
     async def send(message: Any) -> None:
@@ -110,7 +113,8 @@ async def server_times(
 
     times: list[float] = []
     cpu: list[float] = []
-    for body in bodies:
+    collected: list[int] = []
+    for i, body in enumerate(bodies):
         messages = [{"type": "http.request", "body": body, "more_body": False}]
 
         async def receive(messages: list[Any] = messages) -> Any:
@@ -119,12 +123,15 @@ async def server_times(
         if cold:
             forget_chances()
         sent.clear()
+        full = gc.get_stats()[2]["collections"]
         start, start_cpu = time.perf_counter(), time.thread_time()
         await app(scope("/yardkle/holds", body), receive, send)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         times.append((time.perf_counter() - start) * 1000)
         assert sent[0]["status"] == 200, sent
-    return times, cpu
+        if gc.get_stats()[2]["collections"] != full:
+            collected.append(i)
+    return times, cpu, collected
 
 
 def bodies_of(rules: dict[str, Any] | None, target: int, step: int) -> list[dict[str, Any]]:
@@ -180,14 +187,21 @@ def main() -> None:
         raw = [msgspec.json.encode(b) for b in bodies]
         asyncio.run(server_times(app, raw[:20], cold=False))  # the ruleset's scoring, derived once
         for name, cold in (("cold", True), ("warm", False)):
-            times, cpu = asyncio.run(server_times(app, raw, cold))
+            times, cpu, collected = asyncio.run(server_times(app, raw, cold))
             print(
                 f"{label}, {name}, {len(times)} requests (needs {args.step}..{rules.target}):"
                 f"\n  server time {pct(times)}; worst: {worst(times, bodies)}"
                 f"\n  CPU time    {pct(cpu)}; worst: {worst(cpu, bodies)}"
             )
+            if collected:
+                rest = [c for i, c in enumerate(cpu) if i not in collected]
+                print(
+                    f"  {len(collected)} request(s) ran a full garbage collection (CPU "
+                    f"{', '.join(f'{cpu[i]:.2f}' for i in collected)} ms); the others' CPU "
+                    f"max {max(rest):.2f} ms"
+                )
     biggest = {"dice": [1, 1, 1, 5, 5, 5], "on_pad": True, "need": 100_000}
-    times, cpu = asyncio.run(server_times(app, [msgspec.json.encode(biggest)] * 30, cold=True))
+    times, cpu, _ = asyncio.run(server_times(app, [msgspec.json.encode(biggest)] * 30, cold=True))
     print(
         f"the largest need a request may send (100,000: {race.MAX_LEVELS} levels), cold, "
         f"30 requests:\n  server time {pct(times)}\n  CPU time    {pct(cpu)}"
