@@ -1,7 +1,7 @@
-"""POST /reviews and the Yardkle race: server time per request, and over HTTP.
+"""POST /reviews: server time per request, and over HTTP.
 
-Targets (issue 15): a 13-turn Yahtzee review in at most 20 ms of server time; a
-`/yardkle/holds` with a `need` (any need up to the target) in at most 5 ms.
+Target (issue 15): a 13-turn Yahtzee review in at most 20 ms of server time.  (The Yardkle
+race, `/yardkle/holds` with a `need`, has its own: `benchmarks/bench_race.py`.)
 
 Server time is the handler's own work in-process (decode, replay, value every decision,
 encode), each game a fresh set of cards so the per-state turn cache never helps.  Beside
@@ -37,11 +37,6 @@ from diceref.games.scorecard.rules.turns import replay_game
 from diceref.games.scorecard.solver import advice
 from diceref.games.scorecard.solver.review import review_game
 from diceref.games.scorecard.tables import value_spec
-from diceref.games.yardkle.api.models import HoldsRequest, HoldsResponse, hold_out
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE
-from diceref.games.yardkle.solver.advice import advise as yardkle_advise
-from diceref.games.yardkle.solver.race import win_chances
-from diceref.games.yardkle.tables import solve_policy_table
 from diceref.tables.config import TableSettings
 from diceref.tables.spec import load_sync
 from diceref.tables.store import TableStore
@@ -107,22 +102,6 @@ def peer_solver(ys: Any) -> Any:
     return _PEER["solver"]
 
 
-def race_server_time(need: int, dice: list[int], turn_points: int) -> float:
-    """Milliseconds of `/yardkle/holds` with a need: decode, the DP, advise, encode."""
-    table = solve_policy_table(YARDKLE)
-    raw = msgspec.json.encode(
-        {"dice": dice, "on_pad": True, "turn_points": turn_points, "need": need}
-    )
-    t = time.perf_counter()
-    data = msgspec.json.decode(raw, type=HoldsRequest)
-    options = yardkle_advise(table, YARDKLE, data.dice, data.turn_points, data.on_pad, data.need)
-    top = options[0].win_probability or 0.0
-    msgspec.json.encode(
-        HoldsResponse(dice, turn_points, True, False, [hold_out(h, top) for h in options], None)
-    )
-    return (time.perf_counter() - t) * 1000
-
-
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     store = TableStore(TableSettings(cache_dir=CACHE))
@@ -146,12 +125,6 @@ def main() -> None:
             f"yatzy-solver valuing the same decisions in-process: {pct(peers)}  "
             f"(peer / ours at p50: {ratio:.2f})"
         )
-    needs = [*range(50, YARDKLE.target + 1, 250), YARDKLE.target]
-    win_chances(YARDKLE, 1)  # the merged options, built once per ruleset
-    race = [race_server_time(n, [1, 2, 3, 4], 300) for n in needs for _ in range(3)]
-    print(
-        f"/yardkle/holds with need 50..{YARDKLE.target}, server time: {pct(race)}  (target <= 5 ms)"
-    )
     env = {"DICEREF_CACHE_DIR": str(CACHE), "DICEREF_PRELOAD": "yahtzee"}
     with (
         serve(workers=1, env=env, ready_path="/readyz") as server,
@@ -165,16 +138,6 @@ def main() -> None:
             assert client.post("/reviews", json=body).status_code == 200
             http.append((time.perf_counter() - t) * 1000)
         print(f"POST /reviews over HTTP, one worker, one client: {pct(http)}")
-        race_http = []
-        for need in needs:
-            t = time.perf_counter()
-            r = client.post(
-                "/yardkle/holds",
-                json={"dice": [1, 2, 3, 4], "on_pad": True, "turn_points": 300, "need": need},
-            )
-            assert r.status_code == 200
-            race_http.append((time.perf_counter() - t) * 1000)
-        print(f"POST /yardkle/holds with need over HTTP: {pct(race_http)}")
 
 
 if __name__ == "__main__":

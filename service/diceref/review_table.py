@@ -1,9 +1,10 @@
 """`diceref review FILE.json`: a played game's review printed as a table.
 
 The file holds a `POST /reviews` body (a scorecard game: `game`, `turns`, optional `rules`)
-or a `POST /yardkle/reviews` body (`turns` whose items have an `end`).  The review is the
-service's own (the same replay, valuation and answer as the operation); the tables come
-from the store as `diceref precompute` leaves them (solved once if no cache has them).
+or a `POST /yardkle/reviews` body (`turns` whose items have an `end`, optional `rules`).
+The review is the service's own (the same replay, valuation and answer as the operation);
+the tables come from the store as `diceref precompute` leaves them (solved once if no cache
+has them).
 """
 
 from __future__ import annotations
@@ -49,13 +50,13 @@ def scorecard_review(body: Any, settings: Settings) -> Any:
 
 
 def yardkle_review(body: Any) -> Any:
-    """The `POST /yardkle/reviews` answer for `body` (its table solves in 0.1 s)."""
+    """The `POST /yardkle/reviews` answer for `body`, under its `rules` (the policy table
+    of any rules solves here in about 0.1 s)."""
     from diceref.games.yardkle.api.reviews import YardkleReviewRequest, review_answer
-    from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as RULES
     from diceref.games.yardkle.tables import solve_policy_table
 
     data = msgspec.convert(body, YardkleReviewRequest)
-    return review_answer(data, solve_policy_table(RULES))
+    return review_answer(data, solve_policy_table)
 
 
 def print_scorecard(review: Any, console: Console) -> None:

@@ -197,7 +197,7 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "yardkleTurns": [400, 408, 413, 415, 422],
         "yardkleGames": [400, 408, 413, 415, 422],
         "yardkleHolds": [400, 408, 413, 415, 422, 429, 503],
-        "yardkleReviews": [400, 408, 413, 415, 422],
+        "yardkleReviews": [400, 408, 413, 415, 422, 429, 503],
         "rulesets": [400, 404, 408, 413, 415, 422, 429],
     }
     retry = document["paths"]["/holds"]["post"]["responses"]["503"]["headers"]["Retry-After"]

@@ -452,6 +452,7 @@ class SyncMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleReviewResponse:
@@ -461,7 +462,7 @@ class SyncMethods:
         result: YardkleReviewResponse = self._call(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -860,6 +861,7 @@ class AsyncMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> YardkleReviewResponse:
@@ -869,7 +871,7 @@ class AsyncMethods:
         result: YardkleReviewResponse = await self._call(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1268,6 +1270,7 @@ class SyncRawMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleReviewResponse]:
@@ -1277,7 +1280,7 @@ class SyncRawMethods:
         result: RawResponse[YardkleReviewResponse] = self._call_raw(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )
@@ -1676,6 +1679,7 @@ class AsyncRawMethods:
         self,
         turns: Sequence[YardkleReviewTurnIn],
         *,
+        rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[YardkleReviewResponse]:
@@ -1685,7 +1689,7 @@ class AsyncRawMethods:
         result: RawResponse[YardkleReviewResponse] = await self._call_raw(
             BY_ID["yardkleReviews"],
             "/yardkle/reviews",
-            YardkleReviewRequest(turns=list(turns)),
+            YardkleReviewRequest(turns=list(turns), rules=None if rules is None else dict(rules)),
             timeout,
             extra_headers,
         )

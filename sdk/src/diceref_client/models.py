@@ -765,6 +765,7 @@ class YardkleReviewTurnIn(_In):
 
 class YardkleReviewRequest(_In):
     turns: list[YardkleReviewTurnIn]
+    rules: dict[str, Any] | None = None
 
 
 class ChoiceOut(_Out):
@@ -803,3 +804,4 @@ class YardkleReviewResponse(_Out):
     optimal_expected_points: float
     luck: float
     costliest: list[YardkleDecisionOut]
+    ruleset_id: str | None = None

@@ -42,6 +42,29 @@ REVIEW_TURN = {
 FIRST_LOSS = 370.0621401390541 - 295.4284727623822
 
 
+def table_solving(instance: str, body: Json) -> Example:
+    """The 503 of an operation under house rules whose table is not solved yet (three 1s
+    at 1,000): the first request queues the solve."""
+    return Example(
+        "table-solving",
+        "House rules whose table is not solved yet: the first request queues the solve "
+        "(5 s is the default DICEREF_RETRY_AFTER)",
+        503,
+        problem(
+            503,
+            "table-solving",
+            "Table being solved",
+            instance,
+            [],
+            detail=f"the table of these rules ({THOUSAND.rules_hash}) is queued for a "
+            "solve; retry in 5 s",
+            retry_after=5,
+            progress=0.0,
+        ),
+        body=body,
+    )
+
+
 def _choice(set_aside: list[int], decision: str, expected_points: float) -> Json:
     return {"set_aside": set_aside, "decision": decision, "expected_points": expected_points}
 
@@ -483,26 +506,14 @@ EXAMPLES: dict[str, list[Example]] = {
             ),
             body={"dice": [1, 5, 2, 3], "on_pad": True, "turn_points": 333},
         ),
-        Example(
-            "table-solving",
-            "House rules whose table is not solved yet: the first request queues the solve "
-            "(5 s is the default DICEREF_RETRY_AFTER)",
-            503,
-            problem(
-                503,
-                "table-solving",
-                "Table being solved",
-                "/yardkle/holds",
-                [],
-                detail=f"the table of these rules ({THOUSAND.rules_hash}) is queued for a "
-                "solve; retry in 5 s",
-                retry_after=5,
-                progress=0.0,
-            ),
-            body={"dice": [1, 1, 1, 2, 3, 4], "on_pad": True, "rules": {"three_ones": 1000}},
+        table_solving(
+            "/yardkle/holds",
+            {"dice": [1, 1, 1, 2, 3, 4], "on_pad": True, "rules": {"three_ones": 1000}},
         ),
     ],
     "yardkleReviews": [
+        queue_full("/yardkle/reviews", {"turns": [REVIEW_TURN], "rules": {"three_ones": 1000}}),
+        table_solving("/yardkle/reviews", {"turns": [REVIEW_TURN], "rules": {"three_ones": 1000}}),
         Example(
             "one-turn",
             "Setting aside 1 and 5 from the first throw cost 75 points in expectation (keep the "

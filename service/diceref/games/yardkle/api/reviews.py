@@ -3,13 +3,15 @@
 Each turn is sent as `/yardkle/turns` takes it, with the player's banked total before it
 (which says whether they are on the pad); the rules layer referees it (a 422 at the first
 illegal step, naming `turns[i]...`), and every decision is valued against the optimal
-expected-points policy from the registry's table (a 503 while it loads).  Under house
-rules (`rules`, being added to the Yardkle routes), the turns are refereed and valued under
-the same rules: `RULES` below is then the request's.
+expected-points policy from the registry's table.  Under house rules (`rules`, as on every
+Yardkle operation) the turns are refereed and valued under those rules, against their own
+table: solved on demand like `/yardkle/holds`'s (a 503 with `Retry-After` while it is
+solved, a 429 when the solve queue is full), never on the request's path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import msgspec
@@ -20,13 +22,14 @@ from msgspec import Meta
 from diceref.core.arrays import FloatArray
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.api.models import Total, TurnThrows
-from diceref.games.yardkle.api.routes import _records
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as RULES
-from diceref.games.yardkle.rules.turns import TurnEnd, adjudicate_turn
+from diceref.games.yardkle.api.routes import _game, _records
+from diceref.games.yardkle.rules.ruleset import YardkleRules
+from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult, adjudicate_turn
 from diceref.games.yardkle.solver.advice import Decision
 from diceref.games.yardkle.solver.review import Choice, ThrowDecision, review_turns
 from diceref.games.yardkle.tables import policy_spec
-from diceref.http.family import operation, registry_of
+from diceref.http.family import operation, registry_of, ruleset_id_of
+from diceref.http.fields import Rules, RulesetId
 
 
 class YardkleReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -40,6 +43,7 @@ class YardkleReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class YardkleReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
     turns: Annotated[list[YardkleReviewTurnIn], Meta(max_length=500)]
+    rules: Rules | None = None
 
 
 class ChoiceOut(msgspec.Struct):
@@ -71,7 +75,7 @@ class YardkleTurnReviewOut(msgspec.Struct):
     decisions: list[YardkleDecisionOut]
 
 
-class YardkleReviewResponse(msgspec.Struct):
+class YardkleReviewResponse(msgspec.Struct, omit_defaults=True):
     turns: list[YardkleTurnReviewOut]
     expected_loss: float
     decision_count: int
@@ -80,6 +84,7 @@ class YardkleReviewResponse(msgspec.Struct):
     optimal_expected_points: float
     luck: float
     costliest: list[YardkleDecisionOut]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 
 def _choice(c: Choice) -> ChoiceOut:
@@ -99,38 +104,33 @@ def _decision_out(d: ThrowDecision) -> YardkleDecisionOut:
     )
 
 
-@operation("/reviews", summary="Review played Yardkle turns", problems=(400, 422))
+@operation("/reviews", summary="Review played Yardkle turns", problems=(400, 422, 429, 503))
 def yardkle_reviews(
     data: JSONBody[YardkleReviewRequest],
     request: Request,  # type: ignore[type-arg]
 ) -> YardkleReviewResponse:
     """Every decision of the turns (after each throw that scored: the set-aside, then bank
-    or throw on) against the optimal expected-points policy: what was chosen, the best
-    options (ties included) and the `loss` in expected turn points; per turn its points,
-    the policy's expected points, its loss and its luck; in all, the same sums and the
-    three costliest decisions.  An illegal turn is a 422 naming `turns[i]` and the rule."""
-    table = registry_of(request).require(policy_spec(RULES))
-    return review_answer(data, table)
+    or throw on) against the optimal expected-points policy under the request's rules:
+    what was chosen, the best options (ties included) and the `loss` in expected turn
+    points; per turn its points, the policy's expected points, its loss and its luck; in
+    all, the same sums and the three costliest decisions.  An illegal turn is a 422 naming
+    `turns[i]` and the rule; under house rules whose table is not solved yet, a 503 with
+    `Retry-After` (the solve is queued)."""
+    registry = registry_of(request)
+    return review_answer(data, lambda rules: registry.require(policy_spec(rules)))
 
 
-def review_answer(data: YardkleReviewRequest, table: FloatArray) -> YardkleReviewResponse:
-    """The answer to `data` with the policy table given (the handler's, or the CLI's)."""
-    results = []
-    for i, turn in enumerate(data.turns):
-        on_pad = turn.banked_total > 0 or RULES.entry_minimum == 0
-        if turn.on_pad is not None and turn.on_pad != on_pad:
-            raise RuleViolation(
-                f"turns[{i}].on_pad",
-                f"a banked total of {turn.banked_total} means the player is "
-                f"{'' if on_pad else 'not '}on the pad",
-                "pad_mismatch",
-            )
-        results.append(
-            adjudicate_turn(
-                _records(turn.throws), turn.end, turn.banked_total, RULES, where=f"turns[{i}]"
-            )
-        )
-    review = review_turns(table, RULES, results)
+def review_answer(
+    data: YardkleReviewRequest, table_of: Callable[[YardkleRules], FloatArray]
+) -> YardkleReviewResponse:
+    """The answer to `data`: the rules checked (a 422 naming `rules.<name>`), every turn
+    refereed under them, then the decisions valued with `table_of(rules)`, the policy
+    table of those rules (the registry's for the handler, raising a 503 while it is not
+    ready; solved on the spot for the CLI)."""
+    game = _game(data.rules)
+    rules = game.rules
+    results = referee(data, rules)
+    review = review_turns(table_of(rules), rules, results)
     return YardkleReviewResponse(
         turns=[
             YardkleTurnReviewOut(
@@ -151,4 +151,26 @@ def review_answer(data: YardkleReviewRequest, table: FloatArray) -> YardkleRevie
         optimal_expected_points=review.optimal_expected_points,
         luck=review.luck,
         costliest=[_decision_out(d) for d in review.costliest],
+        ruleset_id=ruleset_id_of(game, data.rules),
     )
+
+
+def referee(data: YardkleReviewRequest, rules: YardkleRules) -> list[TurnResult]:
+    """Every turn as the rules score it against the banked total before it; the first
+    illegal step (or an `on_pad` that contradicts the total) raises, naming `turns[i]`."""
+    results = []
+    for i, turn in enumerate(data.turns):
+        on_pad = turn.banked_total > 0 or rules.entry_minimum == 0
+        if turn.on_pad is not None and turn.on_pad != on_pad:
+            raise RuleViolation(
+                f"turns[{i}].on_pad",
+                f"a banked total of {turn.banked_total} means the player is "
+                f"{'' if on_pad else 'not '}on the pad",
+                "pad_mismatch",
+            )
+        results.append(
+            adjudicate_turn(
+                _records(turn.throws), turn.end, turn.banked_total, rules, where=f"turns[{i}]"
+            )
+        )
+    return results

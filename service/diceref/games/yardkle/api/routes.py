@@ -32,6 +32,7 @@ from diceref.games.yardkle.rules.ruleset import YardkleGame
 from diceref.games.yardkle.rules.scoring import set_asides, validate_throw
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
 from diceref.games.yardkle.solver.advice import advise
+from diceref.games.yardkle.solver.race import check_need, effective_need
 from diceref.games.yardkle.tables import GAME, policy_spec
 from diceref.http.family import operation, registry_of, ruleset_id_of
 
@@ -112,12 +113,15 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     pad), ranked, and the best decision.  With `need` (the turn points to reach: to pass the
     leader on a last turn, or to get on the pad), every option also gives its exact
     `win_probability` of ending the turn with at least `need`, and the ranking, the
-    decision and the loss follow it; the expected points stay beside it.  Under house rules
-    the coach reads the table solved for them (503 with Retry-After while it is not
-    ready)."""
+    decision and the loss follow it; the expected points stay beside it (a need is raced up
+    to 2,000 scoring units: every need at the built-in unit of 50; under a finer unit a
+    larger one is a 422).  Under house rules the coach reads the table solved for them
+    (503 with Retry-After while it is not ready) and races by their scoring."""
     game = _game(data.rules)
     rules = game.rules
     validate_turn_state(data.dice, data.turn_points, rules)
+    if data.need is not None:  # a need the race is not solved for is a 422, table or not
+        check_need(rules, effective_need(rules, data.need, data.on_pad))
     table = registry_of(request).require(policy_spec(rules))
     options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
     best = options[0] if options else None

@@ -7,50 +7,66 @@ pass the leader gains nothing by banking 400.
 The chance depends on the points still missing, not on the points in hand: with r units
 still to make and n dice to throw, the turn is won by setting aside s >= r units (then
 banking, which is always allowed there: off the pad, `need` is raised to the entry minimum)
-or else by going on with r - s units missing and the dice left (all six again after hot
+or else by going on with r - s units missing and the dice left (all of them again after hot
 dice).  A Yardkle loses.  So
 
     W(r, n) = sum over scoring throws of n dice: p(throw) * max over set-asides
               [1 if s >= r else W(r - s, n')],          W(0, n) = 1,
 
 and since every set-aside scores (s >= 1), W(r, .) needs only smaller r: one sweep from
-r = 1 up, each level a gather over every (throw, set-aside) pair, a max per throw and one
-product with the throws' chances (the arrays of `policy.throw_options`).  No simulation,
-no table: a request's `need` up to the target is a few hundred levels, solved on the spot.
+r = 1 up, each level one gather of every (throw, set-aside) pair, a max per throw and one
+product with the throws' chances (the arrays of `policy.throw_options`, merged exactly
+below).  No simulation and no table: a need up to the target is a few hundred levels of
+three array operations, solved on the spot.
+
+W depends on the rules and on r alone, not on the need, the points in hand or the throw:
+the levels a request solves are the first levels of every later request's.  So they are
+kept per ruleset (`_MEMO`, a few rulesets, a few hundred KB at most), and a request solves
+only the levels no earlier one has, from where they stopped: the numbers are those of the
+whole sweep, to the bit.  The levels are bounded (`MAX_LEVELS`: every need a request may
+send, 100,000, at the built-in scoring unit of 50); a house rule with a finer unit allows
+needs up to that many units, and a larger need is refused naming `need`.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
 import numpy as np
+import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.policy import throw_options
+
+MAX_LEVELS = 2_000  # units a race may miss: a need of 100,000 at the built-in unit (50)
+MEMO_RULESETS = 16  # rulesets whose solved levels are kept (least recently raced leave)
+CHUNK = 64  # levels solved at least, and whose gather positions are built, at a time
 
 
 @dataclass(frozen=True)
 class RaceOptions:
-    """The throws and set-asides that matter to the race, merged exactly.
+    """The throws and set-asides that matter to the race, merged exactly, as a grid.
 
     Within a throw, of the set-asides leaving the same number of dice only the one with
     the most points matters (the chance of making r more units never grows with r), and
     throws whose remaining options are the same are one throw with their chances added:
-    852 scoring throws and 3,006 set-asides become a few hundred of each, with the same
-    answer.  `index[r]` is, for every option, where its next value lies in the flat
-    (level, dice) array with r units missing (level 0 once the set-aside makes them), for
-    r up to the target's levels; rows beyond are built when asked.
+    852 scoring throws and 3,006 set-asides become 231 throws of at most one option per
+    count of dice left.  Row j of the grid holds every merged throw's j-th option (a throw
+    with fewer is padded with a cell worth 0), so a level is one gather of the grid, a max
+    down its columns and one product with the chances.
     """
 
-    steps: IndexArray  # (options,) units the set-aside scores
-    cols: IndexArray  # (options,) dice left after it, minus one (all again after hot dice)
-    starts: IndexArray  # (throws,) first option of each merged throw
+    offsets: IndexArray  # (width, throws) flat position of the option's next value, less r x dice
+    floors: IndexArray  # (width, throws) its position once the set-aside makes the need
+    padding: npt.NDArray[np.bool_]  # (width, throws) cells without an option
     chance: FloatArray  # (throws, dice): the merged throw's chance, in its dice's column
-    index: IndexArray  # (levels + 1, options) flat positions, see above
 
 
 @cache
@@ -65,30 +81,22 @@ def race_options(rules: YardkleRules) -> RaceOptions:
             most[n] = max(most.get(n, 0), step)
         key = (int(opts.scoring_dice[k]), tuple(sorted((s, n - 1) for n, s in most.items())))
         merged[key] = merged.get(key, 0.0) + float(opts.scoring_probability[k])
-    steps: list[int] = []
-    cols: list[int] = []
-    starts: list[int] = []
-    chance = np.zeros((len(merged), rules.dice))
-    for j, ((dice, options), p) in enumerate(sorted(merged.items())):
-        starts.append(len(steps))
-        chance[j, dice - 1] = p
-        for step, col in options:
-            steps.append(step)
-            cols.append(col)
-    s, c = np.array(steps, dtype=np.intp), np.array(cols, dtype=np.intp)
-    levels = math.ceil(max(rules.target, rules.entry_minimum) / rules.unit)
-    index = _index_rows(rules, s, c, np.arange(levels + 1))
-    return RaceOptions(s, c, np.array(starts, dtype=np.intp), chance, index)
-
-
-def _index_rows(
-    rules: YardkleRules, steps: IndexArray, cols: IndexArray, levels: IndexArray
-) -> IndexArray:
     d = rules.dice
-    rows: IndexArray = np.maximum(
-        (cols - steps * d)[None, :] + (levels * d)[:, None], cols[None, :]
-    ).astype(np.intp)
-    return rows
+    width = max(len(options) for _, options in merged)
+    shape = (width, len(merged))
+    # The solved chances lie flat, `d` to a level, after one row of zeros (the padding's
+    # cell): W(r, n) at (r + 1) x d + n - 1.
+    offsets = np.zeros(shape, dtype=np.intp)
+    floors = np.zeros(shape, dtype=np.intp)
+    padding = np.ones(shape, dtype=np.bool_)
+    chance = np.zeros((len(merged), d))
+    for j, ((dice, options), p) in enumerate(sorted(merged.items())):
+        chance[j, dice - 1] = p
+        for i, (step, col) in enumerate(options):
+            offsets[i, j] = (1 - step) * d + col
+            floors[i, j] = d + col
+            padding[i, j] = False
+    return RaceOptions(offsets, floors, padding, chance)
 
 
 def effective_need(rules: YardkleRules, need: int, on_pad: bool) -> int:
@@ -102,29 +110,82 @@ def missing_levels(rules: YardkleRules, need: int, turn_points: int) -> int:
     return max(0, math.ceil((need - turn_points) / rules.unit))
 
 
-def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
-    """(levels + 1, dice) array: W[r, n - 1], the chance of making r more units with n dice
-    to throw, playing to make them (W[0] = 1).  Solved on each call: for a need up to the
-    target, a few hundred levels of three array operations each (about 1 ms)."""
+def check_need(rules: YardkleRules, need: int, field: str = "need") -> None:
+    """Refuse a need beyond the levels a race is solved for (only a house rule with a
+    scoring unit under 50 can ask for one: at 50, every need a request may send fits)."""
+    if missing_levels(rules, need, 0) > MAX_LEVELS:
+        raise RuleViolation(
+            field,
+            f"with a scoring unit of {rules.unit} the race is solved for needs up to "
+            f"{MAX_LEVELS * rules.unit:,} ({MAX_LEVELS:,} units), got {need:,}",
+            "out_of_range",
+        )
+
+
+_MEMO: OrderedDict[YardkleRules, FloatArray] = OrderedDict()
+_MEMO_LOCK = threading.Lock()  # requests run on one event loop, the CLI and tests may not
+
+
+def forget_chances() -> None:
+    """Drop every kept level (the benchmark's cold start: a process's first race)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+
+
+def _solve_levels(rules: YardkleRules, known: FloatArray | None, levels: int) -> FloatArray:
+    """The flat chances through level `levels` (see `race_options`), the rows of `known`
+    copied and the rest solved level by level from there."""
     race = race_options(rules)
     d = rules.dice
-    index, base = race.index, race.cols - race.steps * d
-    w = np.zeros((levels + 1) * d)
-    w[:d] = 1.0
-    take, best, dot, chance, starts = w.take, np.maximum.reduceat, np.dot, race.chance, race.starts
-    for r in range(1, levels + 1):
-        at = index[r] if r < len(index) else np.maximum(base + r * d, race.cols)
-        dot(best(take(at), starts), chance, out=w[r * d : (r + 1) * d])
-    return w.reshape(levels + 1, d)
+    flat = np.zeros((levels + 2) * d)
+    if known is None:
+        flat[d : 2 * d] = 1.0  # W(0, n) = 1: the need is met
+        start = 1
+    else:
+        flat[: len(known)] = known
+        start = len(known) // d - 1
+    rows = flat.reshape(levels + 2, d)
+    take, best, dot, chance = flat.take, np.maximum.reduce, np.dot, race.chance
+    for lo in range(start, levels + 1, CHUNK):
+        hi = min(lo + CHUNK, levels + 1)
+        at = np.maximum(
+            race.offsets[None] + (np.arange(lo, hi) * d)[:, None, None], race.floors[None]
+        )
+        at[:, race.padding] = 0
+        for where, out in zip(at, rows[lo + 1 : hi + 1], strict=True):
+            dot(best(take(where), 0), chance, out)
+    flat.setflags(write=False)
+    return flat
+
+
+def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
+    """(levels + 1, dice) read-only array: W[r, n - 1], the chance of making r more units
+    with n dice to throw, playing to make them (W[0] = 1).  The levels no earlier request
+    of the ruleset solved are solved now (at least `CHUNK` at a time, so a few requests
+    solve all the levels a game asks for), about 4 us a level."""
+    if levels > MAX_LEVELS:
+        raise ValueError(f"a race is solved for at most {MAX_LEVELS} levels, not {levels}")
+    d = rules.dice
+    with _MEMO_LOCK:
+        known = _MEMO.get(rules)
+        if known is None or len(known) < (levels + 2) * d:
+            solved = 0 if known is None else len(known) // d - 2
+            known = _solve_levels(rules, known, min(MAX_LEVELS, max(levels, solved + CHUNK)))
+            _MEMO[rules] = known
+            while len(_MEMO) > MEMO_RULESETS:
+                _MEMO.popitem(last=False)
+        _MEMO.move_to_end(rules)
+    return known[d : (levels + 2) * d].reshape(levels + 1, d)
 
 
 class Race:
-    """The chances of one turn's race: solved once for the most units any option can be
+    """The chances of one turn's race: solved for the most units any option can be
     missing (those of the points in hand), read for each option."""
 
     def __init__(self, rules: YardkleRules, need: int, on_pad: bool, turn_points: int) -> None:
         self.rules = rules
         self.need = effective_need(rules, need, on_pad)
+        check_need(rules, self.need)
         self.w = win_chances(rules, missing_levels(rules, self.need, turn_points))
 
     def won(self, turn_points: int) -> bool:
