@@ -6,6 +6,8 @@ The families come from `diceref.games.families.FAMILIES`; this file names none o
 
 from __future__ import annotations
 
+import gc
+
 from litestar import Litestar
 from litestar.config.compression import CompressionConfig
 from litestar.datastructures import State
@@ -65,7 +67,14 @@ def compression_middleware() -> DefineMiddleware:
     return DefineMiddleware(CompressionMiddleware, config=COMPRESSION)
 
 
-def create_app(settings: Settings | None = None, store: TableStore | None = None) -> Litestar:
+def create_app(
+    settings: Settings | None = None, store: TableStore | None = None, freeze_heap: bool = False
+) -> Litestar:
+    """The service.  `freeze_heap` (the served app, not a test's): once the start-up tables
+    are loaded, everything allocated so far is moved out of the garbage collector's sight
+    (`gc.freeze`), so a full collection walks only what requests allocate since, instead
+    of pausing a worker for 40-80 ms over the imports, the rules and the tables' index
+    objects, none of which ever become garbage."""
     settings = settings or Settings.from_env()
     if settings.log_format is not None:
         configure_logging(settings.log_level, settings.log_format)
@@ -78,6 +87,9 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
 
     async def start_tables(app: Litestar) -> None:
         await registry.start(settings.preload, settings.redis_check_interval)
+        if freeze_heap:
+            gc.collect()
+            gc.freeze()
 
     async def stop_tables(app: Litestar) -> None:
         await registry.stop()
@@ -104,4 +116,4 @@ def create_app(settings: Settings | None = None, store: TableStore | None = None
     return app
 
 
-app = create_app()
+app = create_app(freeze_heap=True)  # what `diceref serve` runs
