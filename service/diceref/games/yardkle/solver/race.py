@@ -30,7 +30,7 @@ import numpy as np
 
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.games.yardkle.rules.scoring import YardkleRules
-from diceref.games.yardkle.solver.policy import throw_options
+from diceref.games.yardkle.solver.policy import hot_dice_reach, kept_chance, throw_options
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,7 @@ def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
     index, base = race.index, race.cols - race.steps * d
     w = np.zeros((levels + 1) * d)
     w[:d] = 1.0
+    w[d - 1] = hot_dice_reach(rules)  # need met by hot dice: forced on, it may still be lost
     take, best, dot, chance, starts = w.take, np.maximum.reduceat, np.dot, race.chance, race.starts
     for r in range(1, levels + 1):
         at = index[r] if r < len(index) else np.maximum(base + r * d, race.cols)
@@ -136,5 +137,5 @@ class Race:
         in hand, playing to win from there (once the need is met: not throwing a Yardkle)."""
         r = missing_levels(self.rules, self.need, turn_points)
         if r == 0:
-            return 1.0 - float(throw_options(self.rules).yardkle_chance[dice - 1])
+            return kept_chance(self.rules, dice)
         return float(self.w[r, dice - 1])
