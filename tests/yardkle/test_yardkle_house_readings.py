@@ -136,6 +136,7 @@ def test_the_race_coach_counts_the_forced_throw(client: TestClient[Any]) -> None
     assert best["bank_allowed"] is False
     r6, q6 = only_hot_chance_by_reference(), 5 / 216
     assert best["win_probability"] == pytest.approx((1 - q6 - r6) / (1 - r6), abs=1e-12)
+    assert round(best["win_probability"], 6) == 0.976672  # as docs/rules/yardkle.md says
 
 
 def test_the_coach_values_hot_dice_as_a_throw_when_forced(client: TestClient[Any]) -> None:
@@ -156,6 +157,7 @@ def test_the_coach_values_hot_dice_as_a_throw_when_forced(client: TestClient[Any
     assert hot["bank_expected_points"] == 0.0
     table = solve_policy_table(FORCED)
     assert hot["expected_points"] == throw_value(table, FORCED, True, 22_500, 6) < 22_500
+    assert round(hot["expected_points"], 1) == 22_353.9  # as docs/rules/yardkle.md says
 
 
 def simulate_from(
@@ -226,6 +228,49 @@ def test_forced_hot_dice_change_a_small_games_expected_points() -> None:
     forced = solve(YardkleRules(dice=3, entry_minimum=0, hot_dice_optional=False)).values
     assert free[1, 0, 2] == pytest.approx(92.7294096, abs=1e-7)
     assert forced[1, 0, 2] == pytest.approx(91.5311676, abs=1e-7)
+
+
+@pytest.mark.parametrize(
+    ("rules", "dice", "points"),
+    [
+        ({"two_triplets": 0}, [1, 1, 1, 5, 5, 5], 800),
+        ({"four_of_a_kind_with_pair": 0}, [2, 2, 2, 2, 1, 1], 1200),
+        ({"groups_distinct_faces": False, "four_of_a_kind_with_pair": 0}, [2, 2, 2, 2, 3, 3], 1500),
+        ({"four_of_a_kind_with_pair": 0}, [2, 2, 2, 2, 3, 3], 1000),
+    ],
+)
+def test_the_documented_house_rule_examples_score_as_stated(
+    client: TestClient[Any], rules: dict[str, Any], dice: list[int], points: int
+) -> None:
+    r = client.post("/yardkle/throws", json={"dice": dice, "rules": rules})
+    assert r.status_code == 200, r.text
+    assert r.json()["max_points"] == points
+
+
+def test_a_table_in_tenths_is_the_same_game() -> None:
+    tenths = YardkleRules(
+        **{
+            n: getattr(DEFAULT_RULES, n) // 10
+            for n in (
+                "single_one",
+                "single_five",
+                "three_ones",
+                "three_of_a_kind_per_pip",
+                "four_of_a_kind",
+                "five_of_a_kind",
+                "six_of_a_kind",
+                "straight",
+                "three_pairs",
+                "four_of_a_kind_with_pair",
+                "two_triplets",
+                "entry_minimum",
+                "target",
+            )
+        }
+    )
+    assert tenths.unit == 5 and levels_needed(tenths) == levels_needed(DEFAULT_RULES) == 336
+    values = solve_policy_table(tenths)
+    assert np.allclose(values * 10, solve_policy_table(DEFAULT_RULES), rtol=0, atol=1e-9)
 
 
 # --- ties and the last turns: the referee ----------------------------------------------------
