@@ -344,6 +344,19 @@ def test_last_turns_complete_the_round(client: TestClient[Any]) -> None:
     assert "the round is complete" in over.json()["errors"][0]["reason"]
 
 
+def test_completing_the_round_after_the_last_listed_player_ends_the_game(
+    client: TestClient[Any],
+) -> None:
+    game = {"players": ["Ann", "Bo"], "turns": [turn("Ann", ONE), turn("Bo", STRAIGHT)]}
+    rules = {"target": 1500, "entry_minimum": 0, "last_turns": "complete_the_round"}
+    out = client.post("/yardkle/games", json=game | {"rules": rules}).json()
+    assert out["finished"] and out["winners"] == ["Bo"] and out["next_player"] is None
+    default = client.post(
+        "/yardkle/games", json=game | {"rules": rules | {"last_turns": "every_other_player_once"}}
+    ).json()
+    assert default["last_turns_due"] == ["Ann"]
+
+
 def test_no_last_turns_the_first_to_the_target_wins(client: TestClient[Any]) -> None:
     game = {"players": ["Ann", "Bo"], "turns": [turn("Ann", STRAIGHT)]}
     rules = {"target": 1500, "entry_minimum": 0, "last_turns": "none"}

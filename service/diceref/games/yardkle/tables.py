@@ -1,9 +1,10 @@
 """Yardkle's one table, as a spec the tables registry serves: the expected turn points of
 every state (pad or not, turn points, dice left) under the optimal turn policy.
 
-It is small (32 KB, solved in 0.1 s), so it is loaded before the service takes its first
-request (`at_startup`), and `/yardkle/holds` reads it from the registry like every other
-table: a process without it answers 503 while it loads, never solves inline.
+It is small (32 KB, solved in 0.1 s; a house-rules variant at most 1.92 MB, see
+`MAX_LEVELS`), so it is loaded before the service takes its first request (`at_startup`),
+and `/yardkle/holds` reads it from the registry like every other table: a process without
+it answers 503 while it loads, never solves inline.
 """
 
 from __future__ import annotations
