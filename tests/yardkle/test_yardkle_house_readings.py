@@ -228,6 +228,10 @@ def test_forced_hot_dice_change_a_small_games_expected_points() -> None:
     forced = solve(YardkleRules(dice=3, entry_minimum=0, hot_dice_optional=False)).values
     assert free[1, 0, 2] == pytest.approx(92.7294096, abs=1e-7)
     assert forced[1, 0, 2] == pytest.approx(91.5311676, abs=1e-7)
+    built_in, forced_six = solve_policy_table(DEFAULT_RULES), solve_policy_table(FORCED)
+    for on_pad, value in ((1, 542.063), (0, 510.195)):
+        assert round(forced_six[on_pad, 0, 5], 3) == value
+        assert 0 <= built_in[on_pad, 0, 5] - forced_six[on_pad, 0, 5] < 1e-10
 
 
 @pytest.mark.parametrize(
@@ -386,6 +390,9 @@ def test_the_bound_is_reached_exactly_by_the_borderline_rules() -> None:
     assert levels_needed(YardkleRules(**BEYOND)) == MAX_LEVELS + 1
     assert levels_needed(DEFAULT_RULES) == 336
     assert levels_needed(FORCED) == 2218
+    # the other figures of the docs' table
+    assert levels_needed(YardkleRules(single_one=1, single_five=1)) == 12_012
+    assert levels_needed(YardkleRules(single_five=25, target=1_000_000)) == 40_000
 
 
 def test_rules_beyond_the_bound_are_a_ruleset_limit(client: TestClient[Any]) -> None:
