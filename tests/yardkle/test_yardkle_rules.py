@@ -41,12 +41,21 @@ def test_every_parameter_is_typed_and_bounded(client: TestClient[Any]) -> None:
     params = {p["name"]: p for p in client.get("/games/yardkle").json()["parameters"]}
     assert params["three_ones"]["value"] == 300 and params["entry_minimum"]["value"] == 500
     assert params["target"]["value"] == 10_000
+    fixed = {"best_valuation", "set_aside_scores_completely", "turn_order"}
     for p in params.values():
-        assert p["settable"], p
+        # a reading with no coherent other value is reported, not settable, and says why
+        assert p["settable"] == (p["name"] not in fixed), p
+        if not p["settable"]:
+            assert "Not settable" in p["description"] and "choices" not in p, p
         if p["value_type"] == "integer":
             assert p["minimum"] <= p["value"] <= p["maximum"], p
-        if p["value_type"] == "string":
-            assert p["choices"] == [p["value"]], p
+        if p["value_type"] == "string" and p["settable"]:
+            assert p["value"] in p["choices"] and len(p["choices"]) > 1, p
+    assert params["last_turns"]["choices"] == [
+        "every_other_player_once",
+        "complete_the_round",
+        "none",
+    ]
 
 
 def test_three_ones_at_1000_scores_and_names_the_ruleset(client: TestClient[Any]) -> None:
@@ -142,8 +151,13 @@ def test_a_throw_with_more_dice_than_the_rules_allow(client: TestClient[Any]) ->
         ({"single_five": 0}, "single_five", "out_of_range"),
         ({"dice": 7}, "dice", "out_of_range"),
         ({"target_inclusive": 1}, "target_inclusive", "wrong_type"),
-        ({"hot_dice_optional": False}, "hot_dice_optional", "invalid_rule"),
+        ({"hot_dice_optional": False, "dice": 1}, "hot_dice_optional", "invalid_rule"),
+        ({"best_valuation": False}, "best_valuation", "not_settable"),
+        ({"set_aside_scores_completely": True}, "set_aside_scores_completely", "not_settable"),
+        ({"turn_order": "players_as_listed"}, "turn_order", "not_settable"),
         ({"last_turns": "until_passed"}, "last_turns", "unknown_choice"),
+        ({"single_five": 1, "straight": 10_000}, "single_five", "ruleset_limit"),
+        ({"single_five": 25, "target": 1_000_000}, "target", "ruleset_limit"),
     ],
 )
 @pytest.mark.parametrize("path", ["/yardkle/throws", "/yardkle/turns", "/yardkle/holds"])

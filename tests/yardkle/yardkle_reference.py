@@ -71,10 +71,13 @@ def outcome_options(n: int, three_ones: int = 300) -> tuple[tuple[tuple[int, int
 
 
 def brute_force_values(
-    dice: int, entry: int, cap: int, three_ones: int = 300
+    dice: int, entry: int, cap: int, three_ones: int = 300, hot_forced: bool = False
 ) -> dict[tuple[bool, int, int], float]:
     """Expected turn points of throwing n dice with t in hand, by plain expectimax over
-    ordered outcomes; from `cap` points on the player must bank.  Keys (on_pad, t, n)."""
+    ordered outcomes; from `cap` points on the player must bank.  Keys (on_pad, t, n).
+
+    `hot_forced`: after setting aside every die the player must throw them all again
+    (below the cap), rather than choose."""
     memo: dict[tuple[bool, int, int], float] = {}
 
     def bank(t: int, on_pad: bool) -> float:
@@ -92,6 +95,9 @@ def brute_force_values(
             for options in outcome_options(n, three_ones):
                 best = 0.0  # a Yardkle
                 for p, k in options:
+                    if hot_forced and k == n and t + p < cap:
+                        best = max(best, throw(t + p, dice, on_pad))
+                        continue
                     left = n - k or dice
                     best = max(best, stop_or_go(t + p, left, on_pad))
                 total += best

@@ -512,6 +512,8 @@ ERROR_CODES: dict[str, str] = {
     "set_aside_after_yardkle": "dice set aside from a Yardkle (nothing in it scores)",
     "throw_after_yardkle": "a throw after a Yardkle, which ends the turn",
     "banked_yardkle": "a turn banked after a Yardkle, whose points are lost",
+    "banked_hot_dice": "a turn banked right after hot dice while hot dice are forced "
+    "(`hot_dice_optional: false`)",
     "nothing_set_aside": "a scoring throw with nothing set aside",
     "dice_not_thrown": "set-aside dice the throw did not show",
     "set_aside_not_scoring": "a set-aside with a die outside every scoring combination",
@@ -553,8 +555,8 @@ ERROR_CODES: dict[str, str] = {
     "cannot play",
     "exclusive_fields": "two fields a request may not carry together (`game` and `ruleset`; "
     "`rules` with a `ruleset`)",
-    "ruleset_limit": "a custom ruleset beyond what the service solves (5 dice, 1 to 15 boxes, "
-    "a bounded table)",
+    "ruleset_limit": "rules or a custom ruleset beyond what the service solves (a scorecard: 5 "
+    "dice, 1 to 15 boxes, a bounded table; Yardkle: a bounded policy table and target)",
     "invalid_id": "a ruleset id that is not lower-case letters, digits, '_' and '-'",
     "unknown_pattern": "a box pattern outside the vocabulary (docs/rules/house-rules.md)",
     "unknown_scoring": "a box scoring rule outside the vocabulary",

@@ -1,21 +1,41 @@
 """Yardkle's one table, as a spec the tables registry serves: the expected turn points of
 every state (pad or not, turn points, dice left) under the optimal turn policy.
 
-It is small (32 KB, solved in 0.1 s), so it is loaded before the service takes its first
-request (`at_startup`), and `/yardkle/holds` reads it from the registry like every other
-table: a process without it answers 503 while it loads, never solves inline.
+It is small (32 KB, solved in 0.1 s; a house-rules variant at most 1.92 MB, see
+`MAX_LEVELS`), so it is loaded before the service takes its first request (`at_startup`),
+and `/yardkle/holds` reads it from the registry like every other table: a process without
+it answers 503 while it loads, never solves inline.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import dataclasses
+import math
+from functools import cache, partial
+from typing import Any
 
 from diceref.core.arrays import FloatArray
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, YardkleRules
+from diceref.core.game import RuleParameterError
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, POINTS_PARAMETERS, YardkleRules
 from diceref.games.yardkle.solver import policy
 from diceref.tables.spec import TableSpec
 
 GAME = "yardkle"
+
+MAX_LEVELS = 20_000
+"""The most levels a Yardkle ruleset may need, a level being one step of the rules' unit
+(the greatest common divisor of the combinations' points, 50 by default).
+
+The policy table holds 2 x levels x dice values (the turn points from 0 up to the proven
+banking bound, `policy.layout`), so at most 2 x 20,000 x 6 x 8 bytes = 1,920,000 bytes,
+solved in about 2 s (`benchmarks/bench_yardkle_limits.py`); the race of `need` counts
+the target in the same levels.  The built-in game needs 336 (and its target 200); a step
+of 1 point needs some 12,000 to 20,000; hot dice forced raise the bound about sixfold (2,218
+by default).  Rules needing more are refused (`ruleset_limit`), so every accepted ruleset
+solves in seconds."""
+
+# The parameters whose value changes how many levels the rules need.
+SIZE_PARAMETERS = (*POINTS_PARAMETERS, "entry_minimum", "target", "hot_dice_optional")
 
 
 def rules_hash(rules: YardkleRules) -> str:
@@ -33,9 +53,15 @@ def policy_spec(rules: YardkleRules) -> TableSpec:
         rules_hash(rules),
         policy.SOLVER_VERSION,
         lambda: (2, policy.layout(rules).levels, rules.dice),
-        lambda _: solve_policy_table(rules),
+        partial(_solve, rules),
         at_startup=True,
     )
+
+
+def _solve(rules: YardkleRules, _progress: object) -> FloatArray:
+    """The spec's solve: a module-level function over picklable rules, so a house-rules
+    table is solved in the solver pool's processes, not in the one serving requests."""
+    return solve_policy_table(rules)
 
 
 @cache
@@ -45,6 +71,34 @@ def solve_policy_table(rules: YardkleRules) -> FloatArray:
     table = policy.yardkle_table(rules)
     table.setflags(write=False)
     return table
+
+
+def levels_needed(rules: YardkleRules) -> int:
+    """Levels of the rules' unit the coach needs: the policy table's, or the target's (the
+    race of `need` is solved in levels up to it), whichever is more."""
+    target = math.ceil(max(rules.target, rules.entry_minimum) / rules.unit)
+    return max(policy.layout(rules).levels, target)
+
+
+def check_solvable(rules: YardkleRules) -> None:
+    """Refuse rules needing more than `MAX_LEVELS`, naming the parameter whose house value
+    costs the most: the one that, set back to its default, needs the fewest levels."""
+    needed = levels_needed(rules)
+    if needed <= MAX_LEVELS:
+        return
+    defaults: dict[str, Any] = {n: getattr(DEFAULT_RULES, n) for n in SIZE_PARAMETERS}
+    changed = [n for n in SIZE_PARAMETERS if getattr(rules, n) != defaults[n]]
+    back = {n: levels_needed(dataclasses.replace(rules, **{n: defaults[n]})) for n in changed}
+    name = min(changed, key=lambda n: back[n])
+    raise RuleParameterError(
+        name,
+        f"these rules need a table of {needed:,} levels of {rules.unit} points (turn points up "
+        f"to the banking bound {policy.layout(rules).bound:,.0f}, or to the target, in steps "
+        "of the greatest common divisor of the combinations' points), over the "
+        f"{MAX_LEVELS:,} the service solves; {name} at its default "
+        f"({defaults[name]}) needs {back[name]:,}",
+        "ruleset_limit",
+    )
 
 
 def table_specs() -> tuple[TableSpec, ...]:

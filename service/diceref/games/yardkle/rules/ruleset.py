@@ -37,37 +37,38 @@ POINTS_PARAMETERS = (
     "two_triplets",
 )
 
-# Readings the referee, the solver and the coach implement one way only.  They are reported
-# (and may be sent, with this value) so a frontend can show them; another value is refused
-# by name rather than ignored.
+# Readings with no coherent other value: reported (`settable: false`) so a frontend can show
+# them, and why no table plays them otherwise is in the description.  A request cannot set
+# them (`not_settable`), rather than have another value ignored.
 FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
     "best_valuation": (
         True,
         "Dice set aside together are scored at their best split into combinations "
         "(1-1-1-5-5-5 is two triplets, 2,500, not 300 + 500; six 1s are 3,000). The "
-        "text lists combinations without saying how overlapping ones count.",
+        "text lists combinations without saying how overlapping ones count. Not settable: "
+        "a player always claims the best split, and no table names a worse one to use "
+        "instead.",
     ),
     "set_aside_scores_completely": (
         True,
         "Every die set aside must belong to a scoring combination of that throw: a "
-        "non-scoring die cannot be put aside to throw fewer dice.",
-    ),
-    "hot_dice_optional": (
-        True,
-        "With all dice set aside the player may throw all of them again or bank "
-        "('you can roll them all again').",
-    ),
-    "last_turns": (
-        "every_other_player_once",
-        "Once a player reaches the target every other player has exactly one last "
-        "turn, in turn order; passing the leader does not start another round.",
+        "non-scoring die cannot be put aside to throw fewer dice. Not settable: with "
+        "non-scoring dice allowed, a player would set aside all six after any scoring "
+        "throw (one 5 and five junk dice) and throw six again, so hot dice and the "
+        "Yardkle risk would mean nothing; no Farkle table plays that.",
     ),
     "turn_order": (
         "players_as_listed",
-        "The first listed player starts; play passes to the next listed ('to the left').",
+        "The first listed player starts; play passes to the next listed ('to the left'). "
+        "Not settable: how the starter is chosen (highest throw, youngest) is expressed by "
+        "listing the players in that order; within a game no table plays another order.",
     ),
-    "ties_share_win": (True, "Equal highest totals share the win."),
 }
+
+LAST_TURNS = ("every_other_player_once", "complete_the_round", "none")
+"""What happens once a player reaches the target (the `last_turns` choices):
+every other player has one last turn; only the players after him in the round (so all
+have had as many turns); or the game ends at once (first to the target wins)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,9 @@ class YardkleRules:
     entry_minimum: int = 500
     target: int = 10_000
     target_inclusive: bool = True
+    hot_dice_optional: bool = True  # False: hot dice forced, all dice must be thrown again
+    last_turns: str = "every_other_player_once"
+    ties_share_win: bool = True  # False: a tie goes to who reached that total first
 
     def __post_init__(self) -> None:
         """Refuse what no game can be played with, naming the parameter (a request's house
@@ -137,6 +141,17 @@ class YardkleRules:
             raise RuleParameterError("entry_minimum", "at least 0 (0: none)", "out_of_range")
         if self.target <= 0:
             raise RuleParameterError("target", "the target is above 0", "out_of_range")
+        if self.last_turns not in LAST_TURNS:
+            raise RuleParameterError(
+                "last_turns", f"one of {', '.join(LAST_TURNS)}", "unknown_choice"
+            )
+        if not self.hot_dice_optional and self.dice == 1:
+            raise RuleParameterError(
+                "hot_dice_optional",
+                "with one die every scoring throw is hot dice: forced to throw again, no "
+                "turn could ever be banked",
+                "invalid_rule",
+            )
 
     @cached_property
     def combinations(self) -> tuple[Combination, ...]:
@@ -181,9 +196,8 @@ class YardkleRules:
             return Parameter(name, getattr(self, name), text, minimum=least, maximum=maximum)
 
         fixed = tuple(
-            Parameter(name, value, text, reading=True, choices=choices)
+            Parameter(name, value, text, reading=True, settable=False)
             for name, (value, text) in FIXED_READINGS.items()
-            for choices in [(value,) if isinstance(value, str) else ()]
         )
         return (
             Parameter(
@@ -246,20 +260,58 @@ class YardkleRules:
                 "'10,000 or more', as most published tables do.",
                 reading=True,
             ),
+            Parameter(
+                "hot_dice_optional",
+                self.hot_dice_optional,
+                "true: with all dice set aside (hot dice) the player may throw all of them "
+                "again or bank ('you can roll them all again'). false: hot dice forced, "
+                "the player must throw them all again (a common house rule: 'you must roll "
+                "hot dice'), so banking right after hot dice is refused and the coach "
+                "values that state as a throw.",
+                reading=True,
+            ),
+            Parameter(
+                "last_turns",
+                self.last_turns,
+                "Once a player reaches the target: every_other_player_once (RULES.md: "
+                "every other player has exactly one last turn, in turn order; passing the "
+                "leader does not start another round); complete_the_round (only the "
+                "players after him in the listed order throw, so every player has had as "
+                "many turns); none (the game ends at once: first to the target wins).",
+                reading=True,
+                choices=LAST_TURNS,
+            ),
+            Parameter(
+                "ties_share_win",
+                self.ties_share_win,
+                "true: equal highest totals share the win (RULES.md). false: a tie goes "
+                "to the player who reached that total first, so a last turn must pass the "
+                "leader, not equal him ('beat the high score'); the standings rank tied "
+                "totals the same way.",
+                reading=True,
+            ),
             *fixed,
         )
 
     @cached_property
     def rules_hash(self) -> str:
         """Identity of the ruleset: every field, so any changed reading gets a new table
-        (and a new `ruleset_id`)."""
-        blob = json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
+        (and a new `ruleset_id`).  Fields that became settable later count only when set
+        away from their default, so the ids of the rulesets that existed before do not
+        change."""
+        fields = dataclasses.asdict(self)
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name in HASHED_WHEN_SET:
+            if fields[name] == defaults[name]:
+                del fields[name]
+        blob = json.dumps(fields, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def reaches_target(self, total: int) -> bool:
         return total >= self.target if self.target_inclusive else total > self.target
 
 
+HASHED_WHEN_SET = ("hot_dice_optional", "last_turns", "ties_share_win")
 DEFAULT_RULES = YardkleRules()
 
 
@@ -282,6 +334,15 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
         if rules.entry_minimum
         else "no entry minimum"
     )
+    hot = "may be thrown again" if rules.hot_dice_optional else "must be thrown again"
+    ending = {
+        "every_other_player_once": f"{rules.target:,} starts one last turn for every other "
+        "player; highest total wins",
+        "complete_the_round": f"{rules.target:,} ends the game once the round is complete; "
+        "highest total wins",
+        "none": f"the first to {rules.target:,} wins",
+    }[rules.last_turns]
+    ties = "ties share" if rules.ties_share_win else "a tie goes to who reached it first"
     return YardkleGame(
         id="yardkle",
         name="Yardkle (Farkle)",
@@ -295,9 +356,7 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
         summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
         "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
         "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
-        f"all dice set aside (hot dice) may be thrown again; {entry}; "
-        f"{rules.target:,} starts one last turn for every other "
-        "player; highest total wins, ties share.",
+        f"all dice set aside (hot dice) {hot}; {entry}; {ending}; {ties}.",
         parameters=rules.parameters,
         rules=rules,
     )
@@ -305,15 +364,8 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
 
 def yardkle(**values: Any) -> YardkleGame:
     """The game under a request's checked `rules` (the built-in one for none): the readings
-    implemented one way only accept only that value; the numbers go to `YardkleRules`,
-    which refuses what cannot be played."""
-    for name, (fixed, _) in FIXED_READINGS.items():
-        if name in values and values.pop(name) != fixed:
-            raise RuleParameterError(
-                name,
-                f"the service referees and coaches Yardkle only with {name} = {json.dumps(fixed)}",
-                "invalid_rule",
-            )
+    with one coherent value are not settable (refused before this is called); the rest go
+    to `YardkleRules`, which refuses what cannot be played."""
     rules = YardkleRules(**values)
     return GAME_INFO if rules == DEFAULT_RULES else game_info(rules)
 

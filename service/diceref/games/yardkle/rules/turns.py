@@ -175,6 +175,15 @@ def adjudicate_turn(
             "end in a Yardkle: a Yardkle is a throw from which nothing can be set aside",
             "not_a_yardkle",
         )
+    if results[-1].hot_dice and not rules.hot_dice_optional:
+        last = len(throws) - 1
+        raise RuleViolation(
+            f"{at}end",
+            f"throw {last + 1} ({_dice_text(throws[last].dice)}) sets aside every die (hot "
+            f"dice): with hot dice forced (hot_dice_optional false) the player must throw all "
+            f"{rules.dice} again, so the turn cannot be banked there",
+            "banked_hot_dice",
+        )
     if not on_pad and running < rules.entry_minimum:
         raise RuleViolation(
             f"{at}end",

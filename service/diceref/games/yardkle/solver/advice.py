@@ -60,14 +60,16 @@ def advise(
         left = len(dice) - len(option.dice)
         hot = left == 0
         next_dice = rules.dice if hot else left
-        allowed = on_pad or after >= rules.entry_minimum
-        bank = bank_value(rules, on_pad, after)
+        # Banking needs the pad or the entry minimum, and after hot dice that the rules let
+        # the player stop there (`hot_dice_optional`).
+        allowed = (on_pad or after >= rules.entry_minimum) and (rules.hot_dice_optional or not hot)
+        bank = bank_value(rules, on_pad, after) if allowed else 0.0
         throw = throw_value(table, rules, on_pad, after, next_dice)
         # Equal values go to banking: the same expectation without the risk.
         decision = Decision.BANK if allowed and bank >= throw else Decision.THROW_ON
         win = None
         if race is not None:  # banking wins once the need is met, else only throwing can
-            won = race.won(after)
+            won = allowed and race.won(after)
             decision = Decision.BANK if won else Decision.THROW_ON
             win = 1.0 if won else race.throw_on(after, next_dice)
         found.append(

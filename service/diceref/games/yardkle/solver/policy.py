@@ -18,6 +18,11 @@ Two facts make the solve exact and small:
   there (Chow, Robbins & Siegmund, "Great Expectations", ch. 3; integrable since a turn ends
   in a Yardkle with chance at least q_6 per throw).  Values above the bound are closed-form.
 
+With hot dice forced (`hot_dice_optional` false) the state after hot dice has no choice:
+its value is the throw's, never the bank's.  The states that may bank are those with fewer
+than all the dice left, and a step from one of them to the next may pass through forced
+throws (see `HotDiceForced` for the bound and the closed form that replace the above).
+
 Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the table store.
 """
 
@@ -55,6 +60,10 @@ class ThrowOptions:
     option_next: IndexArray  # (n_options,) dice left after it (all again after hot dice)
     yardkle_chance: FloatArray  # (D,) q_n: nothing scores with n dice
     best_gain: FloatArray  # (D,) a_n: expected points of the best set-aside (0 on a Yardkle)
+    # Per scoring throw: its dice, its chance, its best set-aside keeping dice back (None:
+    # every set-aside takes them all) and the points of taking them all (None: not all
+    # score).  A throw has at most one hot set-aside, all its dice.
+    splits: tuple[tuple[int, float, int | None, int | None], ...]
 
 
 @cache
@@ -69,6 +78,7 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
     nexts: list[int] = []
     q = np.zeros(n_dice)
     a = np.zeros(n_dice)
+    splits: list[tuple[int, float, int | None, int | None]] = []
     for n in range(1, n_dice + 1):
         for throw in multisets(n):
             p = multiset_probability(throw)
@@ -82,6 +92,9 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
             starts.append(len(steps))
             scoring_dice.append(n)
             scoring_probability.append(p)
+            kept_back = [o.points for o in options if len(o.dice) < n]
+            whole = [o.points for o in options if len(o.dice) == n]
+            splits.append((n, p, max(kept_back, default=None), max(whole, default=None)))
             for o in options:
                 left = n - len(o.dice)
                 steps.append(o.points // unit)
@@ -96,7 +109,133 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
         option_next=np.array(nexts, dtype=np.intp),
         yardkle_chance=q,
         best_gain=a,
+        splits=tuple(splits),
     )
+
+
+@dataclass(frozen=True)
+class HotDiceForced:
+    """The top of the table when hot dice must be thrown again.
+
+    A *free* state (fewer than all the dice left) may bank; the state after hot dice may
+    not.  Going on from a free state with n dice and banking at the next free state is
+    worth at most (1 - q_n) t + g_n, where g_n bounds the points a chain of forced throws
+    can add, whatever is chosen in it: g_n = E max(best kept-back set-aside, hot set-aside
+    + g_D) over the throws of n dice, g_D its own fixed point (a contraction: a throw of D
+    dice scores all of them with chance under 1).  So from t >= g_n / q_n on every free
+    state banks (the monotone stopping argument of the module docstring, with the forced
+    throws inside one step).  A forced throw at u is then worth at most (1 - q_D) u + g_D,
+    so taking hot dice (s_h) rather than keeping dice back (s_k) and banking is worse once
+    q_D t >= (1 - q_D) s_h + g_D - s_k: above both bounds the player keeps dice back
+    whenever a throw allows it, and a forced throw's value is linear, H(t) = slope t +
+    offset: H(t) = (1 - q_D - r_D) t + c_D + sum over only-hot throws p H(t + s_h), with
+    r_D their chance and c_D the kept-back points, solved for slope and offset (the unique
+    solution growing at most linearly, since r_D < 1).
+    """
+
+    slope: float
+    offset: float
+    gain_bound: float  # g_D
+    bound: float  # turn points from which the above holds
+    reach: float  # chance a forced throw of all the dice, then banking, keeps the points
+
+
+def _kept_back_and_hot(rules: YardkleRules, n: int) -> tuple[float, float, float]:
+    """For throws of n dice: the chance that only the hot set-aside scores, the
+    kept-back points summed over the other scoring throws, and the hot points summed over
+    the only-hot ones (all weighted by chance)."""
+    only_hot = kept = hot = 0.0
+    for dice, p, back, whole in throw_options(rules).splits:
+        if dice != n:
+            continue
+        if back is None:
+            assert whole is not None
+            only_hot += p
+            hot += p * whole
+        else:
+            kept += p * back
+    return only_hot, kept, hot
+
+
+@cache
+def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
+    opts = throw_options(rules)
+    d = rules.dice
+    q = opts.yardkle_chance
+
+    def chain_gain(n: int, tail: float) -> float:
+        total = 0.0
+        for dice, p, back, whole in opts.splits:
+            if dice == n:
+                total += p * max(
+                    -math.inf if back is None else back,
+                    -math.inf if whole is None else whole + tail,
+                )
+        return total
+
+    g = 0.0
+    for _ in range(100_000):
+        nxt = chain_gain(d, g)
+        if abs(nxt - g) <= 1e-12 * max(1.0, nxt):
+            g = nxt
+            break
+        g = nxt
+    else:  # pragma: no cover - the contraction's factor is below 1
+        raise RuntimeError("the hot-dice gain bound did not converge")
+    free = max((chain_gain(n, g) / q[n - 1] for n in range(1, d)), default=0.0)
+    qd = float(q[d - 1])
+    prefer = max(
+        (
+            ((1 - qd) * whole + g - back) / qd
+            for _, _, back, whole in opts.splits
+            if back is not None and whole is not None
+        ),
+        default=0.0,
+    )
+    only_hot, kept, hot = _kept_back_and_hot(rules, d)
+    slope = (1.0 - qd - only_hot) / (1.0 - only_hot)
+    offset = (kept + slope * hot) / (1.0 - only_hot)
+    return HotDiceForced(
+        slope=slope,
+        offset=offset,
+        gain_bound=g,
+        bound=max(free, prefer, 0.0),
+        reach=(1.0 - qd - only_hot) / (1.0 - only_hot),
+    )
+
+
+@cache
+def closed_form_coefficients(rules: YardkleRules) -> tuple[FloatArray, FloatArray]:
+    """(slopes, offsets) per dice count: throwing n dice at or above `bank_from` is worth
+    slope t + offset (then banking at the first state that may bank)."""
+    opts = throw_options(rules)
+    if rules.hot_dice_optional:
+        return 1.0 - opts.yardkle_chance, opts.best_gain
+    forced = hot_dice_forced(rules)
+    slopes, offsets = np.zeros(rules.dice), np.zeros(rules.dice)
+    for n in range(1, rules.dice + 1):
+        only_hot, kept, hot = _kept_back_and_hot(rules, n)
+        q = float(opts.yardkle_chance[n - 1])
+        slopes[n - 1] = 1.0 - q - only_hot + only_hot * forced.slope
+        offsets[n - 1] = kept + forced.slope * hot + only_hot * forced.offset
+    return slopes, offsets
+
+
+def kept_chance(rules: YardkleRules, dice: int) -> float:
+    """Chance that throwing `dice` dice keeps the points in hand (the race's need already
+    met): no Yardkle, and with hot dice forced, a throw that only scores as hot dice goes
+    on to a state that may bank."""
+    q = float(throw_options(rules).yardkle_chance[dice - 1])
+    if rules.hot_dice_optional:
+        return 1.0 - q
+    only_hot = _kept_back_and_hot(rules, dice)[0]
+    return 1.0 - q - only_hot * (1.0 - hot_dice_forced(rules).reach)
+
+
+def hot_dice_reach(rules: YardkleRules) -> float:
+    """Chance of keeping the points after hot dice, the need met: 1 when the player may
+    bank there, else that of the forced throw of all the dice."""
+    return 1.0 if rules.hot_dice_optional else hot_dice_forced(rules).reach
 
 
 @dataclass(frozen=True)
@@ -116,7 +255,10 @@ def layout(rules: YardkleRules) -> Layout:
     opts = throw_options(rules)
     if np.any(opts.yardkle_chance <= 0):
         raise ValueError("every throw size must risk a Yardkle, or a turn need never end")
-    bound = float(np.max(opts.best_gain / opts.yardkle_chance))
+    if rules.hot_dice_optional:
+        bound = float(np.max(opts.best_gain / opts.yardkle_chance))
+    else:
+        bound = hot_dice_forced(rules).bound
     levels = math.ceil(max(bound, rules.entry_minimum) / rules.unit)
     return Layout(
         unit=rules.unit,
@@ -135,9 +277,8 @@ def bank_values(rules: YardkleRules, turn_points: FloatArray) -> FloatArray:
 
 def closed_form(rules: YardkleRules, turn_points: float, dice: int) -> float:
     """Value of throwing `dice` with turn points at or above `bank_from` (then banking)."""
-    opts = throw_options(rules)
-    q = float(opts.yardkle_chance[dice - 1])
-    return (1.0 - q) * turn_points + float(opts.best_gain[dice - 1])
+    slopes, offsets = closed_form_coefficients(rules)
+    return float(slopes[dice - 1]) * turn_points + float(offsets[dice - 1])
 
 
 @dataclass(frozen=True)
@@ -154,12 +295,19 @@ def _extended_stop_values(rules: YardkleRules, lay: Layout, values: FloatArray) 
     """(2, levels + max_step + 1, D) worth of each state after a set-aside: max(bank, throw).
 
     Rows at and above `levels` are in the banking region, where the worth is the bank value.
+    With hot dice forced the state after hot dice (all D dice to throw) is worth its throw:
+    the table's value below, the closed form above.
     """
     n_rows = lay.levels + lay.max_step + 1
     t = np.arange(n_rows, dtype=np.float64) * lay.unit
     bank = bank_values(rules, t)
     stop = np.repeat(bank[:, :, None], rules.dice, axis=2)
     np.maximum(stop[:, : lay.levels], values, out=stop[:, : lay.levels])
+    if not rules.hot_dice_optional:
+        slopes, offsets = closed_form_coefficients(rules)
+        d = rules.dice - 1
+        stop[:, : lay.levels, d] = values[:, :, d]
+        stop[:, lay.levels :, d] = slopes[d] * t[lay.levels :] + offsets[d]
     return stop
 
 
@@ -185,6 +333,8 @@ def _sweep(rules: YardkleRules, lay: Layout, values: FloatArray) -> float:
         change = max(change, float(np.max(np.abs(new - values[:, i]))))
         values[:, i] = new
         stop[:, i] = np.maximum(bank[:, i, None], new)
+        if not rules.hot_dice_optional:  # after hot dice: throw, never bank
+            stop[:, i, -1] = new[:, -1]
     return change
 
 

@@ -43,7 +43,7 @@ import numpy.typing as npt
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.scoring import YardkleRules
-from diceref.games.yardkle.solver.policy import throw_options
+from diceref.games.yardkle.solver.policy import hot_dice_reach, kept_chance, throw_options
 
 MAX_LEVELS = 2_000  # units a race may miss: a need of 100,000 at the built-in unit (50)
 MEMO_RULESETS = 16  # rulesets whose solved levels are kept (least recently raced leave)
@@ -140,6 +140,7 @@ def _solve_levels(rules: YardkleRules, known: FloatArray | None, levels: int) ->
     flat = np.zeros((levels + 2) * d)
     if known is None:
         flat[d : 2 * d] = 1.0  # W(0, n) = 1: the need is met
+        flat[2 * d - 1] = hot_dice_reach(rules)  # met by hot dice: forced on, may be lost
         start = 1
     else:
         flat[: len(known)] = known
@@ -197,5 +198,5 @@ class Race:
         in hand, playing to win from there (once the need is met: not throwing a Yardkle)."""
         r = missing_levels(self.rules, self.need, turn_points)
         if r == 0:
-            return 1.0 - float(throw_options(self.rules).yardkle_chance[dice - 1])
+            return kept_chance(self.rules, dice)
         return float(self.w[r, dice - 1])
