@@ -24,6 +24,9 @@ from live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).parents[2] / "docs"
+# How long an action or an expectation waits for the page (on a loaded CI machine the
+# service's answers can take seconds): actions and `expect` share it.
+TIMEOUT_MS = float(os.environ.get("DESK_TIMEOUT_MS", "10000"))
 PHONE = {"width": 375, "height": 812}
 LAPTOP = {"width": 1280, "height": 800}
 
@@ -47,8 +50,9 @@ def browser() -> Iterator[Any]:
         if _in_ci():
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
         yield browser
@@ -143,7 +147,7 @@ def desk(server: LiveServer, browser: Any) -> Iterator[Watched]:
     page.on("console", watched.on_console)
     page.on("pageerror", lambda error: watched.errors.append(f"page error: {error}"))
     page.on("request", lambda r: None if watched.own(r.url) else watched.foreign.append(r.url))
-    page.set_default_timeout(float(os.environ.get("DESK_TIMEOUT_MS", "10000")))
+    page.set_default_timeout(TIMEOUT_MS)
     try:
         yield watched
     finally:
@@ -359,6 +363,54 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     expect(page.locator("#yardkle-standings li").first).to_have_text("Ann: 600, 1 turn")
     page.click('button.tab[data-tab="chicago"]')
     expect(page.locator("#chicago-standings li")).to_have_text(["Bob: 4 lives", "Ann: 3 lives"])
+
+
+def test_an_answer_arriving_while_a_name_is_typed_keeps_it_and_never_overtakes_a_later_one(
+    desk: Watched,
+) -> None:
+    """The service's answers redraw the panel whenever they arrive, and on several connections
+    an older one can arrive last: what is being typed must survive the redraw, and the
+    standings must stay those of the event as it is.  The answer about Ann alone is held back
+    until Bob is added and Cy is being typed, then let through."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="yardkle"]')
+    held: list[Any] = []
+
+    def hold_ann_alone(route: Any) -> None:
+        if route.request.post_data_json == {"players": ["Ann"], "turns": []}:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/yardkle/games", hold_ann_alone)
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    standings = page.locator("#yardkle-standings li")
+    expect(standings).to_have_text(
+        ["Ann: 0 (not on the pad yet), 0 turns", "Bob: 0 (not on the pad yet), 0 turns"]
+    )
+    expect(page.locator("body")).to_have_attribute("data-waiting", "1")  # Ann's alone, held
+    assert len(held) == 1
+    page.fill("#yardkle-new-player", "Cy")  # typed, not yet added
+    held[0].continue_()
+    expect(page.locator("body")).to_have_attribute("data-waiting", "0")  # arrived and shown
+    expect(standings).to_have_count(2)  # the older answer (Ann alone) did not replace it
+    expect(page.locator("#yardkle-new-player")).to_have_value("Cy")
+    page.press("#yardkle-new-player", "Enter")
+    expect(page.locator("#yardkle p").first).to_have_text("Players: Ann, Bob, Cy")
+    expect(standings).to_have_count(3)
+
+    # The dice of a throw, typed while an answer redraws the turn, are kept as well.
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.fill("#yardkle-set-aside", "1 5 5 5")
+    page.click('button.tab[data-tab="yardkle"]')  # a redraw once the game's answer is in
+    expect(page.locator("body")).to_have_attribute("data-waiting", "0")
+    expect(page.locator("#yardkle-dice")).to_have_value("5 5 5 1 2 3")
+    page.press("#yardkle-set-aside", "Enter")
+    expect(page.locator("#yardkle-bank")).to_have_text("Bank 600")
+    expect(page.locator("#yardkle-dice")).to_have_value("")  # added: the fields start empty
+    expect(page.locator("#yardkle-set-aside")).to_have_value("")
 
 
 def test_the_coach_ranks_a_throw_then_a_played_game_gets_the_services_review(

@@ -86,6 +86,12 @@ def group_of(spec: TableSpec) -> GroupKey:
     return (spec.game, spec.rules_hash)
 
 
+class SolveStopped(RuntimeError):
+    """Raised from a solve's progress report once the registry is stopping: the solve ends
+    at its next report instead of running on (seconds to minutes of CPU) for a process
+    that is shutting down."""
+
+
 class SolveQueueFull(RuntimeError):
     """Too many rulesets are waiting for a solve on this replica: the request is refused
     (a 429 with Retry-After), and nothing is queued."""
@@ -411,10 +417,20 @@ class TableRegistry:
 
             ttl = self.store.settings.on_demand_redis_ttl
         else:
-            compute = spec.compute(lambda done, total: report(done / total if total else 1.0))
+            stopping = self._stopping  # this run's: a registry started again has a new one
+
+            def report_unless_stopping(done: int, total: int) -> None:
+                if stopping.is_set():
+                    raise SolveStopped(f"the {spec.game} {spec.kind} solve: the service stops")
+                report(done / total if total else 1.0)
+
+            compute = spec.compute(report_unless_stopping)
             ttl = None
         try:
             loaded = await self.store.get(spec.key, compute, shape=spec.shape, ttl=ttl)
+        except SolveStopped:
+            state.status = "missing"  # not a failure: asked for again after a restart
+            return None
         except Exception as exc:  # a failed load must not kill the worker
             log.exception("loading the %s %s table failed", state.game, state.kind)
             state.status, state.error = "failed", repr(exc)

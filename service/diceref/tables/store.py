@@ -16,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +38,44 @@ if TYPE_CHECKING:
     from diceref.tables.redis_store import RedisTables
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T], name: str = "table-solve") -> T:
+    """`work()` in a daemon thread of its own, awaited like `asyncio.to_thread`.
+
+    A solve takes seconds to minutes and cannot be interrupted from outside.  In the loop's
+    default executor it would run in a non-daemon thread, which the process joins before it
+    exits: a server told to stop (SIGTERM) while a table was being solved waited for the
+    solve, until granian killed the worker after DICEREF_SHUTDOWN_TIMEOUT (20 s).  A daemon
+    thread is left behind instead; the registry also asks the solve to stop at its next
+    progress report (`registry.SolveStopped`).
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if done.done():  # the awaiting coroutine was cancelled (a stop)
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        result: T | None = None
+        error: BaseException | None = None
+        try:
+            result = work()
+        except BaseException as exc:  # handed to the awaiting coroutine
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return await done
+
 
 Compute = Callable[[], npt.ArrayLike]
 Shape = tuple[int, ...]
@@ -359,7 +398,7 @@ class TableStore:
             array: FloatArray = np.asarray(compute(), dtype=DTYPE, order="C")
             return array
 
-        array = await asyncio.to_thread(run)
+        array = await in_daemon_thread(run)
         if shape is not None and array.shape != tuple(shape):
             raise ValueError(f"computing table {key} gave shape {array.shape}, expected {shape}")
         array.flags.writeable = False

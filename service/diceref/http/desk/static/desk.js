@@ -8,8 +8,21 @@ const TABS = ["sheets", "coach", "chicago", "yardkle", "event"];
 
 // ---------------------------------------------------------------- the service -------------
 
+// How many answers the page still awaits, on <body data-waiting>: "0" when every answer
+// has arrived and been shown (the browser tests wait for it rather than for a fixed time).
+let waiting = 0;
+function awaiting(change) {
+  waiting += change;
+  document.body.dataset.waiting = String(waiting);
+}
+
 /** A service answer: {ok, status, data} or {ok: false, status, message, errors}. */
 async function call(method, path, body) {
+  awaiting(+1);
+  try { return await answerOf(method, path, body); } finally { awaiting(-1); }
+}
+
+async function answerOf(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
@@ -31,6 +44,18 @@ async function call(method, path, body) {
 }
 const post = (path, body) => call("POST", path, body);
 const get = (path) => call("GET", path);
+
+/**
+ * Answers that replace a state (a game's standings, the sheets' check) applied in the order
+ * they were asked: `const current = latest.ask()` before the request, `if (!current())`
+ * after it drops an answer that a later question overtook.  Requests travel on several
+ * connections, so a slow answer about the event as it was (two players) can arrive after
+ * the answer about the event as it is (three players), and must not overwrite it.
+ */
+function latestOnly() {
+  let asked = 0;
+  return { ask() { const ticket = ++asked; return () => ticket === asked; } };
+}
 
 /** A problem+json answer in words: its title and each error's reason, never raw JSON. */
 function problemWords(response, problem) {
@@ -185,6 +210,27 @@ function h(tag, attrs = {}, ...children) {
 let uid = 0;
 const nextId = (stem) => `${stem}-${++uid}`;
 
+// What is typed (or chosen) in a form field and not yet added: a player's name, a throw's
+// dice.  A service answer redraws the panel, and with it every field, at any moment; the
+// text someone is typing then must survive the redraw, so such fields are made with
+// `typedField` (by id) and read their text back from here until `consumed` forgets it.
+const typed = {};
+
+/** A field whose typed text (or chosen option) survives redraws until it is consumed. */
+function typedField(tag, attrs, ...children) {
+  const node = h(tag, attrs, ...children);
+  const id = attrs.id;
+  if (id in typed && (tag !== "select" || [...node.options].some((o) => o.value === typed[id]))) node.value = typed[id];
+  // "input" is what a person does (typing, choosing an option), not a page's own `change`.
+  node.addEventListener("input", () => { typed[id] = node.value; });
+  return node;
+}
+
+/** The fields' text is used (the throw added, the player added): they start empty again. */
+function consumed(...ids) {
+  for (const id of ids) delete typed[id];
+}
+
 /** A labelled control: <label>text <input ...></label>. */
 function field(text, control, hint) {
   return h("label", {}, text, control, hint ? h("span", { class: "hint" }, hint) : null);
@@ -223,13 +269,14 @@ function download(name, type, text) {
 }
 
 function addPlayerForm(idStem, onAdd, existing) {
-  const input = h("input", { id: `${idStem}-new-player`, name: "player", autocomplete: "off", required: true, maxlength: 40 });
+  const input = typedField("input", { id: `${idStem}-new-player`, name: "player", autocomplete: "off", required: true, maxlength: 40 });
   const message = h("span", { class: "hint", "aria-live": "polite" });
   const form = h("form", { class: "row no-print", onsubmit: (e) => {
     e.preventDefault();
     const name = input.value.trim();
     if (!name) return;
     if (existing.includes(name)) { message.textContent = `${name} is already playing.`; return; }
+    consumed(input.id);
     onAdd(name);
     document.getElementById(`${idStem}-new-player`)?.focus();
   } }, h("label", { for: `${idStem}-new-player` }, "Player name"), input,
@@ -249,6 +296,7 @@ function gameSelect(id, family, value, onChange) {
 // Results of the last check (not stored: recomputed from the entries on every load).
 const sheetState = { check: null, error: null, pending: false, localProblems: {}, scoreProblems: {}, ruleProblems: {}, rulesOpen: false };
 let checkTimer = null;
+const sheetCheck = latestOnly();
 
 function sheetRequest() {
   const { game, rules, players } = event.sheets;
@@ -281,11 +329,13 @@ function scheduleCheck() {
 }
 
 async function runCheck() {
+  const current = sheetCheck.ask();
   if (!event.sheets.players.length) { sheetState.check = null; sheetState.pending = false; renderSheetResults(); return; }
   const { body, local } = sheetRequest();
   sheetState.localProblems = local;
   say("Checking…");
   const answer = await post("/scorecards/check", body);
+  if (!current()) return; // the entries changed since: the later check's answer is shown
   sheetState.pending = false;
   if (answer.ok) {
     sheetState.check = answer.data;
@@ -316,7 +366,7 @@ async function scoreDice(index, box) {
   }
   const scorecard = { filled };
   const answer = await post("/score", withRules({ game: event.sheets.game, dice, scorecard }, event.sheets.rules));
-  if (!answer.ok) { sheetState.scoreProblems[`${index}/${box}`] = answer.message; render(); return; }
+  if (!answer.ok) { sheetState.scoreProblems[`${index}/${box}`] = answer.message; renderSheetResults(); return; }
   const option = answer.data.options.find((o) => o.box === box);
   const blocked = (answer.data.blocked ?? []).find((b) => b.box === box);
   if (option) {
@@ -326,7 +376,7 @@ async function scoreDice(index, box) {
     scheduleCheck();
   } else {
     sheetState.scoreProblems[`${index}/${box}`] = blocked?.reason ?? "these dice cannot be written in this box now";
-    render();
+    renderSheetResults(); // the reason beside the box, without redrawing the boxes being typed in
   }
 }
 
@@ -547,6 +597,7 @@ function renderSheetResults() {
 // ---------------------------------------------------------------- coach -------------------
 
 const coachState = { advice: null, error: null, busy: false, review: null, final: null };
+const coachAdvice = latestOnly();
 
 function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 
@@ -555,10 +606,12 @@ const rulesOf = (game) => (game === event.sheets.game ? event.sheets.rules : {})
 const throwsPerTurn = (game) => (features.rules && rulesOf(game).throws_per_turn) || catalogue.byId[game].throws_per_turn;
 
 async function askCoach({ game, dice, throwsLeft, filled, extraBonus }) {
+  const current = coachAdvice.ask();
   coachState.busy = true;
   coachState.error = null;
   const body = withRules({ game, dice, throws_left: throwsLeft, scorecard: { filled, extra_bonus: extraBonus } }, rulesOf(game));
   const answer = await post("/holds", body);
+  if (!current()) return; // asked again since: that answer is the one shown
   coachState.busy = false;
   if (answer.ok) coachState.advice = answer.data;
   else { coachState.advice = null; coachState.error = answer.message; }
@@ -598,8 +651,8 @@ function renderCoach(panel) {
   if (!info) { panel.append(problemBox("Loading the games from the service…")); return; }
   const throwsLeft = h("select", { id: "coach-throws-left", onchange: (e) => change((ev) => { ev.coach.throwsLeft = Number(e.target.value); }, { redraw: false }) },
     Array.from({ length: throwsPerTurn(c.game) }, (_, n) => h("option", { value: n, selected: n === c.throwsLeft }, String(n))));
-  const dice = h("input", { id: "coach-dice", value: c.dice, autocomplete: "off", inputmode: "numeric",
-    onchange: (e) => change((ev) => { ev.coach.dice = e.target.value; }, { redraw: false }) });
+  const dice = typedField("input", { id: "coach-dice", value: c.dice, autocomplete: "off", inputmode: "numeric",
+    onchange: (e) => { consumed("coach-dice"); change((ev) => { ev.coach.dice = e.target.value; }, { redraw: false }); } });
   const card = h("select", { id: "coach-card", onchange: (e) => change((ev) => { ev.coach.card = e.target.value; }, { redraw: false }) },
     h("option", { value: "" }, "an empty scorecard"),
     c.game === event.sheets.game ? event.sheets.players.map((p) => h("option", { value: p.name, selected: p.name === c.card }, `${p.name}'s sheet`)) : []);
@@ -796,11 +849,16 @@ function renderReview(play) {
 // ---------------------------------------------------------------- Chicago -----------------
 
 const chicagoState = { game: null, error: null, throwNotes: {} };
+const chicagoGame = latestOnly();
+// The fields of one throw, emptied once it is added or the turn or round ends.
+const CHICAGO_THROW = ["chicago-dice", "chicago-call", "chicago-kept", "chicago-conversion", "chicago-victim"];
 
 async function refreshChicago() {
   const ch = event.chicago;
+  const current = chicagoGame.ask();
   if (ch.players.length < 2) { chicagoState.game = null; chicagoState.error = null; return; }
   const answer = await post("/chicago/games", { players: ch.players, rounds: ch.rounds });
+  if (!current()) return; // the event changed since: the later answer is the one shown
   chicagoState.game = answer.ok ? answer.data : null;
   chicagoState.error = answer.ok ? null : answer.message;
 }
@@ -861,11 +919,11 @@ function renderChicagoDraft() {
   const card = h("div", { class: "card", id: "chicago-draft" });
   if (!ch.draft) {
     const suggested = chicagoState.game?.next_starter ?? alivePlayers()[0];
-    const starter = h("select", { id: "chicago-starter" }, alivePlayers().map((p) => h("option", { value: p, selected: p === suggested }, p)));
+    const starter = typedField("select", { id: "chicago-starter" }, alivePlayers().map((p) => h("option", { value: p, selected: p === suggested }, p)));
     card.append(h("h3", {}, `Round ${ch.rounds.length + 1}`), h("div", { class: "row" }, field("Starter", starter),
-      h("button", { type: "button", class: "primary", onclick: () => change((e) => {
+      h("button", { type: "button", class: "primary", onclick: () => { consumed("chicago-starter", ...CHICAGO_THROW); change((e) => {
         e.chicago.draft = { turns: roundOrder(starter.value).map((player) => ({ player, throws: [] })), current: 0 };
-      }) }, "Start the round")));
+      }); } }, "Start the round")));
     return card;
   }
   const draft = ch.draft;
@@ -878,12 +936,12 @@ function renderChicagoDraft() {
   if (draft.current < draft.turns.length) {
     const turn = draft.turns[draft.current];
     const firstOfRound = draft.current === 0 && turn.throws.length === 0;
-    const dice = h("input", { id: "chicago-dice", autocomplete: "off", inputmode: "numeric" });
-    const call = h("select", { id: "chicago-call" }, h("option", { value: "" }, "no call"), h("option", { value: "high" }, "high"), h("option", { value: "low" }, "low"));
-    const kept = h("input", { id: "chicago-kept", autocomplete: "off", inputmode: "numeric" });
-    const conversion = h("select", { id: "chicago-conversion" }, h("option", { value: "" }, "none"),
+    const dice = typedField("input", { id: "chicago-dice", autocomplete: "off", inputmode: "numeric" });
+    const call = typedField("select", { id: "chicago-call" }, h("option", { value: "" }, "no call"), h("option", { value: "high" }, "high"), h("option", { value: "low" }, "low"));
+    const kept = typedField("input", { id: "chicago-kept", autocomplete: "off", inputmode: "numeric" });
+    const conversion = typedField("select", { id: "chicago-conversion" }, h("option", { value: "" }, "none"),
       h("option", { value: "two_sixes" }, "two 6s: one becomes a 1"), h("option", { value: "three_sixes" }, "three 6s: two become 1s"));
-    const victim = h("select", { id: "chicago-victim" }, h("option", { value: "" }, "no one"), alivePlayers().filter((p) => p !== turn.player).map((p) => h("option", { value: p }, p)));
+    const victim = typedField("select", { id: "chicago-victim" }, h("option", { value: "" }, "no one"), alivePlayers().filter((p) => p !== turn.player).map((p) => h("option", { value: p }, p)));
     const message = h("div", { "aria-live": "polite" });
     const addThrow = async () => {
       const parsed = parseDice(dice.value);
@@ -900,6 +958,7 @@ function renderChicagoDraft() {
       const s = answer.data;
       const note = `${Object.entries(s.scores).map(([call, score]) => `${call} ${score}`).join(", ")}${s.special ? `, ${String(s.special).replaceAll("_", " ")}` : ""}`;
       chicagoState.throwNotes[`${draft.current}/${turn.throws.length}`] = note;
+      consumed(...CHICAGO_THROW);
       change((e) => { e.chicago.draft.turns[e.chicago.draft.current].throws.push(item); });
       document.getElementById("chicago-dice")?.focus();
     };
@@ -910,7 +969,7 @@ function renderChicagoDraft() {
       field("Conversion", conversion),
       field("Victim (1-6-5)", victim),
       h("button", { type: "submit", class: "primary" }, "Add throw"),
-      h("button", { type: "button", disabled: !turn.throws.length, onclick: () => change((e) => { e.chicago.draft.current += 1; }) }, "End turn")), message);
+      h("button", { type: "button", disabled: !turn.throws.length, onclick: () => { consumed(...CHICAGO_THROW); change((e) => { e.chicago.draft.current += 1; }); } }, "End turn")), message);
   } else {
     card.append(h("button", { type: "button", class: "primary", id: "chicago-rule", onclick: ruleRound }, "Get the ruling"));
   }
@@ -920,7 +979,7 @@ function renderChicagoDraft() {
       if (d.current < d.turns.length && d.turns[d.current].throws.length) d.turns[d.current].throws.pop();
       else if (d.current > 0) { d.current -= 1; d.turns[d.current].throws.pop(); }
     }) }, "Remove the last throw"),
-    h("button", { type: "button", onclick: () => { chicagoState.draftError = null; change((e) => { e.chicago.draft = null; }); } }, "Discard the round")));
+    h("button", { type: "button", onclick: () => { chicagoState.draftError = null; consumed(...CHICAGO_THROW); change((e) => { e.chicago.draft = null; }); } }, "Discard the round")));
   if (chicagoState.draftError) card.append(problemBox(chicagoState.draftError));
   return card;
 }
@@ -933,6 +992,7 @@ async function ruleRound() {
   chicagoState.draftError = null;
   chicagoState.throwNotes = {};
   change((e) => { e.chicago.rounds.push(round); e.chicago.draft = null; }, { redraw: false });
+  chicagoGame.ask(); // an answer still awaited is about the rounds before this one
   chicagoState.game = answer.data;
   render();
 }
@@ -940,11 +1000,16 @@ async function ruleRound() {
 // ---------------------------------------------------------------- Yardkle -----------------
 
 const yardkleState = { game: null, error: null, advice: null, draftError: null, turnPoints: 0 };
+const yardkleGame = latestOnly();
+const yardkleTurn = latestOnly();
+const YARDKLE_THROW = ["yardkle-dice", "yardkle-set-aside"];
 
 async function refreshYardkle() {
   const y = event.yardkle;
+  const current = yardkleGame.ask();
   if (!y.players.length) { yardkleState.game = null; return; }
   const answer = await post("/yardkle/games", { players: y.players, turns: y.turns });
+  if (!current()) return; // the event changed since: the later answer is the one shown
   yardkleState.game = answer.ok ? answer.data : null;
   yardkleState.error = answer.ok ? null : answer.message;
   await refreshYardkleDraft();
@@ -963,9 +1028,10 @@ async function setAsidePoints(dice, setAside) {
 
 /** The points of the turn so far: the sum of its set-asides as the service scores them. */
 async function refreshYardkleDraft() {
+  const current = yardkleTurn.ask();
   let points = 0;
   for (const t of event.yardkle.draft?.throws ?? []) points += (await setAsidePoints(t.dice, t.set_aside)).points ?? 0;
-  yardkleState.turnPoints = points;
+  if (current()) yardkleState.turnPoints = points;
 }
 
 function renderYardkle(panel) {
@@ -998,8 +1064,8 @@ function renderYardkleDraft(game) {
   const throws = y.draft?.throws ?? [];
   const onPad = game.standings.find((s) => s.player === player)?.on_pad ?? false;
   card.append(h("p", {}, throws.length ? `Throws: ${throws.map((t) => `${diceText(t.dice)} → set aside ${diceText(t.set_aside)}`).join("; ")}. Turn so far: ${yardkleState.turnPoints}.` : "No throw yet."));
-  const dice = h("input", { id: "yardkle-dice", autocomplete: "off", inputmode: "numeric" });
-  const setAside = h("input", { id: "yardkle-set-aside", autocomplete: "off", inputmode: "numeric" });
+  const dice = typedField("input", { id: "yardkle-dice", autocomplete: "off", inputmode: "numeric" });
+  const setAside = typedField("input", { id: "yardkle-set-aside", autocomplete: "off", inputmode: "numeric" });
   const message = h("div", { "aria-live": "polite" });
   const advise = async () => {
     const parsed = parseDice(dice.value);
@@ -1017,6 +1083,7 @@ function renderYardkleDraft(game) {
     const scored = await setAsidePoints(d, s);
     if (scored.reason) { message.replaceChildren(problemBox(scored.reason)); return; }
     yardkleState.advice = null;
+    consumed(...YARDKLE_THROW);
     change((e) => { e.yardkle.draft = { throws: next }; }, { redraw: false });
     await refreshYardkleDraft();
     render();
@@ -1026,6 +1093,8 @@ function renderYardkleDraft(game) {
     const turn = { player, end: how, throws };
     const answer = await post("/yardkle/games", { players: y.players, turns: [...y.turns, turn] });
     if (!answer.ok) { message.replaceChildren(problemBox(answer.message)); return; }
+    yardkleGame.ask(); yardkleTurn.ask(); // answers still awaited are about the turns before this one
+    consumed(...YARDKLE_THROW);
     yardkleState.game = answer.data; yardkleState.advice = null; yardkleState.turnPoints = 0;
     change((e) => { e.yardkle.turns.push(turn); e.yardkle.draft = null; });
   };
@@ -1052,7 +1121,7 @@ function renderYardkleAdvice(container, setAside) {
         h("td", { class: "num" }, o.rank), h("td", {}, `${diceText(o.set_aside)} (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
         h("td", {}, o.decision === "bank" ? `bank ${o.turn_points}` : `throw ${o.dice_left_count} on`),
         h("td", { class: "num" }, num(o.expected_points)), h("td", { class: "num" }, o.best ? "—" : `−${num(o.loss)}`),
-        h("td", {}, h("button", { type: "button", "aria-label": `Set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.focus(); } }, "Use"))))))));
+        h("td", {}, h("button", { type: "button", "aria-label": `Set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.dispatchEvent(new Event("input")); setAside.focus(); } }, "Use"))))))));
 }
 
 // ---------------------------------------------------------------- the event tab -----------
@@ -1086,12 +1155,14 @@ function renderEvent(panel) {
     let parsed;
     try { parsed = asEvent(JSON.parse(await chosen.text())); } catch (err) { parsed = new Error("the file is not JSON"); }
     if (parsed instanceof Error) { message.replaceChildren(problemBox(`Not imported: ${parsed.message}.`)); return; }
+    consumed(...Object.keys(typed)); // nothing typed for the event replaced
     change(() => { event = parsed; });
     await refreshAll();
     render();
     document.getElementById("event-message")?.replaceChildren(h("p", { class: "ok" }, `Imported the event of ${parsed.created.slice(0, 10)}.`));
   } });
   const clear = h("button", { type: "button", id: "event-clear-yes", class: "primary", hidden: true, onclick: async () => {
+    consumed(...Object.keys(typed));
     change(() => { event = newEvent(); event.tab = "event"; });
     await refreshAll(); render();
   } }, "Yes, start a new event");
@@ -1131,6 +1202,7 @@ async function refreshAll() {
 }
 
 async function start() {
+  awaiting(0);
   document.getElementById("undo").addEventListener("click", undo);
   document.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "z" && !["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) {
