@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS = Path(__file__).parents[2] / "docs"
+SHOTS = Path(tempfile.gettempdir()) / f"diceref-desk-shots-{os.getpid()}"
 # How long an action or an expectation waits for the page (on a loaded CI machine the
 # service's answers can take seconds): actions and `expect` share it.
 TIMEOUT_MS = float(os.environ.get("DESK_TIMEOUT_MS", "10000"))
@@ -133,8 +135,11 @@ class Watched:
     def screenshot(self, name: str, viewport: dict[str, int]) -> Path:
         self.page.set_viewport_size(viewport)
         self.page.wait_for_timeout(150)  # the layout settles
-        path = DOCS / "desk" / name
-        path.parent.mkdir(exist_ok=True)
+        # The pictures in docs/desk.md are made by these steps; a run redraws them only when
+        # asked (DICEREF_DOCS_SCREENSHOTS=1), since random dice would change them every run.
+        folder = DOCS / "desk" if os.environ.get("DICEREF_DOCS_SCREENSHOTS") == "1" else SHOTS
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(path), full_page=True)
         return path
 
