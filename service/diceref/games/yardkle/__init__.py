@@ -1,8 +1,18 @@
 """Yardkle (Farkle, six dice): set-asides scored, turns and games refereed, and the optimal
 turn policy as the coach's table."""
 
+from diceref.core.game import GameInfo
 from diceref.games.family import Family
-from diceref.games.yardkle.rules.ruleset import GAME_INFO, yardkle
-from diceref.games.yardkle.tables import GAME, table_specs
+from diceref.games.yardkle.rules.ruleset import GAME_INFO, YardkleGame, yardkle
+from diceref.games.yardkle.tables import GAME, policy_spec, table_specs
+from diceref.tables.spec import TableSpec
 
-FAMILY = Family("yardkle", {GAME: GAME_INFO}, table_specs, {GAME: yardkle})
+
+def _tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
+    """The coach's table under the game's rules: what `/yardkle/holds` reads, so that
+    `POST /rulesets` and `diceref precompute --rules` start the same solve."""
+    assert isinstance(game, YardkleGame)
+    return (policy_spec(game.rules),)
+
+
+FAMILY = Family("yardkle", {GAME: GAME_INFO}, table_specs, {GAME: yardkle}, _tables_of)
