@@ -179,3 +179,43 @@ def test_two_replicas_solve_one_ruleset_once(
 
     asyncio.run(run())
     assert len(solves) == 1
+
+
+@pytest.mark.parametrize("max_solves", [1, 2])
+def test_at_most_max_solves_run_at_once(tmp_path: Path, max_solves: int) -> None:
+    """Five rulesets admitted together are solved `max_solves` at a time: never more (the
+    CPU bound DICEREF_MAX_SOLVES sets), and that many (the bound is used, not serialised)."""
+    import threading
+
+    lock = threading.Lock()
+    running: list[int] = [0]
+    peaks: list[int] = []
+
+    def solve(_: object) -> FloatArray:
+        with lock:
+            running[0] += 1
+            peaks.append(running[0])
+        time.sleep(0.15)  # long enough for every free worker to start its own solve
+        with lock:
+            running[0] -= 1
+        return np.zeros(1)
+
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, max_solves=max_solves, solve_queue_size=8)
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start(())
+        try:
+            specs = [
+                TableSpec("value", "house", uuid.uuid4().hex[:16], "t", (1,), solve)
+                for _ in range(5)
+            ]
+            for s in specs:
+                registry.admit((s,))
+            for s in specs:
+                await wait_ready(registry, s)
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+    assert len(peaks) == 5  # every ruleset solved once
+    assert max(peaks) == max_solves, peaks
