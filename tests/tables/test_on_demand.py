@@ -16,7 +16,7 @@ import redis
 
 from diceref.core.arrays import FloatArray
 from diceref.tables.config import TableSettings
-from diceref.tables.registry import SolveQueueFull, TableRegistry
+from diceref.tables.registry import SolveQueueFull, TableRegistry, group_of
 from diceref.tables.spec import TableSpec
 from diceref.tables.store import TableStore
 
@@ -219,3 +219,32 @@ def test_at_most_max_solves_run_at_once(tmp_path: Path, max_solves: int) -> None
     asyncio.run(run())
     assert len(peaks) == 5  # every ruleset solved once
     assert max(peaks) == max_solves, peaks
+
+
+def test_a_group_whose_tables_are_all_in_is_ready_when_loaded_again(tmp_path: Path) -> None:
+    """Loading a group whose tables are all in already (asked for again after a restart
+    reset its status, its tables kept) leaves it ready: it was reported `failed` for
+    ever, as no table was put, while its table served every request."""
+
+    async def run() -> None:
+        s = spec()
+        s = TableSpec(
+            s.kind, s.game, s.rules_hash, s.solver_version, (N,), s.solve, at_startup=True
+        )
+        registry = TableRegistry(TableStore(TableSettings(cache_dir=tmp_path)), [s])
+        await registry.start(())
+        try:
+            assert registry.status_of(s).status == "ready"
+            registry.put(s, np.ones(N), "memory")  # a test's table, or a load's
+        finally:
+            await registry.stop()
+        # a restart while the group was queued (the status start() resets), tables kept
+        registry._group_status[group_of(s)] = "queued"
+        await registry.start(())
+        try:
+            assert registry.status_of(s).status == "ready", registry.status_of(s)
+            assert registry.admit((s,)).status == "ready"
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())

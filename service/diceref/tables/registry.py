@@ -399,7 +399,13 @@ class TableRegistry:
                 await self._share_mapping(spec, loaded)
                 if loaded.source in ("disk", "computed") and self.store.redis is not None:
                     self._unpublished.add(spec.key)
-        if self._group_status[group] != "ready":
+        if all(self.states[s.key].status == "ready" for s in self._groups[group]):
+            # Every table in, whether loaded now or before (a group asked for again after
+            # a restart, or with its tables put by hand): `put` marks a group ready only
+            # as it puts its last table, and none was put here.
+            self._group_status[group] = "ready"
+            self._failed_at.pop(group, None)
+        else:
             self._group_status[group] = "failed"
             self._failed_at[group] = time.monotonic()
         if self._is_on_demand(group):

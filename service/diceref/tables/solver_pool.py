@@ -77,7 +77,7 @@ def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.float64]:
 # Arrays from this size up get memory of their own from the system (glibc's
 # M_MMAP_THRESHOLD), given back when freed; see `return_large_arrays`.
 LARGE_ARRAY_BYTES = 4 * 1024 * 1024
-M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
 
 def return_large_arrays() -> None:
@@ -89,11 +89,15 @@ def return_large_arrays() -> None:
     hand-over on those copies come from the heap, which keeps them once freed: a flood of
     house rules measured 45 MiB more resident than the tables held (tests/operations/
     test_flood.py).  A fixed threshold keeps blocks of `LARGE_ARRAY_BYTES` and more out of
-    the heap; smaller ones (a request's arrays) are allocated as before.  Not glibc (musl,
-    macOS): nothing to do."""
+    the heap; smaller ones (a request's arrays) are allocated as before.  Fixing it also
+    fixes the heap's trim threshold, at its 128 KiB default unless set: the heap would be
+    given back and faulted in again on every request (a test of request latency measured
+    routes at 250-500 ms), so it is set as glibc's own adjustment would, to twice the mmap
+    threshold.  Not glibc (musl, macOS): nothing to do."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None)
         libc.mallopt(M_MMAP_THRESHOLD, LARGE_ARRAY_BYTES)
+        libc.mallopt(M_TRIM_THRESHOLD, 2 * LARGE_ARRAY_BYTES)
 
 
 class SolverPool:

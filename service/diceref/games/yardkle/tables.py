@@ -8,12 +8,12 @@ table: a process without it answers 503 while it loads, never solves inline.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 from diceref.core.arrays import FloatArray
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, YardkleRules
 from diceref.games.yardkle.solver import policy
-from diceref.tables.spec import TableSpec
+from diceref.tables.spec import Progress, TableSpec
 
 GAME = "yardkle"
 
@@ -33,9 +33,13 @@ def policy_spec(rules: YardkleRules) -> TableSpec:
         rules_hash(rules),
         policy.SOLVER_VERSION,
         lambda: (2, policy.layout(rules).levels, rules.dice),
-        lambda _: solve_policy_table(rules),
+        partial(_solve, rules),  # pickles: solved on demand in the solver pool's processes
         at_startup=True,
     )
+
+
+def _solve(rules: YardkleRules, progress: Progress | None) -> FloatArray:
+    return solve_policy_table(rules)
 
 
 @cache
