@@ -211,8 +211,10 @@ def test_at_most_max_solves_run_at_once(tmp_path: Path, max_solves: int) -> None
             ]
             for s in specs:
                 registry.admit((s,))
-            for s in specs:
-                await wait_ready(registry, s)
+            deadline = time.monotonic() + 120  # each load also writes its file (an fsync)
+            while not all(registry.status_of(s).status == "ready" for s in specs):
+                assert time.monotonic() < deadline, [registry.status_of(s) for s in specs]
+                await asyncio.sleep(0.02)
         finally:
             await registry.stop()
 
