@@ -39,12 +39,12 @@ from diceref.tables.config import TableSettings  # noqa: E402
 from diceref.tables.registry import SolveQueueFull, TableRegistry  # noqa: E402
 from diceref.tables.spec import TableSpec, load_sync  # noqa: E402
 from diceref.tables.store import TableStore  # noqa: E402
-from helpers import put_values  # noqa: E402
+from helpers import in_ci, put_values  # noqa: E402
 from redis_server import PrivateRedis, private_redis_server  # noqa: E402
 
 
 def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+    return in_ci()
 
 
 @pytest.fixture(autouse=True)

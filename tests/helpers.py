@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import math
+import os
+from types import ModuleType
 from typing import Any
 
+import pytest
 from litestar import Litestar
 
 from diceref.core.arrays import FloatArray
@@ -13,6 +17,25 @@ from diceref.games.scorecard.rules.scorecard import Option, Scorecard, legal_opt
 from diceref.games.scorecard.tables import value_spec
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE_RULES
 from diceref.games.yardkle.tables import policy_spec, solve_policy_table
+
+
+def in_ci() -> bool:
+    """Whether the tests run under CI=true, where a missing test dependency is a failure."""
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def import_yatzy_solver() -> ModuleType:
+    """yatzy-solver, the peer solver the reference suites check against option by option.
+    It is a dev dependency: where it is not installed the module is skipped, but under
+    CI=true that is a failure (as a missing Redis is), so that a broken install cannot
+    pass the suite by skipping its cross-checks."""
+    try:
+        return importlib.import_module("yatzy_solver")
+    except ImportError as exc:
+        message = f"yatzy-solver (a dev dependency) does not import: {exc}; run uv sync"
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message, allow_module_level=True)
 
 
 def options(

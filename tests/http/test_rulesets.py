@@ -12,8 +12,11 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import make_test_store
+from diceref.games.families import family_of
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee, yatzy
 from diceref.games.scorecard.tables import max_spec
+from diceref.games.yardkle.rules.ruleset import GAME_INFO, yardkle
+from diceref.games.yardkle.tables import policy_spec
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.spec import load_sync
@@ -150,3 +153,140 @@ def test_the_sdk_waits_for_a_ruleset(tmp_path: Path) -> None:
         ready = sdk.wait_for_ruleset("yahtzee", rules=NO_JOKER, timeout=120, poll=0.2)
     assert ready.status == "ready"
     assert ready.optimal_expected_score == pytest.approx(NO_JOKER_OPTIMUM, abs=1e-7)
+
+
+def test_yardkle_house_rules_are_solved_on_demand_then_coached(tmp_path: Path) -> None:
+    """Yardkle's coach table under house rules is a ruleset like a scorecard's: queued by
+    `POST /rulesets`, then ready, and `/yardkle/holds` under the same rules reads it."""
+    rules = {"three_ones": 1000}
+    body = {"game": "yardkle", "rules": rules}
+    variant = yardkle(**rules)
+    with TestClient(fresh_app(tmp_path)) as client:
+        first = client.post("/rulesets", json=body).json()
+        assert first["status"] in ("queued", "solving"), first
+        assert first["progress"] < 1.0
+        assert first["ruleset_id"] == variant.ruleset_id != GAME_INFO.ruleset_id
+        registry = client.app.state.tables
+        spec = policy_spec(variant.rules)
+        assert registry.states[spec.key].on_demand
+
+        ready = wait_ready(client, body)
+        assert ready["progress"] == 1.0 and ready["ruleset_id"] == first["ruleset_id"]
+        three = next(p for p in ready["ruleset"]["parameters"] if p["name"] == "three_ones")
+        assert three["value"] == 1000
+
+        holds = {"dice": [1, 1, 1, 2, 3, 4], "turn_points": 0, "on_pad": True, "rules": rules}
+        coached = client.post("/yardkle/holds", json=holds)
+        assert coached.status_code == 200, coached.text
+        answer = coached.json()
+        assert answer["ruleset_id"] == ready["ruleset_id"]
+        assert max(o["points"] for o in answer["options"]) == 1000  # three 1s, as the rules say
+
+
+def test_a_game_without_tables_is_ready_at_once(client: TestClient[Litestar]) -> None:
+    """Chicago is coached from its rules alone: its house rules need no table, so the
+    ruleset is ready at once, and nothing is queued for it."""
+    rules = {"worst_tie_loser": "earlier"}
+    body = {"game": "chicago", "rules": rules}
+    r = client.post("/rulesets", json=body)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["status"] == "ready" and answer["progress"] == 1.0
+    assert answer["max_score"] is None and answer["optimal_expected_score"] is None
+    assert answer["ruleset_id"] == family_of("chicago").with_rules("chicago", rules).ruleset_id
+    tie = next(p for p in answer["ruleset"]["parameters"] if p["name"] == "worst_tie_loser")
+    assert tie["value"] == "earlier"
+    registry = client.app.state.tables
+    assert not any(state.game == "chicago" for state in registry.states.values())
+
+
+def test_a_failed_solve_is_reported_then_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solve that raises: `POST /rulesets` says `failed` (and the SDK's wait gives up),
+    `/holds` under those rules is a 503 saying so, and nothing is solved again until the
+    wait after a failure is over; then the next ask queues the solve again."""
+    from diceref.core.cache import PerRuleset
+    from diceref.games.scorecard import tables
+    from diceref_client import Client as SdkClient
+    from diceref_client import RulesetFailed
+
+    attempts: list[str] = []
+
+    def broken(ruleset: object, progress: object = None) -> None:
+        attempts.append(type(ruleset).__name__)
+        raise RuntimeError("the solver ran out of disk")
+
+    # Specs built from here on solve with `broken` (a closure: solved in the registry's
+    # thread, as it does not pickle); a cache of the test's own, so none outlives it.
+    monkeypatch.setattr(tables, "_SPECS", PerRuleset(8))
+    monkeypatch.setattr(tables, "_values", broken)
+    monkeypatch.setattr(tables, "_max", broken)
+    rules = {"upper_bonus_points": 37}
+    body = {"game": "yatzy", "rules": rules}
+    holds = {"game": "yatzy", "dice": [6, 6, 6, 6, 6], "throws_left": 0, "rules": rules}
+    app = fresh_app(tmp_path)
+    with (
+        TestClient(app) as client,
+        SdkClient("http://testserver.local", http_client=client, max_retries=0) as sdk,
+    ):
+        assert client.post("/rulesets", json=body).json()["status"] == "queued"
+        deadline = time.monotonic() + 30
+        while (answer := client.post("/rulesets", json=body).json())["status"] != "failed":
+            assert answer["status"] in ("queued", "solving"), answer
+            assert time.monotonic() < deadline, answer
+            time.sleep(0.05)
+        assert answer["optimal_expected_score"] is None and answer["max_score"] is None
+        assert answer["ruleset_id"] == yatzy(**rules).rules_hash
+        tried = len(attempts)
+        assert tried == 2  # the value table and the max table, each raised
+
+        early = client.post("/holds", json=holds)
+        assert early.status_code == 503, early.text
+        problem = early.json()
+        assert problem["type"].endswith("/table-solving")
+        assert "failed to solve (solved again when asked, 30 s after" in problem["detail"]
+        assert early.headers["retry-after"] == "5" and problem["progress"] == 0.0
+        with pytest.raises(RulesetFailed):
+            sdk.wait_for_ruleset("yatzy", rules=rules, timeout=5, poll=0.05)
+        assert client.post("/rulesets", json=body).json()["status"] == "failed"
+        assert len(attempts) == tried  # within the wait: not solved again
+
+        app.state.tables.retry_failed_after = 0.0  # the wait is over
+        assert client.post("/rulesets", json=body).json()["status"] == "queued"
+        deadline = time.monotonic() + 30
+        while len(attempts) == tried:  # asked again: solved again (and failing again)
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def test_readings_that_change_no_score_share_a_ruleset(client: TestClient[Litestar]) -> None:
+    """Without a Joker, where a Joker would go changes no score: the same rules written with
+    or without those readings, as `rules` or as a `ruleset` document, are one ruleset (one
+    id, one table), and its document reports the values in force."""
+    written = [
+        {"joker": "none"},
+        {"joker": "none", "matching_upper_forced": False},
+        {"joker": "none", "matching_upper_forced": False, "joker_when_scratched": False},
+    ]
+    answers = [client.post("/rulesets", json={"game": "yahtzee", "rules": r}) for r in written]
+    assert [a.status_code for a in answers] == [200] * 3, [a.text for a in answers]
+    bodies = [a.json() for a in answers]
+    assert len({b["ruleset_id"] for b in bodies}) == 1
+    assert all(b["ruleset"] == bodies[0]["ruleset"] for b in bodies)
+    document = bodies[0]["ruleset"]
+    values = {p["name"]: p["value"] for p in document["parameters"]}
+    assert values["joker"] == "none" and values["extra_bonus"] == 100
+    assert (values["joker_when_scratched"], values["matching_upper_forced"]) == (False, True)
+    assert document["five_of_a_kind"] == {
+        "box": "yahtzee",
+        "extra_bonus": 100,
+        "joker": "none",
+        "joker_when_scratched": False,
+        "matching_upper_forced": True,
+    }
+    document["five_of_a_kind"]["matching_upper_forced"] = False  # inert here too
+    document["five_of_a_kind"]["joker_when_scratched"] = True
+    custom = client.post("/rulesets", json={"ruleset": document})
+    assert custom.status_code == 200, custom.text
+    assert custom.json()["ruleset_id"] == bodies[0]["ruleset_id"]

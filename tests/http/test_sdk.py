@@ -39,6 +39,7 @@ import diceref_client.client as client_module
 from conftest import TEST_CACHE, make_test_app
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.yardkle.rules.ruleset import yardkle
 from diceref.http.examples import Example
 from diceref.http.openapi import all_examples
 from diceref_client import (
@@ -950,3 +951,56 @@ def test_every_method_against_a_live_server(
         return checked
 
     assert asyncio.run(run()) == len(REPLAYED)
+
+
+# --- reviews and rulesets, called for real --------------------------------------------------
+
+
+def test_yardkle_reviews_against_the_app(coach: TestClient[Litestar]) -> None:
+    """`yardkle_reviews` sends the turns and decodes the review the app gives."""
+    turn = {"throws": [{"dice": [1, 1, 2, 3, 4, 6], "set_aside": [1, 1]},
+                       {"dice": [1, 2, 3, 4], "set_aside": [1]},
+                       {"dice": [2, 5, 6], "set_aside": [5]}],
+            "end": "bank", "banked_total": 3000}  # fmt: skip
+    raw = coach.post("/yardkle/reviews", json={"turns": [turn]})
+    assert raw.status_code == 200, raw.text
+    typed = [msgspec.convert(turn, models.YardkleReviewTurnIn)]
+    with Client(TEST_URL, http_client=coach, max_retries=0) as client:
+        answer = client.yardkle_reviews(typed)
+        assert isinstance(answer, models.YardkleReviewResponse)
+        assert msgspec.to_builtins(answer) == raw.json()
+        assert answer.turns[0].points == 350 and len(answer.turns[0].decisions) == 3
+        with pytest.raises(RuleViolationError) as refused:  # a set-aside that does not score
+            client.yardkle_reviews(
+                [models.YardkleReviewTurnIn(
+                    throws=[models.YardkleThrowIn(dice=[2, 3, 4, 6, 6, 2], set_aside=[2])],
+                    end="bank",
+                )]
+            )  # fmt: skip
+    assert refused.value.status == 422 and refused.value.errors
+
+
+def test_async_wait_for_ruleset(tmp_path: Path) -> None:
+    """The async `wait_for_ruleset` polls `POST /rulesets` until the solve it started is
+    done, and gives up at its timeout with the last status."""
+    from diceref.http.app import create_app
+    from diceref.settings import Settings
+    from diceref_client import RulesetNotReady
+
+    app = create_app(Settings(preload=(), cache_dir=str(tmp_path)))  # an empty cache
+
+    async def run() -> tuple[Any, Any]:
+        async with app.lifespan(), async_client(app, max_retries=0) as client:
+            with pytest.raises(RulesetNotReady) as early:
+                await client.wait_for_ruleset(
+                    "yardkle", rules={"three_ones": 1000, "single_five": 100}, timeout=0.01
+                )
+            ready = await client.wait_for_ruleset(
+                "yardkle", rules={"three_ones": 1000}, timeout=60, poll=0.05
+            )
+            return early.value, ready
+
+    early, ready = asyncio.run(run())
+    assert early.last is not None and early.last.status in ("queued", "solving")
+    assert ready.status == "ready" and ready.progress == 1.0
+    assert ready.ruleset_id == yardkle(three_ones=1000).ruleset_id

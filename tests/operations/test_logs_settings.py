@@ -306,6 +306,24 @@ def test_precompute_solves_a_house_rules_variant(tmp_path: Path) -> None:
     assert [line.split()[2] for line in again.stdout.splitlines()[1:]] == ["disk", "disk"]
 
 
+def test_precompute_solves_a_yardkle_house_rules_table(tmp_path: Path) -> None:
+    """Yardkle's coach table under `--rules` is solved under the rules' hash, the table
+    `/yardkle/holds` reads for the same `rules`."""
+    from diceref.games.yardkle.rules.ruleset import yardkle
+
+    variant = yardkle(three_ones=1000).ruleset_id
+    run = run_cli(
+        "precompute", "yardkle", "--rules", '{"three_ones": 1000}', DICEREF_CACHE_DIR=str(tmp_path)
+    )
+    assert run.returncode == 0, run.stderr
+    header, *tables = run.stdout.splitlines()
+    assert header == f'yardkle house rules {variant}: {{"three_ones": 1000}}'
+    assert [line.split()[:3] for line in tables] == [["yardkle", "policy", "computed"]]
+    assert [p.name.split("-v")[0] for p in (tmp_path / "tables").glob("*.dtbl")] == [
+        f"policy-yardkle-{variant}"
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -314,6 +332,10 @@ def test_precompute_solves_a_house_rules_variant(tmp_path: Path) -> None:
         (["precompute", "--rules", '{"joker": "none"}'], "--rules applies to one game"),
         (["precompute", "yahtzee", "--rules", "joker=none"], "--rules is not JSON"),
         (["precompute", "yahtzee", "--rules", "[1]"], "--rules is a JSON object"),
+        (
+            ["precompute", "chicago", "--rules", '{"worst_tie_loser": "earlier"}'],
+            "chicago has no tables to solve under house rules",
+        ),
         (["score", "yahtzee", "1", "2", "3", "4", "5", "--throw", "4"], "not a throw 4"),
     ],
 )

@@ -17,8 +17,16 @@ from review_games import play
 
 from conftest import make_test_app
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver.advice import BoxAdvice
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yatzy
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.scorecard import Scorecard
+from diceref.games.scorecard.solver.advice import (
+    BoxAdvice,
+    KeepAdvice,
+    advise,
+    expected_final_score,
+)
+from diceref.games.scorecard.tables import value_spec
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -36,9 +44,19 @@ def chosen_name(option: Json) -> Any:
     return option["box"] if option["kind"] == "box" else option["keep"]
 
 
+def option_name(option: Json) -> str | tuple[int, ...]:
+    return option["box"] if option["kind"] == "box" else tuple(option["keep"])
+
+
+def advice_name(advice: BoxAdvice | KeepAdvice) -> str | tuple[int, ...]:
+    return advice.box if isinstance(advice, BoxAdvice) else tuple(advice.keep)
+
+
 @pytest.mark.parametrize(("game", "seed", "noise"), [("yahtzee", 1, 0.3), ("yatzy", 2, 0.5),
                                                      ("dice-poker", 3, 0.3),
-                                                     ("russian-poker", 4, 0.3)])  # fmt: skip
+                                                     ("russian-poker", 4, 0.3),
+                                                     ("chute-5", 7, 0.3),
+                                                     ("yardzee", 8, 0.3)])  # fmt: skip
 def test_every_decision_is_the_coachs_view_of_it(
     coach: Client, solved: Callable[[str], FloatArray], game: str, seed: int, noise: float
 ) -> None:
@@ -58,6 +76,16 @@ def test_every_decision_is_the_coachs_view_of_it(
         assert best and all(o["best"] and o["loss"] == 0.0 for o in best)
         top = best[0]["expected_total"]
         assert all(abs(o["expected_total"] - top) <= 1e-9 for o in best)
+        # ... and every option tied with the best is among them (ties included)
+        options = [
+            o
+            for o in advise(ruleset, solved(game), s.card, list(s.dice), s.throws_left, s.throw)
+            if not (isinstance(o, KeepAdvice) and len(o.keep) == 5)
+        ]
+        coach_top = max(o.expected_total for o in options)
+        assert math.isclose(top, coach_top, abs_tol=1e-9)
+        tied = {advice_name(o) for o in options if coach_top - o.expected_total <= 1e-9}
+        assert {option_name(o) for o in best} == tied, (d, tied)
         assert d["loss"] == chosen["loss"] >= 0.0
         assert math.isclose(d["loss"], max(0.0, top - chosen["expected_total"]), abs_tol=1e-9)
         assert (d["loss"] == 0.0) == chosen["best"]
@@ -193,6 +221,9 @@ INVALID: list[tuple[Json, int, str, str]] = [
      422, "turns[13]", "card_full"),
     ({"game": "russian-poker", "turns": [{"throws": [[1, 2, 3, 4, 5]], "box": "pair"}]},
      422, "turns[0].box", "series_order"),
+    ({"game": "yatzy", "rules": {"order": "forced"},
+      "turns": [{"throws": [[1, 2, 3, 4, 5]], "box": "twos"}]}, 422, "turns[0].box",
+     "forced_order"),
     ({"game": "yahtzee", "turns": [], "rules": {"joker": "sometimes"}}, 422, "rules.joker",
      "unknown_choice"),
 ]  # fmt: skip
@@ -241,3 +272,32 @@ def test_the_command_line_prints_the_review_or_refuses_the_record(
     assert "turns[1].box" in capsys.readouterr().err
     game.write_text("{not json")
     assert main(["review", str(game)]) == 2
+
+
+def test_a_custom_ruleset_is_reviewed_under_its_own_table(
+    solved_ruleset: Callable[[Ruleset], FloatArray],
+) -> None:
+    """`ruleset` instead of `game`: Yatzy fetched, its bonus moved to 60 and sent back, is
+    reviewed against the table of those rules (the coach's values for them), and answered
+    under their `ruleset_id`."""
+    ours = yatzy(upper_bonus_threshold=60)
+    values = solved_ruleset(ours)
+    record, seen = play(ours, values, 9, 0.4)
+    app = make_test_app()
+    app.state.tables.put(value_spec(ours), values, "memory")
+    with TestClient(app) as client:
+        document = client.get("/games/yatzy").json()
+        document["upper_bonus_rule"]["threshold"] = 60
+        out = review(client, {"ruleset": document, "turns": record})
+        built_in = client.post("/reviews", json={"game": "yatzy", "turns": record})
+    assert out["game"] == "yatzy" and out["ruleset_id"] == ours.rules_hash
+    decisions = [d for t in out["turns"] for d in t["decisions"]]
+    assert [d["chosen"]["expected_total"] for d in decisions] == [
+        s.chosen.expected_total for s in seen
+    ]
+    assert out["optimal_expected_score"] == expected_final_score(ours, values, Scorecard())
+    assert out["optimal_expected_score"] > expected_final_score(
+        SCORECARD_GAMES["yatzy"], solved_ruleset(SCORECARD_GAMES["yatzy"]), Scorecard()
+    )  # the bonus is easier to reach
+    assert out["complete"] is True and out["expected_loss"] > 0
+    assert built_in.status_code == 503  # the built-in Yatzy's table is not in this app

@@ -35,8 +35,9 @@ from diceref.games.scorecard.rules.scorecard import card_total
 from diceref.games.scorecard.rules.turns import replay_game
 from diceref.games.scorecard.solver.review import review_game
 from diceref.games.scorecard.tables import value_spec
+from helpers import import_yatzy_solver
 
-pytest.importorskip("yatzy_solver")
+import_yatzy_solver()
 pytestmark = pytest.mark.slow
 
 TOLERANCE = 1e-9
@@ -109,6 +110,16 @@ def test_a_review_is_the_references_option_values(
             compared += 1
         for option in d["best_options"]:
             assert abs(theirs[ref_name(option)] - best) <= TOLERANCE * max(1.0, best)
+        # ... and every option the reference ties with its best is listed (keeping all
+        # five dice aside: no record keeps them, so a review never offers it)
+        tied = {
+            name
+            for name, value in theirs.items()
+            if best - value <= TOLERANCE * max(1.0, best) and len(name.split()) != 6
+        }
+        listed = {ref_name(o) for o in d["best_options"]}
+        if listed != tied:
+            wrong.append(f"{text}: best options ours {sorted(listed)} theirs {sorted(tied)}")
         expected_loss = best - theirs[ref_name(d["chosen"])]
         if not math.isclose(d["loss"], expected_loss, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
             wrong.append(f"{text}: loss ours {d['loss']!r} theirs {expected_loss!r}")

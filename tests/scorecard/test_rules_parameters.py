@@ -188,6 +188,31 @@ def test_no_joker_and_no_extra_bonus_is_no_five_of_a_kind_rule() -> None:
     assert yatzy(extra_bonus=100).five_of_a_kind is not None
 
 
+def test_readings_inert_without_a_joker_are_folded() -> None:
+    """With no Joker, where a Joker goes (`matching_upper_forced`, `joker_when_scratched`)
+    changes no score: rules that differ only there are one ruleset (one `ruleset_id`, one
+    table), reported with the values a document leaving them out has."""
+    written = [
+        yahtzee(joker="none"),
+        yahtzee(joker="none", matching_upper_forced=False),
+        yahtzee(joker="none", matching_upper_forced=False, joker_when_scratched=False),
+        yahtzee(joker="none", joker_when_scratched=True, matching_upper_forced=True),
+    ]
+    assert len({r.rules_hash for r in written}) == 1
+    assert len({r.five_of_a_kind for r in written}) == 1
+    reported = {
+        (params(r)["joker_when_scratched"], params(r)["matching_upper_forced"]) for r in written
+    }
+    assert reported == {(False, True)}
+    # With a Joker both readings score, and stay apart.
+    joker = {
+        yahtzee(joker="free_choice", matching_upper_forced=m, joker_when_scratched=w).rules_hash
+        for m in (True, False)
+        for w in (True, False)
+    }
+    assert len(joker) == 4
+
+
 @pytest.mark.parametrize(
     ("game", "change", "name"),
     [

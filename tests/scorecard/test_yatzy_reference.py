@@ -62,8 +62,9 @@ from diceref.games.scorecard.solver.advice import (
     state_value,
 )
 from diceref.games.scorecard.solver.statespace import state_space
+from helpers import import_yatzy_solver
 
-ys = pytest.importorskip("yatzy_solver")
+ys = import_yatzy_solver()
 pytestmark = pytest.mark.slow
 
 REL = 1e-9

@@ -16,7 +16,7 @@ import redis
 
 from diceref.core.arrays import FloatArray
 from diceref.tables.config import TableSettings
-from diceref.tables.registry import SolveQueueFull, TableRegistry
+from diceref.tables.registry import SolveQueueFull, TableRegistry, group_of
 from diceref.tables.spec import TableSpec
 from diceref.tables.store import TableStore
 
@@ -179,3 +179,74 @@ def test_two_replicas_solve_one_ruleset_once(
 
     asyncio.run(run())
     assert len(solves) == 1
+
+
+@pytest.mark.parametrize("max_solves", [1, 2])
+def test_at_most_max_solves_run_at_once(tmp_path: Path, max_solves: int) -> None:
+    """Five rulesets admitted together are solved `max_solves` at a time: never more (the
+    CPU bound DICEREF_MAX_SOLVES sets), and that many (the bound is used, not serialised)."""
+    import threading
+
+    lock = threading.Lock()
+    running: list[int] = [0]
+    peaks: list[int] = []
+
+    def solve(_: object) -> FloatArray:
+        with lock:
+            running[0] += 1
+            peaks.append(running[0])
+        time.sleep(0.15)  # long enough for every free worker to start its own solve
+        with lock:
+            running[0] -= 1
+        return np.zeros(1)
+
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, max_solves=max_solves, solve_queue_size=8)
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start(())
+        try:
+            specs = [
+                TableSpec("value", "house", uuid.uuid4().hex[:16], "t", (1,), solve)
+                for _ in range(5)
+            ]
+            for s in specs:
+                registry.admit((s,))
+            deadline = time.monotonic() + 120  # each load also writes its file (an fsync)
+            while not all(registry.status_of(s).status == "ready" for s in specs):
+                assert time.monotonic() < deadline, [registry.status_of(s) for s in specs]
+                await asyncio.sleep(0.02)
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+    assert len(peaks) == 5  # every ruleset solved once
+    assert max(peaks) == max_solves, peaks
+
+
+def test_a_group_whose_tables_are_all_in_is_ready_when_loaded_again(tmp_path: Path) -> None:
+    """Loading a group whose tables are all in already (asked for again after a restart
+    reset its status, its tables kept) leaves it ready: it was reported `failed` for
+    ever, as no table was put, while its table served every request."""
+
+    async def run() -> None:
+        s = spec()
+        s = TableSpec(
+            s.kind, s.game, s.rules_hash, s.solver_version, (N,), s.solve, at_startup=True
+        )
+        registry = TableRegistry(TableStore(TableSettings(cache_dir=tmp_path)), [s])
+        await registry.start(())
+        try:
+            assert registry.status_of(s).status == "ready"
+            registry.put(s, np.ones(N), "memory")  # a test's table, or a load's
+        finally:
+            await registry.stop()
+        # a restart while the group was queued (the status start() resets), tables kept
+        registry._group_status[group_of(s)] = "queued"
+        await registry.start(())
+        try:
+            assert registry.status_of(s).status == "ready", registry.status_of(s)
+            assert registry.admit((s,)).status == "ready"
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())

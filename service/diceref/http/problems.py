@@ -194,9 +194,11 @@ def table_not_loaded_handler(
         return problem_handler(request, table_loading(request, exc.game))
     status = registry.status_of(exc.spec)
     retry: int = request.app.state.settings.retry_after_seconds
-    doing = {"queued": "queued for a solve", "failed": "failed to solve (retrying)"}.get(
-        status.status, f"being solved ({status.progress:.0%})"
-    )
+    again = registry.retry_failed_after
+    doing = {
+        "queued": "queued for a solve",
+        "failed": f"failed to solve (solved again when asked, {again:g} s after the failure)",
+    }.get(status.status, f"being solved ({status.progress:.0%})")
     problem = Problem(
         503,
         "table-solving",

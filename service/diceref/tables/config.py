@@ -33,6 +33,10 @@ class TableSettings:
     on_demand_memory_bytes: int = 512 * 1024 * 1024
     on_demand_disk_bytes: int = 2 * 1024 * 1024 * 1024
     on_demand_redis_ttl: int = 7 * 24 * 3600
+    # A table whose load failed is tried again when next asked for, but not sooner than
+    # this: until then it is reported `failed` (a solve that always fails is not run again
+    # on every request).
+    failed_retry_seconds: float = 30.0
 
     def __post_init__(self) -> None:
         if self.redis_url is not None:

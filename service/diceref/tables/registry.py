@@ -145,6 +145,11 @@ class TableRegistry:
         # Tables this process loaded without Redis seeing them (from its disk, or computed
         # while Redis was down): published by the watchdog's next tick.
         self._unpublished: set[TableKey] = set()
+        # When each group's last load failed: it is tried again when asked, but not before
+        # `retry_failed_after` seconds, so that every client polling learns of the failure
+        # (`failed`), and a solve that fails every time is not run again on every request.
+        self._failed_at: dict[GroupKey, float] = {}
+        self.retry_failed_after = settings.failed_retry_seconds
 
     # --- the request path: reads only ---------------------------------------------------
 
@@ -181,6 +186,7 @@ class TableRegistry:
         new = [s for s in specs if s.key not in self.specs]
         status = self._group_status.get(group, "missing")
         queues = status not in ("queued", "loading", "ready") or (bool(new) and status == "ready")
+        queues = queues and not self._waits_after_failure(group)
         on_demand = bool(new) or self._is_on_demand(group)
         waiting = self._on_demand_queue
         if queues and on_demand and waiting is not None and waiting.full():
@@ -221,6 +227,8 @@ class TableRegistry:
             return  # not started: nothing may load before the app's startup
         if self._group_status[group] in ("queued", "loading", "ready"):
             return
+        if self._waits_after_failure(group):
+            return
         on_demand = self._is_on_demand(group)
         queue = self._on_demand_queue if on_demand else self._queue
         if on_demand and queue.full():
@@ -230,6 +238,17 @@ class TableRegistry:
             if self.states[spec.key].status in ("missing", "failed"):
                 self.states[spec.key].status = "queued"
         queue.put_nowait(group)
+
+    def _waits_after_failure(self, group: GroupKey) -> bool:
+        """Whether a failed on-demand group is still within its wait before being tried
+        again (a built-in game's is tried again at once: the watchdog retries a failed
+        preload on every tick)."""
+        failed_at = self._failed_at.get(group)
+        if failed_at is None or self._group_status.get(group) != "failed":
+            return False
+        if not self._is_on_demand(group):
+            return False
+        return time.monotonic() - failed_at < self.retry_failed_after
 
     def _is_on_demand(self, group: GroupKey) -> bool:
         return any(self.states[s.key].on_demand for s in self._groups.get(group, ()))
@@ -246,6 +265,7 @@ class TableRegistry:
         group = group_of(spec)
         if all(self.states[s.key].status == "ready" for s in self._groups[group]):
             self._group_status[group] = "ready"
+            self._failed_at.pop(group, None)
         if state.on_demand:
             self._recent[spec.key] = table.nbytes
             self._recent.move_to_end(spec.key)
@@ -271,6 +291,7 @@ class TableRegistry:
                 self.store.forget(spec.key)
                 del self.specs[spec.key], self.states[spec.key]
             del self._group_status[group]
+            self._failed_at.pop(group, None)
             log.info("evicted the on-demand tables of %s/%s from memory", *group)
 
     # --- what /readyz reports -------------------------------------------------------------
@@ -384,11 +405,15 @@ class TableRegistry:
                 await self._share_mapping(spec, loaded)
                 if loaded.source in ("disk", "computed") and self.store.redis is not None:
                     self._unpublished.add(spec.key)
-        # Ready when every table is, including tables that were ready before the load
-        # began (put by a test, or loaded by an earlier request): those skip `put`, which
-        # is what marks a group ready otherwise.
-        ready = all(self.states[s.key].status == "ready" for s in self._groups[group])
-        self._group_status[group] = "ready" if ready else "failed"
+        if all(self.states[s.key].status == "ready" for s in self._groups[group]):
+            # Every table in, whether loaded now or before (a group asked for again after
+            # a restart, or with its tables put by hand): `put` marks a group ready only
+            # as it puts its last table, and none was put here.
+            self._group_status[group] = "ready"
+            self._failed_at.pop(group, None)
+        else:
+            self._group_status[group] = "failed"
+            self._failed_at[group] = time.monotonic()
         if self._is_on_demand(group):
             await asyncio.to_thread(self.store.trim_disk, self._on_demand_keys())
         self.observer.store_stats(self.store.stats())
@@ -398,7 +423,8 @@ class TableRegistry:
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed
-        (the failure is logged, and the next request for the table tries again).
+        (the failure is logged; the next request for the table tries again, for an on-demand
+        one once `retry_failed_after` has passed).
 
         An on-demand table is solved in the solver pool's processes (see `solver_pool`)
         and kept in Redis for `on_demand_redis_ttl` seconds."""

@@ -18,6 +18,7 @@ not is solved in the calling thread, as before this module existed.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
@@ -73,10 +74,37 @@ def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.float64]:
     return np.asarray(solve(report), dtype=np.float64)
 
 
+# Arrays from this size up get memory of their own from the system (glibc's
+# M_MMAP_THRESHOLD), given back when freed; see `return_large_arrays`.
+LARGE_ARRAY_BYTES = 4 * 1024 * 1024
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+
+
+def return_large_arrays() -> None:
+    """Have glibc give a large freed array's memory back to the system.
+
+    A solved table arrives from a worker pickled, is unpickled and encoded for the disk
+    (three copies of tens of MiB), then served from its file's mapping.  By default glibc
+    raises its mmap threshold to the size of the largest block freed, so from the second
+    hand-over on those copies come from the heap, which keeps them once freed: a flood of
+    house rules measured 45 MiB more resident than the tables held (tests/operations/
+    test_flood.py).  A fixed threshold keeps blocks of `LARGE_ARRAY_BYTES` and more out of
+    the heap; smaller ones (a request's arrays) are allocated as before.  Fixing it also
+    fixes the heap's trim threshold, at its 128 KiB default unless set: the heap would be
+    given back and faulted in again on every request (a test of request latency measured
+    routes at 250-500 ms), so it is set as glibc's own adjustment would, to twice the mmap
+    threshold.  Not glibc (musl, macOS): nothing to do."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None)
+        libc.mallopt(M_MMAP_THRESHOLD, LARGE_ARRAY_BYTES)
+        libc.mallopt(M_TRIM_THRESHOLD, 2 * LARGE_ARRAY_BYTES)
+
+
 class SolverPool:
     """`workers` processes solving tables; `solve` blocks its calling thread until done."""
 
     def __init__(self, workers: int, nice: int = 10) -> None:
+        return_large_arrays()  # this process receives the solved tables
         self.workers = workers
         self._nice = nice
         self._executor: ProcessPoolExecutor | None = None

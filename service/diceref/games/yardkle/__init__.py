@@ -20,7 +20,8 @@ def bounded_yardkle(**rules: Any) -> YardkleGame:
 
 
 def _tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
-    """The policy table of the rules (`POST /rulesets` queues its solve)."""
+    """The coach's table under the game's rules: what `/yardkle/holds` reads, so that
+    `POST /rulesets` and `diceref precompute --rules` start the same solve."""
     assert isinstance(game, YardkleGame)
     return (policy_spec(game.rules),)
 

@@ -18,7 +18,7 @@ from diceref.core.arrays import FloatArray
 from diceref.core.game import RuleParameterError
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, POINTS_PARAMETERS, YardkleRules
 from diceref.games.yardkle.solver import policy
-from diceref.tables.spec import TableSpec
+from diceref.tables.spec import Progress, TableSpec
 
 GAME = "yardkle"
 
@@ -53,12 +53,12 @@ def policy_spec(rules: YardkleRules) -> TableSpec:
         rules_hash(rules),
         policy.SOLVER_VERSION,
         lambda: (2, policy.layout(rules).levels, rules.dice),
-        partial(_solve, rules),
+        partial(_solve, rules),  # pickles: solved on demand in the solver pool's processes
         at_startup=True,
     )
 
 
-def _solve(rules: YardkleRules, _progress: object) -> FloatArray:
+def _solve(rules: YardkleRules, progress: Progress | None) -> FloatArray:
     """The spec's solve: a module-level function over picklable rules, so a house-rules
     table is solved in the solver pool's processes, not in the one serving requests."""
     return solve_policy_table(rules)

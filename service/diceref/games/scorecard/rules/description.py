@@ -42,6 +42,7 @@ from diceref.games.scorecard.rules.ruleset import (
     five_of_a_kind_parameters,
     play_parameters,
     upper_bonus_parameters,
+    without_inert_readings,
 )
 
 DICE = 5
@@ -380,12 +381,14 @@ def _five_of_a_kind(
     if box_id not in by_id:
         raise RuleViolation(f"{where}.box", f"the ruleset has no box '{box_id}'", "unknown_box")
     joker: Joker = _choice(_required(doc, "joker", where), Joker, f"{where}.joker")
-    rule = FiveOfAKindRule(
-        box_id,
-        _integer(_required(doc, "extra_bonus", where), f"{where}.extra_bonus", 0, MAX_POINTS),
-        joker,
-        _typed(doc.get("joker_when_scratched", False), bool, f"{where}.joker_when_scratched"),
-        _typed(doc.get("matching_upper_forced", True), bool, f"{where}.matching_upper_forced"),
+    rule = without_inert_readings(  # as the built-in games' builders fold them
+        FiveOfAKindRule(
+            box_id,
+            _integer(_required(doc, "extra_bonus", where), f"{where}.extra_bonus", 0, MAX_POINTS),
+            joker,
+            _typed(doc.get("joker_when_scratched", False), bool, f"{where}.joker_when_scratched"),
+            _typed(doc.get("matching_upper_forced", True), bool, f"{where}.matching_upper_forced"),
+        )
     )
     if rule.joker is Joker.NONE and rule.extra_bonus == 0:
         return None, rule  # as the built-in games: a rule that changes no score is none

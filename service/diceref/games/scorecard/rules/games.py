@@ -33,6 +33,7 @@ from diceref.games.scorecard.rules.ruleset import (
     five_of_a_kind_parameters,
     play_parameters,
     upper_bonus_parameters,
+    without_inert_readings,
 )
 
 L = Section.LOWER
@@ -145,8 +146,12 @@ class TurnRules:
             raise RuleParameterError("extra_bonus", "an extra bonus cannot be negative")
         if upper_bonus_points < 0:
             raise RuleParameterError("upper_bonus_points", "a bonus cannot be negative")
-        reported = FiveOfAKindRule(
-            five_box, extra_bonus, joker_rule, joker_when_scratched, matching_upper_forced
+        # Reported and in force alike without the readings no score depends on (no Joker:
+        # where a Joker goes), so that rules scoring alike get one `ruleset_id`.
+        reported = without_inert_readings(
+            FiveOfAKindRule(
+                five_box, extra_bonus, joker_rule, joker_when_scratched, matching_upper_forced
+            )
         )
         # No Joker and no extra bonus: the rule cannot change a score, and leaving it out
         # keeps the state space without the five-of-a-kind flag (and the tables' key exact).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -153,6 +153,18 @@ class FiveOfAKindRule:
     # While the matching upper box is open: must the roll go there (True), or may it go in
     # any open box at natural value, the Joker values only once that box is filled (False)?
     matching_upper_forced: bool = True
+
+
+def without_inert_readings(rule: FiveOfAKindRule) -> FiveOfAKindRule:
+    """The rule with the readings that cannot change a score set to one value: with no
+    Joker, `joker_when_scratched` and `matching_upper_forced` (both say where a Joker
+    goes) are inert, so they take the values a `ruleset` document that leaves them out has
+    (false and true).  A content hash of the effective rules (`ruleset_id`, the tables'
+    key) then gives rules that score alike one id and one table, however they were
+    written."""
+    if rule.joker is not Joker.NONE:
+        return rule
+    return replace(rule, joker_when_scratched=False, matching_upper_forced=True)
 
 
 @dataclass(frozen=True)
