@@ -110,6 +110,52 @@ def test_disk_keeps_the_newest_tables_within_its_bound(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_files_written_at_one_instant_are_trimmed_without_error(tmp_path: Path) -> None:
+    """Tables whose files tie on time and size (written within the clock's resolution) are
+    trimmed in a fixed order: the keys themselves are not ordered (a TypeError killed the
+    solver's worker and stalled its queue)."""
+    store = TableStore(TableSettings(cache_dir=tmp_path, on_demand_disk_bytes=int(1.5 * N * 8)))
+    from diceref.tables.codec import encode
+
+    specs = [spec() for _ in range(3)]
+    for s in specs:
+        store.disk.save(s.key, encode(s.key, np.ones(N)))
+        os.utime(store.disk.path(s.key), (1000, 1000))
+    assert store.trim_disk([s.key for s in specs]) == 2
+    kept = [s for s in specs if store.disk.path(s.key).exists()]
+    assert kept == [max(specs, key=lambda s: s.key.id)]
+
+
+def test_a_failing_load_costs_its_group_not_the_worker(tmp_path: Path) -> None:
+    """An unexpected error while loading one ruleset marks that ruleset failed; the worker
+    goes on with the queue (before, the worker died and every later ruleset stayed queued)."""
+
+    async def run() -> None:
+        store = TableStore(TableSettings(cache_dir=tmp_path))
+        registry = TableRegistry(store, [])
+        await registry.start(())
+        trim = store.trim_disk
+        calls: list[int] = []
+
+        def trim_once_broken(keys: object) -> int:
+            calls.append(1)
+            if len(calls) == 1:
+                raise TypeError("a bug")
+            return trim(keys)  # type: ignore[arg-type]
+
+        store.trim_disk = trim_once_broken  # type: ignore[method-assign]
+        try:
+            first, second = spec(), spec()
+            registry.admit((first,))
+            registry.admit((second,))
+            await wait_ready(registry, second)
+            assert registry.status_of(first).status == "failed"
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+
+
 @pytest.mark.redis
 def test_redis_keeps_an_on_demand_table_for_its_ttl(
     tmp_path: Path, redis_url: str, redis_prefix: str

@@ -391,7 +391,12 @@ class TableRegistry:
         at once would only share the same two cores), on-demand rulesets `max_solves`."""
         while not self._stopping.is_set():
             group = await queue.get()
-            await self._load_group(group)
+            try:
+                await self._load_group(group)
+            except Exception:  # a bug must not cost the queue its worker: it would stall
+                log.exception("loading the %s tables of %s failed", group[0], group[1])
+                self._group_status[group] = "failed"
+                self._failed_at[group] = time.monotonic()
 
     async def _load_group(self, group: GroupKey) -> None:
         self._group_status[group] = "loading"

@@ -227,7 +227,9 @@ class TableStore:
             with contextlib.suppress(OSError):
                 info = path.stat()
                 files.append((info.st_mtime, info.st_size, key, path))
-        files.sort()
+        # oldest first; files written within the clock's resolution tie on the time (and
+        # then the size), so the key's id decides, never the keys themselves (unordered)
+        files.sort(key=lambda file: (file[0], file[1], file[2].id))
         total = sum(size for _, size, _, _ in files)
         removed = 0
         for _, size, key, path in files:
