@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from _server import load, serve
+from _server import asgi_scope, load, serve
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard
 from diceref.games.scorecard.solver import advice
@@ -91,25 +91,7 @@ async def server_times(
 
     times: list[float] = []
     for body in bodies if bodies is not None else [b""] * 2000:
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "POST" if bodies is not None else "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "root_path": "",
-            "query_string": b"",
-            "headers": [
-                (b"host", b"bench"),
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-            "client": ("127.0.0.1", 1),
-            "server": ("127.0.0.1", 80),
-            "state": {},
-        }
+        scope = asgi_scope(path, body, "POST" if bodies is not None else "GET")
         messages = [{"type": "http.request", "body": body, "more_body": False}]
 
         async def receive(messages: list[Any] = messages) -> Any:

@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from _server import serve
+from _server import asgi_scope, serve
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, YardkleRules
 from diceref.games.yardkle.solver import race
 from diceref.games.yardkle.tables import policy_spec, solve_policy_table
@@ -76,28 +76,6 @@ def forget_chances() -> None:
         forget()
 
 
-def scope(path: str, body: bytes) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": [
-            (b"host", b"bench"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ],
-        "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 80),
-        "state": {},
-    }
-
-
 async def server_times(
     app: Any, bodies: list[bytes], cold: bool
 ) -> tuple[list[float], list[float], list[int]]:
@@ -125,7 +103,7 @@ async def server_times(
         sent.clear()
         full = gc.get_stats()[2]["collections"]
         start, start_cpu = time.perf_counter(), time.thread_time()
-        await app(scope("/yardkle/holds", body), receive, send)
+        await app(asgi_scope("/yardkle/holds", body), receive, send)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         times.append((time.perf_counter() - start) * 1000)
         assert sent[0]["status"] == 200, sent
@@ -209,6 +187,8 @@ def main() -> None:
     print("  (the whole ASGI app in process, one request at a time; target: <= 5 ms)")
     print(f"load average after the in-process runs: {load_average()}")
 
+    if args.http < 1:  # --http 0: the in-process figures only
+        return
     bodies = bodies_of(None, DEFAULT_RULES.target, args.step)
     # Yardkle's table loads at start-up; no other table is needed
     env = {"DICEREF_CACHE_DIR": str(CACHE), "DICEREF_PRELOAD": "none"}
