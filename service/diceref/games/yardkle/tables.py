@@ -11,16 +11,24 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import Any
 
 from diceref.core.arrays import FloatArray
 from diceref.core.game import RuleParameterError
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, POINTS_PARAMETERS, YardkleRules
+from diceref.games.yardkle.rules.ruleset import (
+    DEFAULT_RULES,
+    POINTS_PARAMETERS,
+    RULESETS_KEPT,
+    YardkleRules,
+)
 from diceref.games.yardkle.solver import policy
 from diceref.tables.spec import Progress, TableSpec
 
 GAME = "yardkle"
+# Solved tables kept by the process (up to 1.9 MB each under house rules; the registry
+# holds the ones it serves).
+TABLES_KEPT = 16
 
 MAX_LEVELS = 20_000
 """The most levels a Yardkle ruleset may need, a level being one step of the rules' unit
@@ -44,7 +52,7 @@ def rules_hash(rules: YardkleRules) -> str:
     return rules.rules_hash
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def policy_spec(rules: YardkleRules) -> TableSpec:
     """Expected turn points of every Yardkle state under the optimal turn policy."""
     return TableSpec(
@@ -64,7 +72,7 @@ def _solve(rules: YardkleRules, progress: Progress | None) -> FloatArray:
     return solve_policy_table(rules)
 
 
-@cache
+@lru_cache(maxsize=TABLES_KEPT)
 def solve_policy_table(rules: YardkleRules) -> FloatArray:
     """The pure solve, cached per process and read-only (tests share it; every array handed
     out is read-only, so no caller can corrupt the copy the others see)."""

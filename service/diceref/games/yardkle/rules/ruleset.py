@@ -23,6 +23,10 @@ from diceref.core.game import GameInfo, Parameter, RuleParameterError
 # a million (a Yardkle total is at most 10,000,000 in a request).
 MAX_POINTS = 10_000
 MAX_TARGET = 1_000_000
+# What a process derives from a ruleset (its valuations, throw options, tables, race) is kept
+# for at most this many rulesets, least recently used first out: any number of house rules
+# can be sent, and a flood of them must not grow the process without end.
+RULESETS_KEPT = 256
 POINTS_PARAMETERS = (
     "single_one",
     "single_five",

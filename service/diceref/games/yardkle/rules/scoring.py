@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from itertools import product
 
 from diceref.core.dice import FACES, Dice, canonical, counts, multisets
 from diceref.core.errors import RuleViolation
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, Combination, YardkleRules
+from diceref.games.yardkle.rules.ruleset import (
+    DEFAULT_RULES,
+    RULESETS_KEPT,
+    Combination,
+    YardkleRules,
+)
 
 __all__ = [
     "DEFAULT_RULES",
@@ -123,7 +128,7 @@ def _dice_of(c: Counts) -> Dice:
     return tuple(f for f in FACES for _ in range(c[f - 1]))
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def _valuations(rules: YardkleRules) -> dict[Counts, Valuation]:
     combos = rules.combinations
     out: dict[Counts, Valuation] = {}
@@ -141,7 +146,11 @@ def valuation(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> Valua
     return _valuations(rules).get(counts(canonical(dice)))
 
 
-@cache
+# A throw's set-asides, per throw and ruleset: 923 throws of one to six dice a ruleset.
+SET_ASIDES_KEPT = 16 * 923
+
+
+@lru_cache(maxsize=SET_ASIDES_KEPT)
 def _set_asides(throw: Dice, rules: YardkleRules) -> tuple[SetAside, ...]:
     table = _valuations(rules)
     c = counts(throw)

@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import multiset_probability, multisets
+from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
 
 SOLVER_VERSION = "1"
@@ -66,7 +67,7 @@ class ThrowOptions:
     splits: tuple[tuple[int, float, int | None, int | None], ...]
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def throw_options(rules: YardkleRules) -> ThrowOptions:
     unit, n_dice = rules.unit, rules.dice
     throw_dice: list[int] = []
@@ -157,7 +158,7 @@ def _kept_back_and_hot(rules: YardkleRules, n: int) -> tuple[float, float, float
     return only_hot, kept, hot
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
     opts = throw_options(rules)
     d = rules.dice
@@ -204,7 +205,7 @@ def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
     )
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def closed_form_coefficients(rules: YardkleRules) -> tuple[FloatArray, FloatArray]:
     """(slopes, offsets) per dice count: throwing n dice at or above `bank_from` is worth
     slope t + offset (then banking at the first state that may bank)."""
@@ -250,7 +251,7 @@ class Layout:
     max_step: int  # largest set-aside, in levels
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def layout(rules: YardkleRules) -> Layout:
     opts = throw_options(rules)
     if np.any(opts.yardkle_chance <= 0):

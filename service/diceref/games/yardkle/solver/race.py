@@ -34,7 +34,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.errors import RuleViolation
+from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.policy import hot_dice_reach, kept_chance, throw_options
 
@@ -69,7 +70,7 @@ class RaceOptions:
     chance: FloatArray  # (throws, dice): the merged throw's chance, in its dice's column
 
 
-@cache
+@lru_cache(maxsize=RULESETS_KEPT)
 def race_options(rules: YardkleRules) -> RaceOptions:
     opts = throw_options(rules)
     bounds = [*opts.starts.tolist(), len(opts.option_steps)]
