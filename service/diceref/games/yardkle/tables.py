@@ -74,8 +74,9 @@ def _solve(rules: YardkleRules, progress: Progress | None) -> FloatArray:
 
 @lru_cache(maxsize=TABLES_KEPT)
 def solve_policy_table(rules: YardkleRules) -> FloatArray:
-    """The pure solve, cached per process and read-only (tests share it; every array handed
-    out is read-only, so no caller can corrupt the copy the others see)."""
+    """The pure solve, kept per process for the `TABLES_KEPT` rulesets solved last and
+    read-only (tests share it; every array handed out is read-only, so no caller can corrupt
+    the copy the others see)."""
     table = policy.yardkle_table(rules)
     table.setflags(write=False)
     return table
