@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 from yardkle_reference import best_points
 
@@ -34,7 +36,12 @@ from diceref.games.yardkle.solver.policy import (
     solve,
     throw_value,
 )
-from diceref.games.yardkle.tables import MAX_LEVELS, levels_needed, solve_policy_table
+from diceref.games.yardkle.tables import (
+    MAX_LEVELS,
+    levels_at_most,
+    levels_needed,
+    solve_policy_table,
+)
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from helpers import put_policy, put_policy_for
@@ -433,3 +440,44 @@ def test_the_bound_in_the_docs_is_the_code_s() -> None:
     assert int(levels.group(1).replace(",", "")) == MAX_LEVELS
     table = solve_policy_table(YardkleRules(**BORDER))
     assert table.nbytes == int(size.group(1).replace(",", "")) == 2 * MAX_LEVELS * 6 * 8
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "dice": st.integers(2, 6),
+            "single_one": st.integers(1, 10).map(lambda k: 50 * k),
+            "single_five": st.sampled_from([25, 50, 100, 150]),
+            "three_ones": st.sampled_from([0, 300, 1000, 2000]),
+            "three_of_a_kind_per_pip": st.sampled_from([0, 50, 100, 200]),
+            "four_of_a_kind": st.sampled_from([0, 1000, 2000]),
+            "straight": st.sampled_from([0, 500, 1500, 2500]),
+            "three_pairs": st.sampled_from([0, 750, 1500]),
+            "groups_distinct_faces": st.booleans(),
+            "entry_minimum": st.sampled_from([0, 350, 500, 1000]),
+            "target": st.sampled_from([5000, 10_000, 20_000]),
+        },
+    )
+)
+def test_the_cheap_level_bound_is_never_below_the_exact_count(overrides: dict[str, Any]) -> None:
+    """`levels_at_most` accepts rules without their set-asides (25 ms of Python on the
+    request path of every new ruleset): it must never say fewer levels than they need."""
+    rules = YardkleRules(**overrides)
+    cheap = levels_at_most(rules)
+    assert cheap is not None and cheap >= levels_needed(rules)
+
+
+def test_common_house_rules_are_bounded_without_their_set_asides() -> None:
+    """A new ruleset of the usual kind is checked against the bound in microseconds: its
+    throw options (every throw's set-asides) are not worked out for the check."""
+    from diceref.games.yardkle import bounded_yardkle
+    from diceref.games.yardkle.solver import policy
+
+    bounded_yardkle(three_ones=1000)  # the bound's own table, once per process
+    before = policy.throw_options.cache_info().misses
+    for points in (350, 400, 450):
+        bounded_yardkle(three_ones=1000, entry_minimum=points, target=12_000)
+    assert policy.throw_options.cache_info().misses == before
+    assert levels_at_most(YardkleRules(hot_dice_optional=False)) is None
