@@ -12,11 +12,11 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from diceref.core.losses import BEST_WITHIN, loss_of
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import BlockReason
 from diceref.games.scorecard.solver.advice import Advice, BoxAdvice
-from diceref.games.scorecard.solver.review import BEST_WITHIN
 from diceref.http.fields import BoxId, Die, PlayerName, Rules, ThrowNumber
 from diceref.http.game_models import ParameterOut
 
@@ -222,8 +222,7 @@ class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
 def option_out(ruleset: Ruleset, o: Advice, top: float) -> KeepOption | BoxOption:
     """A coach's option as answered, with its loss against `top` (the best expected total):
     within BEST_WITHIN it is a best option and its loss is 0."""
-    loss = top - o.expected_total
-    best, loss = loss <= BEST_WITHIN, 0.0 if loss <= BEST_WITHIN else loss
+    best, loss = top - o.expected_total <= BEST_WITHIN, loss_of(top, o.expected_total)
     if isinstance(o, BoxAdvice):
         return BoxOption(
             o.box,

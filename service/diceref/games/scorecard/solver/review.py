@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import DICE_PER_THROW, Dice
+from diceref.core.losses import BEST_WITHIN, loss_of, losses
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, is_complete
 from diceref.games.scorecard.rules.turns import ReplayedTurn, final_total
@@ -32,10 +33,6 @@ from diceref.games.scorecard.solver.advice import (
     advise,
     expected_final_score,
 )
-
-# Options within this of the best expected total are best too (ties; float arithmetic).
-BEST_WITHIN = 1e-9
-COSTLIEST = 3  # the costliest decisions a review lists
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,7 @@ class GameReview:
     optimal_expected_score: float
     complete: bool
     luck: float | None  # final - optimal + expected loss, for a complete game only
-    costliest: tuple[Decision, ...]  # at most COSTLIEST, costliest first, then earliest
+    costliest: tuple[Decision, ...]  # at most losses.COSTLIEST, costliest first, then earliest
 
 
 def _is_chosen(option: Advice, keep: Dice | None, box: str | None) -> bool:
@@ -98,8 +95,7 @@ def review_decision(
     top = options[0].expected_total
     chosen = next(o for o in options if _is_chosen(o, keep, box))
     best = tuple(o for o in options if top - o.expected_total <= BEST_WITHIN)
-    loss = top - chosen.expected_total
-    return chosen, best, 0.0 if loss <= BEST_WITHIN else loss
+    return chosen, best, loss_of(top, chosen.expected_total)
 
 
 def review_turn(ruleset: Ruleset, values: FloatArray, i: int, turn: ReplayedTurn) -> TurnReview:
@@ -125,20 +121,18 @@ def review_turn(ruleset: Ruleset, values: FloatArray, i: int, turn: ReplayedTurn
 def review_game(ruleset: Ruleset, values: FloatArray, played: Sequence[ReplayedTurn]) -> GameReview:
     """The review of a replayed game (see `diceref.games.scorecard.rules.turns`)."""
     turns = tuple(review_turn(ruleset, values, i, t) for i, t in enumerate(played))
-    every = [d for t in turns for d in t.decisions]
-    expected_loss = sum(d.loss for d in every)
+    summed = losses([d for t in turns for d in t.decisions])
     final = final_total(ruleset, played)
     optimal = expected_final_score(ruleset, values, Scorecard())
     complete = bool(played) and is_complete(ruleset, played[-1].after.boxes)
-    costliest = sorted((d for d in every if d.loss > 0), key=lambda d: -d.loss)[:COSTLIEST]
     return GameReview(
         turns=turns,
-        expected_loss=expected_loss,
-        decisions=len(every),
-        mean_loss=expected_loss / len(every) if every else 0.0,
+        expected_loss=summed.expected_loss,
+        decisions=summed.decisions,
+        mean_loss=summed.mean_loss,
         final_total=final,
         optimal_expected_score=optimal,
         complete=complete,
-        luck=final - optimal + expected_loss if complete else None,
-        costliest=tuple(costliest),
+        luck=final - optimal + summed.expected_loss if complete else None,
+        costliest=summed.costliest,
     )

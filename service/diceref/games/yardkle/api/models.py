@@ -12,6 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from diceref.core.losses import BEST_WITHIN, loss_of
 from diceref.games.yardkle.rules.games import GameResult, PlayedTurn
 from diceref.games.yardkle.rules.scoring import Part, SetAside
 from diceref.games.yardkle.rules.turns import ThrowResult, TurnEnd, TurnResult
@@ -295,14 +296,10 @@ def game_out(
     )
 
 
-# Options within this of the best expected points are best too (ties; float arithmetic).
-BEST_WITHIN = 1e-9
-
-
 def hold_out(h: HoldAdvice, top: float) -> HoldOut:
     """`top`: the best option's value in the coach's unit (the loss is against it): its
     win probability with a `need`, else its expected points."""
-    loss = top - (h.value if h.win_probability is None else h.win_probability)
+    own = h.value if h.win_probability is None else h.win_probability
     return HoldOut(
         rank=h.rank,
         set_aside=list(h.set_aside.dice),
@@ -317,6 +314,6 @@ def hold_out(h: HoldAdvice, top: float) -> HoldOut:
         decision=h.decision,
         expected_points=h.value,
         win_probability=h.win_probability,
-        best=loss <= BEST_WITHIN,
-        loss=0.0 if loss <= BEST_WITHIN else loss,
+        best=top - own <= BEST_WITHIN,
+        loss=loss_of(top, own),
     )

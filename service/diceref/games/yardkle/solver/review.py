@@ -20,13 +20,11 @@ from dataclasses import dataclass
 
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import Dice, canonical
+from diceref.core.losses import BEST_WITHIN, loss_of, losses
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice, advise
 from diceref.games.yardkle.solver.policy import throw_value
-
-BEST_WITHIN = 1e-9
-COSTLIEST = 3
 
 
 @dataclass(frozen=True)
@@ -85,12 +83,8 @@ def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResu
         )
         top = options[0].value
         best = tuple(_best_choice(h) for h in options if top - h.value <= BEST_WITHIN)
-        loss = top - chosen.expected_points
-        decisions.append(
-            ThrowDecision(
-                i, k, throw.dice, in_hand, chosen, best, 0.0 if loss <= BEST_WITHIN else loss
-            )
-        )
+        loss = loss_of(top, chosen.expected_points)
+        decisions.append(ThrowDecision(i, k, throw.dice, in_hand, chosen, best, loss))
         in_hand = throw.running_total
     start = throw_value(table, rules, on_pad, 0, rules.dice)
     return TurnReview(result, start, tuple(decisions))
@@ -110,19 +104,16 @@ class Review:
 
 def review_turns(table: FloatArray, rules: YardkleRules, results: Sequence[TurnResult]) -> Review:
     turns = tuple(review_turn(table, rules, i, r) for i, r in enumerate(results))
-    every = [d for t in turns for d in t.decisions]
-    loss = sum(d.loss for d in every)
+    summed = losses([d for t in turns for d in t.decisions])
     points = sum(t.result.points for t in turns)
     optimal = sum(t.optimal_expected_points for t in turns)
     return Review(
         turns=turns,
-        expected_loss=loss,
-        decisions=len(every),
-        mean_loss=loss / len(every) if every else 0.0,
+        expected_loss=summed.expected_loss,
+        decisions=summed.decisions,
+        mean_loss=summed.mean_loss,
         points=points,
         optimal_expected_points=optimal,
-        luck=points - optimal + loss,
-        costliest=tuple(
-            sorted((d for d in every if d.loss > 0), key=lambda d: -d.loss)[:COSTLIEST]
-        ),
+        luck=points - optimal + summed.expected_loss,
+        costliest=summed.costliest,
     )
