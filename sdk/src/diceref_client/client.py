@@ -134,6 +134,36 @@ class _Options:
         return copy
 
 
+class _RulesetWait:
+    """The polling of `wait_for_ruleset`, shared by both clients (they differ only in how
+    they ask and sleep): what each answer means and how long to wait before the next."""
+
+    def __init__(self, timeout: float, poll: float) -> None:
+        self.timeout, self.poll = timeout, poll
+        self.deadline = time.monotonic() + timeout
+        self.last: RulesetResponse | None = None
+        self.wait = poll
+
+    def ready(self, answer: RulesetResponse) -> bool:
+        """Whether the tables are ready; `RulesetFailed` if their solve failed."""
+        if answer.status == "ready":
+            return True
+        if answer.status == "failed":
+            raise RulesetFailed(answer)
+        self.last, self.wait = answer, self.poll
+        return False
+
+    def refused(self, exc: RateLimitedError) -> None:
+        """A 429 (the solve queue is full): waited out like a `queued` status."""
+        self.last, self.wait = None, exc.retry_after or self.poll
+
+    def next_wait(self) -> float:
+        """Seconds to sleep before asking again; `RulesetNotReady` past the deadline."""
+        if time.monotonic() + self.wait > self.deadline:
+            raise RulesetNotReady(self.last, self.timeout)
+        return self.wait
+
+
 class Client(_Options, SyncMethods):
     """Synchronous client.  Use it as a context manager, or call `close()`.
 
@@ -183,22 +213,16 @@ class Client(_Options, SyncMethods):
         their solve), at most `timeout` seconds; a 429 (queue full) is waited out like a
         `queued` status.  Raises `RulesetNotReady` on timeout, `RulesetFailed` if the solve
         failed, and the API's errors for refused rules."""
-        deadline = time.monotonic() + timeout
-        last: RulesetResponse | None = None
+        waiting = _RulesetWait(timeout, poll)
         while True:
             try:
                 answer = self.rulesets(game, rules=rules, ruleset=ruleset)
             except RateLimitedError as exc:
-                last, wait = None, exc.retry_after or poll
+                waiting.refused(exc)
             else:
-                if answer.status == "ready":
+                if waiting.ready(answer):
                     return answer
-                if answer.status == "failed":
-                    raise RulesetFailed(answer)
-                last, wait = answer, poll
-            if time.monotonic() + wait > deadline:
-                raise RulesetNotReady(last, timeout)
-            time.sleep(wait)
+            time.sleep(waiting.next_wait())
 
     def close(self) -> None:
         if self._owns_http:
@@ -293,22 +317,16 @@ class AsyncClient(_Options, AsyncMethods):
         their solve), at most `timeout` seconds; a 429 (queue full) is waited out like a
         `queued` status.  Raises `RulesetNotReady` on timeout, `RulesetFailed` if the solve
         failed, and the API's errors for refused rules."""
-        deadline = time.monotonic() + timeout
-        last: RulesetResponse | None = None
+        waiting = _RulesetWait(timeout, poll)
         while True:
             try:
                 answer = await self.rulesets(game, rules=rules, ruleset=ruleset)
             except RateLimitedError as exc:
-                last, wait = None, exc.retry_after or poll
+                waiting.refused(exc)
             else:
-                if answer.status == "ready":
+                if waiting.ready(answer):
                     return answer
-                if answer.status == "failed":
-                    raise RulesetFailed(answer)
-                last, wait = answer, poll
-            if time.monotonic() + wait > deadline:
-                raise RulesetNotReady(last, timeout)
-            await asyncio.sleep(wait)
+            await asyncio.sleep(waiting.next_wait())
 
     async def aclose(self) -> None:
         if self._owns_http:
