@@ -27,7 +27,7 @@ from yardkle_reference import best_points
 from conftest import make_test_app
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import multisets
-from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, YardkleRules
+from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES, POINTS_PARAMETERS, YardkleRules
 from diceref.games.yardkle.rules.scoring import set_asides
 from diceref.games.yardkle.solver.policy import (
     bank_value,
@@ -262,21 +262,7 @@ def test_a_table_in_tenths_is_the_same_game() -> None:
     tenths = YardkleRules(
         **{
             n: getattr(DEFAULT_RULES, n) // 10
-            for n in (
-                "single_one",
-                "single_five",
-                "three_ones",
-                "three_of_a_kind_per_pip",
-                "four_of_a_kind",
-                "five_of_a_kind",
-                "six_of_a_kind",
-                "straight",
-                "three_pairs",
-                "four_of_a_kind_with_pair",
-                "two_triplets",
-                "entry_minimum",
-                "target",
-            )
+            for n in (*POINTS_PARAMETERS, "entry_minimum", "target")
         }
     )
     assert tenths.unit == 5 and levels_needed(tenths) == levels_needed(DEFAULT_RULES) == 336
