@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from diceref.core import kernel
 from diceref.settings import Settings, SettingsError
 
 
@@ -370,6 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"diceref: error: {exc}", file=sys.stderr)
         return 2
+    kernel.use_cache(settings.tables.kernel_dir)
     parser = build_parser(settings)
     args = parser.parse_args(argv)
     if args.command == "serve" and args.server == "uvicorn" and args.workers > 1:

@@ -125,7 +125,7 @@ def test_a_failing_helper_fails_the_solve(monkeypatch: pytest.MonkeyPatch) -> No
 
     ruleset = SCORECARD_GAMES["chute-5"]
     parent = os.getpid()
-    real = batched.block_values
+    real = batched.solve_block
 
     def fails_in_child(*args: object, **kwargs: object) -> object:
         if os.getpid() != parent:
@@ -134,7 +134,7 @@ def test_a_failing_helper_fails_the_solve(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(batched, "THREADS", 2)
     monkeypatch.setattr(batched, "FORK", True)
-    monkeypatch.setattr(batched, "block_values", fails_in_child)
+    monkeypatch.setattr(batched, "solve_block", fails_in_child)
     with pytest.raises(RuntimeError, match="helper process failed"):
         solve(ruleset)
 

@@ -15,6 +15,7 @@ from litestar.middleware import DefineMiddleware
 from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ControllerRouterHandler
 
+from diceref.core import kernel
 from diceref.games.families import table_specs
 from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.desk import desk_routes
@@ -78,6 +79,7 @@ def create_app(
     settings = settings or Settings.from_env()
     if settings.log_format is not None:
         configure_logging(settings.log_level, settings.log_format)
+    kernel.use_cache(settings.tables.kernel_dir)
     registry = TableRegistry(
         store or TableStore(settings.tables),
         table_specs(),

@@ -38,6 +38,11 @@ class TableSettings:
     # on every request).
     failed_retry_seconds: float = 30.0
 
+    @property
+    def kernel_dir(self) -> Path:
+        """Where the solver's compiled kernel is kept (`diceref.core.kernel.use_cache`)."""
+        return self.cache_dir / "kernels"
+
     def __post_init__(self) -> None:
         if self.redis_url is not None:
             # imported only here: redis-py costs a process ~0.1 s to import, paid only by

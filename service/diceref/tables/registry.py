@@ -138,7 +138,7 @@ class TableRegistry:
         # recently used evicted), and on disk likewise.
         settings = store.settings
         self._on_demand_queue: asyncio.Queue[GroupKey] | None = None
-        self._pool = SolverPool(settings.max_solves)
+        self._pool = SolverPool(settings.max_solves, kernel_dir=settings.kernel_dir)
         self._recent: OrderedDict[TableKey, int] = OrderedDict()  # on-demand, in memory
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()

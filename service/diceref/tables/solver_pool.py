@@ -29,10 +29,13 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.queues import Queue
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from diceref.core import kernel
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +46,10 @@ PROGRESS_STEP = 0.01
 _progress: Queue[Any] | None = None  # the worker side of the progress queue
 
 
-def _start_worker(queue: Queue[Any], nice: int) -> None:
+def _start_worker(queue: Queue[Any], nice: int, kernel_dir: Path | None) -> None:
     global _progress
     _progress = queue
+    kernel.use_cache(kernel_dir)  # a spawned worker has none of the parent's set-up
     with contextlib.suppress(OSError):
         os.nice(nice)
     parent = os.getppid()
@@ -103,10 +107,11 @@ def return_large_arrays() -> None:
 class SolverPool:
     """`workers` processes solving tables; `solve` blocks its calling thread until done."""
 
-    def __init__(self, workers: int, nice: int = 10) -> None:
+    def __init__(self, workers: int, nice: int = 10, kernel_dir: Path | None = None) -> None:
         return_large_arrays()  # this process receives the solved tables
         self.workers = workers
         self._nice = nice
+        self._kernel_dir = kernel_dir
         self._executor: ProcessPoolExecutor | None = None
         self._queue: Queue[Any] | None = None
         self._reader: threading.Thread | None = None
@@ -122,7 +127,7 @@ class SolverPool:
                     self.workers,
                     mp_context=context,
                     initializer=_start_worker,
-                    initargs=(self._queue, self._nice),
+                    initargs=(self._queue, self._nice, self._kernel_dir),
                 )
                 self._reader = threading.Thread(
                     target=self._read_progress, name="solver-progress", daemon=True

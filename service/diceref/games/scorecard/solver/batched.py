@@ -1,21 +1,22 @@
-"""The solve's inner loop: every turn of a batch of states as a short list of gathers.
+"""The solve's inner loop: every turn of a batch of states as a few kernel programs.
 
 `engine.turn_values` evaluates a turn box by box and keep size by keep size, which is clear
 and serves one request in well under a millisecond.  Solving a whole game evaluates some
 360,000 turns (yahtzee) to 1.4 million (dice-poker), and there the number of passes over
 memory and how much of it stays in the core's cache decide the time.  This module compiles
-a ruleset's turn, once, into a `TurnPlan`: a list of steps, each an `np.take` of rows of a
-per-batch buffer followed by a max, a mean or an `np.maximum`, written into the same
-buffer.  With the states of a batch as the buffer's columns (256 at a time) every numpy
-call works on whole contiguous rows, and a batch costs about 100 numpy calls.
+a ruleset's turn, once, into a `TurnPlan`: reductions over the rows of a per-batch buffer
+(each output row the max, the mean or the sum of other rows, `diceref.core.kernel`), with
+the states of a batch as the buffer's columns (256 at a time).  A batch is five calls into
+the kernel: the next values gathered from the table, the rows built from them and standing
+on each throw, the Joker's rows, the keeps, and for the max table its own rows.
 
-What makes the list short, each measured against the box-by-box form:
+What makes the programs short, each measured against the box-by-box form:
 
-* Points go into the next state's value ahead of time.  A block of states first gathers,
-  for every open box, the value of the state it leads to (the "next values", upper boxes
-  once per count of their face, points and bonus folded in), then adds each distinct point
-  value a lower box can score (25 for a full house, 5..30 for chance...) once per state:
-  one row per (box, points) pair, not one (252, N) addition per box.
+* Points go into the next state's value ahead of time.  A batch first gathers, for every
+  open box, the value of the state it leads to (the "next values", upper boxes once per
+  count of their face, points and bonus folded in), then adds each distinct point value a
+  lower box can score (25 for a full house, 5..30 for chance...) once per state: one row
+  per (box, points) pair, not one (252, N) addition per box.
 * A throw's candidates are only the boxes it scores in.  A lower box that scores 0 for a
   throw offers the value of scratching it, the same for every such throw; since points are
   never negative there, the best scratch over all lower boxes is one row that every throw
@@ -24,21 +25,21 @@ What makes the list short, each measured against the box-by-box form:
   the best of the faces it lacks (with the lower scratch), built per set of missing faces.
   Lower boxes that score a throw alike (pair, three of a kind and chance all score the sum)
   are one candidate: their best next value plus the points.  A throw then has 4 to 9
-  candidates instead of 13 or 15 boxes; throws with as many are one group, one gather and
-  one max.
-* The six five-of-a-kind throws, where the Joker and the extra bonus decide, are one group
-  patched with `np.where`, exactly as `engine._five_of_a_kind_rows` does.
+  candidates instead of 13 or 15 boxes.
+* The six five-of-a-kind throws, where the Joker and the extra bonus decide, are patched
+  exactly as `engine._five_of_a_kind_rows` does, by a program that picks among candidates
+  with per-state rows of 0 or -inf (`_Builder.joker_rows`), run only for a batch where the
+  box is used.
 * Keeps: a keep's value is the mean of its six one-die-more keeps; the best keep of a
   multiset is the best of itself and of the best keeps of it with one face removed, once
   per distinct face (not once per die: 6-6-6-2-2 has two sub-keeps one die smaller, not
-  five).  Keeps are ordered by how many distinct faces they have, so each "remove the j-th
-  face" is one contiguous `np.maximum` over the keeps that have a j-th face.
+  five).
 * Both cores: a forked helper process solves blocks of each layer beside this one, on a
   value table in shared memory (`_ForkedHalf`).
 
 The arithmetic is the engine's, in the same order up to the order of a max or of six
 additions, so tables agree with `engine.solve_reference` to rounding (about 1e-12), which
-`tests/test_solver_batched.py` checks state by state.
+`tests/scorecard/test_solver_batched.py` checks state by state.
 """
 
 from __future__ import annotations
@@ -48,16 +49,16 @@ import itertools
 import mmap
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import DICE_PER_THROW, FACES, N_THROWS, face_counts
+from diceref.core.kernel import Gather, Kind, Program, Reduction, kernel, padded
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
 from diceref.games.scorecard.solver.allocator import reuse_freed_memory
@@ -81,124 +82,58 @@ class Step:
     src: IndexArray  # (width * groups,) row numbers, candidate by candidate
     width: int
     start: int  # first output row; the groups' results are contiguous
-    mean: bool = False
 
     @property
     def stop(self) -> int:
         return self.start + len(self.src) // self.width
 
-
-@dataclass(frozen=True)
-class Buf:
-    """Rows [start, stop) of the buffer."""
-
-    start: int
-    stop: int
-
-
-@dataclass(frozen=True)
-class Scr:
-    """Rows [start, stop) of the gather scratch."""
-
-    start: int
-    stop: int
-
-
-Ref = Buf | Scr
-
-
-@dataclass(frozen=True)
-class Take:
-    """scratch[at : at + len(src)] = buffer[src]"""
-
-    src: IndexArray
-    at: int
-
-
-@dataclass(frozen=True)
-class Mean:
-    """buffer[start:...] = the mean of each six consecutive scratch rows from 0 to `rows`."""
-
-    rows: int
-    start: int
-
-
-@dataclass(frozen=True)
-class Max:
-    """out = np.maximum(a, b)"""
-
-    a: Ref
-    b: Ref
-    out: Ref
-
-
-Instr = Take | Mean | Max
-
-
-@dataclass(frozen=True)
-class JokerRows:
-    """What the six five-of-a-kind throws need beyond their natural candidates."""
-
-    lower_src: IndexArray  # (6 * n_lower,) rows: each lower box's value plus its Joker points
-    n_lower: int
-    upper_zero_src: IndexArray  # (6 * 5,) rows: 0 in an upper box other than the matching one
-    matching_five: IndexArray  # (6,) rows: the matching upper box with five of its face
-    matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of the matching upper box in the mask
+    def reduction(self) -> Reduction:
+        """The step for the kernel: each output row's candidates."""
+        by_row = self.src.reshape(self.width, -1).T.tolist()
+        return Reduction("max", self.start, by_row)
 
 
 @dataclass
 class TurnPlan:
-    """A ruleset's turn as steps over one buffer; built once per ruleset (`turn_plan`).
+    """A ruleset's turn as kernel programs over one buffer; built once per ruleset
+    (`turn_plan`).
 
-    Rows [0, n_next) hold a batch's next values, built per block by `next_values`: 6 rows
-    per upper box (0..5 dice of its face: points, bonus and the next state's value), one
-    per lower box (two for a Joker game's five-of-a-kind box: holding the top score or a
-    scratch), the (box, points) rows, the lower scratch row and the missing-faces rows.
+    Rows [0, n_next) hold a batch's next values: rows [0, n_direct) gathered from the table
+    (6 rows per upper box: 0..5 dice of its face, points, bonus and the next state's value;
+    one per lower box, two for a Joker game's five-of-a-kind box: holding the top score or
+    a scratch), then the rows `values` builds from them: the best of lower boxes that score
+    alike, the (box, points) rows, the lower scratch row and the missing-faces rows.
     """
 
     space: StateSpace
+    upper: Gather  # rows [0, n_upper_rows), keyed by the upper boxes filled and the subtotal
+    lower: Gather  # rows [n_upper_rows, n_direct), keyed by the lower boxes filled
     n_upper_rows: int
-    upper_delta: npt.NDArray[np.int64]  # (n_upper_rows, 64 * n_sub): index step to next state
-    upper_add: FloatArray  # (n_upper_rows, 64 * n_sub): points + bonus, -inf if box closed
-    n_lower_rows: int
-    lower_delta: npt.NDArray[np.int64]  # (n_lower_rows, lower masks): index step, 0 if closed
-    lower_add: FloatArray  # (n_lower_rows, lower masks): 0 if open, -inf if closed
-    pair_src: IndexArray  # rows a point value is added to
-    pair_points: FloatArray
-    pair_start: int
-    scratch_src: IndexArray  # rows the lower scratch row is the best of
-    scratch_row: int
-    missing: list[Step]  # best 0 in an upper box (or lower scratch), per set of missing faces
-    best_of: list[Step]  # best next value over lower boxes that score alike (before pairs)
+    n_direct: int
     n_next: int
     stand: list[Step]  # standing on each throw (after the turn's second or third throw)
     five_rows: tuple[slice, ...]  # rows of the five-of-a-kind throws among the stand rows
-    joker: JokerRows | None
-    keeps: list[Instr]  # every round of keeps, down to the best value after the first throw
+    joker: Program | None  # the five-of-a-kind throws once their box is used (`joker_rows`)
+    joker_facts: slice  # the rows the Joker program reads each state's facts from
+    matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of each five-of-a-kind's upper box
+    values: Program  # the built next-value rows, then standing on each throw
+    keeps: Program  # every round of keeps, down to the best value after the first throw
     final: slice  # that value, one row per throw
     final_probability: FloatArray  # the chance of each of those throws
-    maximum: Step  # solve_max: each box at its best over the ordinary throws
-    max_pairs: IndexArray  # the (box, points) rows solve_max reads (positions in pair_src)
+    maxima: Program  # solve_max: the next-value rows it reads, each box at its best over
+    # the ordinary throws (row `maximum`), and the five-of-a-kind throws' natural rows
+    maximum: int
+    best_with_fives: Program | None  # after the Joker patch: the best of `maximum` and them
+    best_row: int  # the max table's value, once `maxima` (and `best_with_fives`) ran
+    no_scratch_row: int | None  # a scratch row no box can fill: -inf in every workspace
     n_rows: int
-    scratch_size: int
 
-    def workspace(self, n: int) -> Workspace:
-        """This thread's workspace for batches of n states (reused while it is asked for).
-
-        A thread keeps at most two (~4 MB each): the full batch's and the last short one's
-        (a layer's last batch), so a process that solves many rulesets does not collect a
-        buffer per ruleset and batch size."""
-        cache: dict[tuple[int, int], Workspace] | None = getattr(_WORKSPACES, "cache", None)
-        if cache is None:
-            cache = _WORKSPACES.cache = {}
-        key = (id(self), n)
-        got = cache.get(key)
+    def workspace(self) -> Workspace:
+        """This thread's workspace (reused while it is asked for): a thread keeps one
+        (~2.5 MB), so a process that solves many rulesets does not collect a buffer each."""
+        got: Workspace | None = getattr(_WORKSPACES, "last", None)
         if got is None or got.plan is not self:
-            full = cache.get((id(self), CHUNK))
-            cache.clear()
-            if full is not None and full.plan is self:
-                cache[(id(self), CHUNK)] = full
-            got = cache[key] = Workspace(self, n)
+            got = _WORKSPACES.last = Workspace(self)
         return got
 
 
@@ -206,75 +141,41 @@ _WORKSPACES = threading.local()
 
 
 class Workspace:
-    """A buffer for n states and every step bound to views of it.
+    """A buffer of CHUNK states and the kernel's programs bound to it.
 
-    Binding the views once matters: a batch runs some 50 steps, and numpy's per-call cost
-    (a reshape, a slice, the Python wrapper of `np.max`) is then paid once per process
-    instead of once per step and batch.
-    """
+    The buffer is always CHUNK columns wide; a layer's short last batch computes its
+    columns rounded up to the kernel's LANES (the columns beyond hold earlier batches'
+    values or zeros: finite or -inf, never read)."""
 
-    def __init__(self, plan: TurnPlan, n: int) -> None:
+    def __init__(self, plan: TurnPlan) -> None:
         self.plan = plan
-        self.buf = np.empty((plan.n_rows, n))
-        self.scratch = np.empty((plan.scratch_size, n))
-        self.stand = self.bind_steps(plan.stand)
-        self.keeps = [self.bind(instr) for instr in plan.keeps]
+        self.buf = np.zeros((plan.n_rows, CHUNK))
+        if plan.no_scratch_row is not None:
+            self.buf[plan.no_scratch_row] = NEG
+        self.values = plan.values.bind(self.buf)
+        self.joker = plan.joker.bind(self.buf) if plan.joker is not None else None
+        self.keeps = plan.keeps.bind(self.buf)
+        self.maxima = plan.maxima.bind(self.buf)
+        fives = plan.best_with_fives
+        self.best_with_fives = fives.bind(self.buf) if fives is not None else None
+        self.tables: tuple[FloatArray | None, Gathers | None] = (None, None)
 
-    def view(self, ref: Ref) -> FloatArray:
-        whole = self.buf if isinstance(ref, Buf) else self.scratch
-        return whole[ref.start : ref.stop]
-
-    def bind(self, instr: Instr) -> Callable[[], object]:
-        n = self.buf.shape[1]
-        if isinstance(instr, Take):
-            flat = self.scratch[instr.at : instr.at + len(instr.src)]
-            return partial(self.buf.take, instr.src, 0, flat, "clip")
-        if isinstance(instr, Mean):
-            view = self.scratch[: instr.rows].reshape(6, instr.rows // 6, n)
-            out = self.buf[instr.start : instr.start + instr.rows // 6]
-            return partial(_mean6, view, out)
-        return partial(np.maximum, self.view(instr.a), self.view(instr.b), out=self.view(instr.out))
-
-    def bind_steps(self, steps: list[Step]) -> list[Callable[[], object]]:
-        n = self.buf.shape[1]
-        ops: list[Callable[[], object]] = []
-        for step in steps:
-            rows = len(step.src)
-            flat = self.scratch[:rows]
-            view = flat.reshape(step.width, rows // step.width, n)
-            ops.append(partial(self.buf.take, step.src, 0, flat, "clip"))
-            out = self.buf[step.start : step.stop]
-            ops.append(partial(_max_groups, view, out))
-        return ops
-
-    @staticmethod
-    def run(ops: list[Callable[[], object]]) -> None:
-        for op in ops:
-            op()
+    def gathers(self, table: FloatArray) -> Gathers:
+        """The next-value gathers from `table` into this buffer (the last table's kept)."""
+        known, gathers = self.tables
+        if known is not table or gathers is None:
+            gathers = Gathers(
+                self.plan.upper.bind(table, self.buf, 0),
+                self.plan.lower.bind(table, self.buf, self.plan.n_upper_rows),
+            )
+            self.tables = (table, gathers)
+        return gathers
 
 
-def _mean6(view: FloatArray, out: FloatArray) -> None:
-    np.add.reduce(view, axis=0, out=out)
-    np.multiply(out, 1.0 / 6.0, out=out)
-
-
-def _max_groups(view: FloatArray, out: FloatArray) -> None:
-    np.maximum.reduce(view, axis=0, out=out)
-
-
-def run_steps(buf: FloatArray, scratch: FloatArray, steps: list[Step]) -> None:
-    """The steps on a buffer of any width (the max solve's blocks)."""
-    n = buf.shape[1]
-    for step in steps:
-        rows = len(step.src)
-        gathered = np.take(buf, step.src, axis=0, out=scratch[:rows], mode="clip")
-        view = gathered.reshape(step.width, rows // step.width, n)
-        out = buf[step.start : step.stop]
-        if step.mean:
-            np.add.reduce(view, axis=0, out=out)
-            out *= 1.0 / 6.0
-        else:
-            np.maximum.reduce(view, axis=0, out=out)
+@dataclass(frozen=True)
+class Gathers:
+    upper: Callable[[int, int, int], None]
+    lower: Callable[[int, int, int], None]
 
 
 _PLANS: dict[str, TurnPlan] = {}
@@ -294,185 +195,115 @@ def turn_plan(ruleset: Ruleset) -> TurnPlan:
         return plan
 
 
-@dataclass
+@dataclass(frozen=True)
 class Block:
-    """Per-state facts of a block of states that the Joker rows need (None without one)."""
+    """Per-state facts of a block of states that the Joker program reads (`joker_facts`),
+    as rows of 0 (true) or -inf (false) and the extra bonus: see `_Builder.joker_rows`."""
 
-    extra: FloatArray | None = None  # (n,) extra bonus for a further five of a kind
-    joker_on: BoolArray | None = None  # (n,)
-    matching_open: BoolArray | None = None  # (6, n)
-    box_used: BoolArray | None = None  # (n,)
+    box_used: BoolArray  # (n,) the five-of-a-kind box is filled (or scratched)
+    facts: FloatArray  # (JOKER_FACTS, n)
+
+
+JOKER_FACTS = 20  # rows: not on; on and matching open (6); on and matching closed (6);
+# not (on and matching closed) (6); the extra bonus
 
 
 @dataclass(frozen=True)
-class Successors:
-    """Where each state of a block leads, box by box: the index of the next state in a
-    table and what the step adds (points and bonus; -inf for a box that is closed or not
-    yet open).  Shared by the value and the max table, which differ only in what they read
-    at those indices."""
+class Keys:
+    """Where a block's states are in a table and which gathers' rows apply to them: the
+    upper key (upper boxes filled, subtotal) and the lower key (lower boxes filled; in
+    series order also whether the upper boxes are all filled, which opens them)."""
 
-    index: npt.NDArray[np.int64]  # (n_upper_rows + n_lower_rows, n)
-    add: FloatArray  # (n_upper_rows + n_lower_rows, n)
     base: npt.NDArray[np.int64]  # (n,) each state's own index
+    upper: npt.NDArray[np.int64]
+    lower: npt.NDArray[np.int64]
 
 
-def successors(
+def block_keys(
     plan: TurnPlan,
     mask: npt.NDArray[np.int64],
     sub: npt.NDArray[np.int64],
     flag: npt.NDArray[np.int64],
-) -> Successors:
+) -> Keys:
     space = plan.space
     ruleset = space.ruleset
-    n = len(mask)
-    rows = plan.n_upper_rows + plan.n_lower_rows
-    index = np.empty((rows, n), dtype=np.int64)
-    add = np.empty((rows, n))
-    base = space.index(mask, sub, flag)
     n_upper = len(ruleset.upper_indices)
     key = mask & ((1 << n_upper) - 1)
-    pair = key * space.n_sub + (sub - space.sub_low)
-    up = slice(0, plan.n_upper_rows)
-    np.add(base, plan.upper_delta[:, pair], out=index[up])
-    np.take(plan.upper_add, pair, axis=1, out=add[up], mode="clip")
-    lo = slice(plan.n_upper_rows, rows)
-    lower_key = mask >> n_upper
-    np.add(base, plan.lower_delta[:, lower_key], out=index[lo])
-    np.take(plan.lower_add, lower_key, axis=1, out=add[lo], mode="clip")
-    if ruleset.series_order:  # lower boxes open only once the upper boxes are full
-        add[lo] += np.where(key == (1 << n_upper) - 1, 0.0, NEG)
-    return Successors(index, add, base)
+    lower = mask >> n_upper
+    if ruleset.series_order:
+        lower = 2 * lower + (key == (1 << n_upper) - 1)
+    return Keys(
+        space.index(mask, sub, flag),
+        np.ascontiguousarray(key * space.n_sub + (sub - space.sub_low)),
+        np.ascontiguousarray(lower),
+    )
 
 
-def next_values(
-    plan: TurnPlan, values: FloatArray, succ: Successors, for_max: bool = False
-) -> FloatArray:
-    """Rows [0, n_next) for a block of states: what every box leads to, points added.
-
-    `values` holds -inf wherever no value is known yet; a closed box points back at the
-    state itself with -inf added, so it can never be chosen (no NaN arithmetic).  The max
-    solve reads only a few (box, points) rows and no scratch rows: `for_max` builds those.
-    """
-    n = succ.index.shape[1]
-    nv = np.empty((plan.n_next, n))
-    direct = slice(0, len(succ.index))
-    np.take(values, succ.index, out=nv[direct], mode="clip")
-    nv[direct] += succ.add
-    for step in plan.best_of:
-        got = nv[step.src].reshape(step.width, -1, n)
-        np.maximum.reduce(got, axis=0, out=nv[step.start : step.stop])
-    if for_max:
-        used = plan.max_pairs
-        nv[plan.pair_start + used] = nv[plan.pair_src[used]] + plan.pair_points[used, None]
-    elif len(plan.pair_src):
-        pairs = slice(plan.pair_start, plan.pair_start + len(plan.pair_src))
-        np.add(nv[plan.pair_src], plan.pair_points[:, None], out=nv[pairs])
-    if for_max:
-        pass
-    elif len(plan.scratch_src):
-        np.max(nv[plan.scratch_src], axis=0, out=nv[plan.scratch_row])
-    else:
-        nv[plan.scratch_row] = NEG
-    for step in [] if for_max else plan.missing:
-        got = nv[step.src].reshape(-1, 2, n)
-        np.maximum(got[:, 0], got[:, 1], out=nv[step.start : step.stop])
-    return nv
-
-
-def block_facts(plan: TurnPlan, mask: npt.NDArray[np.int64], flag: npt.NDArray[np.int64]) -> Block:
-    """What the Joker rows need to know about each state of a block."""
-    block = Block()
+def block_facts(
+    plan: TurnPlan, mask: npt.NDArray[np.int64], flag: npt.NDArray[np.int64]
+) -> Block | None:
+    """What the Joker program needs to know about each state of a block (None without a
+    Joker game): whether the Joker applies, whether each face's upper box is open, and the
+    extra bonus a further five of a kind earns."""
     ruleset = plan.space.ruleset
     rule = ruleset.five_of_a_kind
     five = ruleset.five_box_index
-    if plan.joker is not None and rule is not None and five is not None:
-        used = (mask >> five & 1) == 1
-        top = used & (flag == 1)
-        block.box_used = used
-        block.extra = np.where(top, float(rule.extra_bonus), 0.0)
-        on = used & (top | rule.joker_when_scratched)
-        block.joker_on = on if rule.joker is not Joker.NONE else np.zeros_like(on)
-        block.matching_open = (mask[None, :] >> plan.joker.matching_bit & 1) == 0
-    return block
+    if plan.joker is None or rule is None or five is None:
+        return None
+    used = (mask >> five & 1) == 1
+    top = used & (flag == 1)
+    on = used & (top | rule.joker_when_scratched) & (rule.joker is not Joker.NONE)
+    matching_open = (mask[None, :] >> plan.matching_bit & 1) == 0
+    closed_on = on & ~matching_open
+    facts = np.concatenate([~on[None], on & matching_open, closed_on, ~closed_on], dtype=np.float64)
+    facts = np.where(facts > 0, 0.0, NEG)
+    extra = np.where(top, float(rule.extra_bonus), 0.0)
+    return Block(used, np.concatenate([facts, extra[None]]))
 
 
-def joker_patch(
+def solve_block(
     plan: TurnPlan,
-    src: FloatArray,
-    scratch: FloatArray,
-    block: Block,
-    cols: slice,
-    targets: list[FloatArray] | None = None,
+    keys: Keys,
+    block: Block | None,
+    values: FloatArray | None,
+    best: FloatArray | None,
 ) -> None:
-    """The five-of-a-kind throws once their box is used: extra bonus and Joker placement
-    (`engine._five_of_a_kind_rows`, for the rows of a batch).  `src` holds the next-value
-    rows; `targets` are the (6, n) natural values of the five-of-a-kind throws, patched in
-    place (by default the plan's five rows of `src`, a batch's buffer)."""
-    jr = plan.joker
-    rule = plan.space.ruleset.five_of_a_kind
-    assert jr is not None and rule is not None
-    assert block.box_used is not None and block.extra is not None
-    assert block.joker_on is not None and block.matching_open is not None
-    if not block.box_used[cols].any():  # the box is open everywhere: the natural rows stand
-        return
-    n = src.shape[1]
-    extra = block.extra[cols]
-    lower = np.take(src, jr.lower_src, axis=0, out=scratch[: len(jr.lower_src)])
-    lower_best = np.maximum.reduce(lower.reshape(jr.n_lower, 6, n), axis=0)
-    upper = np.take(src, jr.upper_zero_src, axis=0, out=scratch[: len(jr.upper_zero_src)])
-    upper_zero = np.maximum.reduce(upper.reshape(-1, 6, n), axis=0)
-    if rule.joker is Joker.FORCED:
-        elsewhere = np.where(lower_best > NEG, lower_best, upper_zero)
-    else:
-        elsewhere = np.maximum(lower_best, upper_zero)
-    matching_open = block.matching_open[:, cols]
-    joker_on = block.joker_on[cols]
-    for target in targets if targets is not None else [src[rows] for rows in plan.five_rows]:
-        natural = target + extra
-        if rule.matching_upper_forced:
-            joker = np.where(matching_open, src[jr.matching_five], elsewhere) + extra
-        else:
-            joker = np.where(matching_open, natural, elsewhere + extra)
-        target[...] = np.where(joker_on, joker, natural)
-
-
-def block_values(plan: TurnPlan, nv: FloatArray, block: Block, chunk: int = 0) -> FloatArray:
-    """Expected points to come for every state of a block (its next values given)."""
-    n_states = nv.shape[1]
-    chunk = chunk or CHUNK
-    out = np.empty(n_states)
-    for a in range(0, n_states, chunk):
-        b = min(a + chunk, n_states)
-        ws = plan.workspace(b - a)
-        ws.buf[: plan.n_next] = nv[:, a:b]
-        ws.run(ws.stand)
-        if plan.joker is not None:
-            joker_patch(plan, ws.buf, ws.scratch, block, slice(a, b))
-        ws.run(ws.keeps)
-        # einsum, not BLAS: no BLAS thread pool is ever started in the forked helper
-        np.einsum("t,ts->s", plan.final_probability, ws.buf[plan.final], out=out[a:b])
-    return out
-
-
-def block_maximum(plan: TurnPlan, nv: FloatArray, block: Block) -> FloatArray:
-    """Most points to come for every state of a block if every throw could be chosen: each
-    box at its best over the ordinary throws (a box's best throw is the same whatever the
-    other boxes hold), then the six five-of-a-kind throws exactly, Joker included (their
-    candidates gathered from the next values directly: no batch buffer)."""
-    n = nv.shape[1]
-    step = plan.maximum
-    best: FloatArray = np.take(nv, step.src, axis=0).reshape(step.width, n).max(axis=0)
-    if plan.joker is not None:
-        scratch = np.empty((max(len(plan.joker.lower_src), len(plan.joker.upper_zero_src)), n))
-        fives = [
-            np.take(nv, s.src, axis=0).reshape(s.width, -1, n).max(axis=0)
-            for s in plan.stand
-            if any(s.start == r.start for r in plan.five_rows)
-        ]
-        joker_patch(plan, nv, scratch, block, slice(0, n), fives)
-        for rows in fives:
-            np.maximum(best, rows.max(axis=0), out=best)
-    return best
+    """Write the value (and the max) of every state of a block, CHUNK states at a time:
+    its next values gathered from the table, standing on each throw, the Joker's patch of
+    the five-of-a-kind throws, the keeps, and the throws' weighted sum."""
+    n_states = len(keys.base)
+    ws = plan.workspace()
+    base, upper, lower = (k.ctypes.data for k in (keys.base, keys.upper, keys.lower))
+    out = np.empty(CHUNK)
+    for a in range(0, n_states, CHUNK):
+        b = min(a + CHUNK, n_states)
+        n, cols, at = b - a, padded(b - a), 8 * a
+        states = keys.base[a:b]
+        joker = ws.joker if block is not None and block.box_used[a:b].any() else None
+        if joker is not None:  # else the five-of-a-kind throws score as they are
+            assert block is not None
+            ws.buf[plan.joker_facts, :n] = block.facts[:, a:b]
+        if values is not None:
+            gathers = ws.gathers(values)
+            gathers.upper(base + at, upper + at, n)
+            gathers.lower(base + at, lower + at, n)
+            ws.values(cols)
+            if joker is not None:
+                joker(cols)
+            ws.keeps(cols)
+            # einsum, not BLAS: no BLAS thread pool is ever started in the forked helper
+            np.einsum("t,ts->s", plan.final_probability, ws.buf[plan.final, :n], out=out[:n])
+            values[states] = out[:n]
+        if best is not None:
+            gathers = ws.gathers(best)
+            gathers.upper(base + at, upper + at, n)
+            gathers.lower(base + at, lower + at, n)
+            ws.maxima(cols)
+            if joker is not None:
+                joker(cols)
+            if ws.best_with_fives is not None:
+                ws.best_with_fives(cols)
+            best[states] = ws.buf[plan.best_row, :n]
 
 
 class _Builder:
@@ -633,12 +464,13 @@ class _Builder:
         if self.joker_game:
             self.top_row = self.take(1)
             self.other_row = self.take(1)
-        n_lower_rows = self.n - n_upper_rows
+        n_direct = self.n
         self.lookups()  # first pass: which sets of boxes score alike
         best_of = self.set_steps()
         self.pairs = {}
         self.lookups()  # second pass: which (row, points) pairs and missing-face sets
-        pair_list = sorted(self.pairs)
+        # by points, so that the rows adding the same points are one reduction
+        pair_list = sorted(self.pairs, key=lambda pair: (pair[1], pair[0]))
         pair_start = self.take(len(pair_list))
         self.pairs = {key: pair_start + i for i, key in enumerate(pair_list)}
         scratch_src = [self.w_row[b] for b in self.scratch_boxes]
@@ -654,6 +486,7 @@ class _Builder:
         five_rows: list[slice] = []
         fives = [int(t) for t in np.flatnonzero(self.five_throw)]
         plain = [t for t in range(N_THROWS) if not self.five_throw[t]]
+        five_steps: list[Step] = []
         for i, _v in enumerate(self.variants):
             cands = stand_cands[i * N_THROWS : (i + 1) * N_THROWS]
             steps, where = self.group_steps([cands[t] for t in plain])
@@ -662,83 +495,164 @@ class _Builder:
                 steps_5, where_5 = self.group_steps([cands[t] for t in fives])
                 assert len(steps_5) == 1
                 steps += steps_5
+                five_steps += steps_5
                 at.update({t: where_5[j] for j, t in enumerate(fives)})
                 five_rows.append(slice(steps_5[0].start, steps_5[0].stop))
             stand += steps
             stand_at.append(at)
 
-        keeps, final_at, keep_scratch = self.keep_steps(stand_at)
+        keeps, final_at = self.keep_steps(stand_at)
         final = slice(min(final_at), min(final_at) + N_THROWS)
         probability = np.zeros(N_THROWS)
         for t in range(N_THROWS):
             probability[final_at[t] - final.start] = keep_graph().throw_probability[t]
         maximum = Step(np.array(max_cands, dtype=np.intp), len(max_cands), self.take(1))
 
-        joker = None
+        joker: list[Reduction] = []
+        joker_reads: list[int] = []
+        facts = slice(0, 0)
+        matching_bit = np.zeros((len(fives), 1), dtype=np.int64)
         if self.joker_game:
             faces = [int(table.five_face[t]) for t in fives]
             matching = [next(b for b in self.upper if self.face_of[b] == f) for f in faces]
-            joker = JokerRows(
-                # candidate-major, as in `Step`: (boxes, 6 throws) and (5 boxes, 6 throws)
-                lower_src=np.array(joker_cands, np.intp).reshape(len(fives), -1).T.ravel(),
-                n_lower=len(self.lower),
-                upper_zero_src=np.array(
-                    [[self.q_row[self.face_of[b]][0] for b in self.others(m)] for m in matching],
-                    dtype=np.intp,
-                ).T.ravel(),
-                matching_five=np.array([self.q_row[f][5] for f in faces], dtype=np.intp),
-                matching_bit=np.array(matching, dtype=np.int64)[:, None],
-            )
-        steps = [*stand, maximum]
-        scratch = max(keep_scratch, *(len(s.src) for s in steps))
-        if joker is not None:
-            scratch = max(scratch, len(joker.lower_src), len(joker.upper_zero_src))
+            matching_bit = np.array(matching, dtype=np.int64)[:, None]
+            n_lower = len(self.lower)
+            lower = [joker_cands[i * n_lower : (i + 1) * n_lower] for i in range(len(fives))]
+            joker_reads = [r for rows in lower for r in rows]
+            facts = slice(self.n, self.n + JOKER_FACTS)
+            self.take(JOKER_FACTS)
+            joker = self.joker_rows(faces, matching, lower, five_rows, facts.start)
+        best_with_fives: list[Reduction] = []
+        best_row = maximum.start
+        if five_steps:
+            best_row = self.take(1)
+            five = [r for rows in five_rows for r in range(rows.start, rows.stop)]
+            best_with_fives.append(Reduction("max", best_row, [[maximum.start, *five]]))
+
+        built = [step.reduction() for step in best_of]
+        pairs = [(p, pts) for (p, pts) in pair_list]
+        next_rows = [*built, *self.pair_reductions(pair_start, pairs, range(len(pairs)))]
+        if scratch_src:
+            next_rows.append(Reduction("max", scratch_row, [scratch_src]))
+        next_rows += [step.reduction() for step in missing]
+        # the max table reads only some (box, points) rows: those its steps and the Joker read
+        read = {*maximum.src.tolist(), *(r for st in five_steps for r in st.src.tolist())}
+        read.update(joker_reads)
+        used = [i for i in range(len(pairs)) if pair_start + i in read]
+        maxima = [
+            *built,
+            *self.pair_reductions(pair_start, pairs, used),
+            maximum.reduction(),
+            *(step.reduction() for step in five_steps),
+        ]
         upper_delta, upper_add = self.upper_tables()
         lower_delta, lower_add = self.lower_tables()
+        if self.ruleset.series_order:  # lower boxes open only once the upper boxes are full
+            lower_delta = np.repeat(lower_delta, 2, axis=1)
+            lower_add = np.repeat(lower_add, 2, axis=1)
+            lower_delta[:, 0::2] = 0
+            lower_add[:, 0::2] = NEG
         return TurnPlan(
             space=self.space,
+            upper=Gather(upper_delta.T, upper_add.T),
+            lower=Gather(lower_delta.T, lower_add.T),
             n_upper_rows=n_upper_rows,
-            upper_delta=upper_delta,
-            upper_add=upper_add,
-            n_lower_rows=n_lower_rows,
-            lower_delta=lower_delta,
-            lower_add=lower_add,
-            pair_src=np.array([s for s, _ in pair_list], dtype=np.intp),
-            pair_points=np.array([p for _, p in pair_list], dtype=np.float64),
-            pair_start=pair_start,
-            scratch_src=np.array(scratch_src, dtype=np.intp),
-            scratch_row=scratch_row,
-            missing=missing,
-            best_of=best_of,
+            n_direct=n_direct,
             n_next=n_next,
             stand=stand,
             five_rows=tuple(five_rows),
-            joker=joker,
-            keeps=keeps,
+            joker=Program(joker, self.n) if joker else None,
+            joker_facts=facts,
+            matching_bit=matching_bit,
+            values=Program([*next_rows, *(step.reduction() for step in stand)], self.n),
+            keeps=Program(keeps, self.n),
             final=final,
             final_probability=probability,
-            maximum=maximum,
-            max_pairs=self.max_pairs(pair_start, len(pair_list), maximum, stand, five_rows, joker),
+            maxima=Program(maxima, self.n),
+            maximum=maximum.start,
+            best_with_fives=Program(best_with_fives, self.n) if best_with_fives else None,
+            best_row=best_row,
+            no_scratch_row=None if scratch_src else scratch_row,
             n_rows=self.n,
-            scratch_size=scratch,
         )
 
     @staticmethod
-    def max_pairs(
-        start: int,
-        count: int,
-        maximum: Step,
-        stand: list[Step],
+    def pair_reductions(
+        start: int, pairs: list[tuple[int, int]], positions: Sequence[int]
+    ) -> list[Reduction]:
+        """Rows start + i = row pairs[i][0] plus pairs[i][1] points, for i in `positions`:
+        one reduction per run of consecutive positions adding the same points."""
+        runs: list[list[int]] = []
+        for i in positions:
+            if runs and i == runs[-1][-1] + 1 and pairs[i][1] == pairs[runs[-1][0]][1]:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        return [
+            Reduction("plus", start + run[0], [[pairs[i][0]] for i in run], pairs[run[0]][1])
+            for run in runs
+        ]
+
+    def joker_rows(
+        self,
+        faces: list[int],
+        matching: list[int],
+        lower: list[list[int]],
         five_rows: list[slice],
-        joker: JokerRows | None,
-    ) -> IndexArray:
-        read = set(maximum.src.tolist())
-        for step in stand:
-            if any(step.start == rows.start for rows in five_rows):
-                read.update(step.src.tolist())
-        if joker is not None:
-            read.update(joker.lower_src.tolist())
-        return np.array(sorted(r - start for r in read if start <= r < start + count), np.intp)
+        facts: int,
+    ) -> list[Reduction]:
+        """The five-of-a-kind throws once their box is used (`engine._five_of_a_kind_rows`):
+        the extra bonus, and with the Joker the matching upper box (forced, or a free
+        choice while it is open) or elsewhere: a lower box for its Joker points (forced
+        first under the forced Joker), else 0 in another upper box.
+
+        Per state the choice is made by the facts `block_facts` writes, rows of 0 (true) or
+        -inf (false): a candidate plus its fact row is itself or -inf, and the max of the
+        candidates is the one that applies, exactly (adding 0 changes no value).  Rows from
+        `facts`: not on; on with the matching box open (6); on with it closed (6); not
+        (on with it closed) (6); the extra bonus."""
+        rule = self.ruleset.five_of_a_kind
+        assert rule is not None
+        not_on, on_open, on_closed, not_on_closed, extra = (
+            facts,
+            facts + 1,
+            facts + 7,
+            facts + 13,
+            facts + 19,
+        )
+        out: list[Reduction] = []
+        lower_best, upper_zero, elsewhere = (self.take(6) for _ in range(3))
+        out.append(Reduction("max", lower_best, lower))
+        zeros = [[self.q_row[self.face_of[b]][0] for b in self.others(m)] for m in matching]
+        out.append(Reduction("max", upper_zero, zeros))
+        pick: Kind = "first" if rule.joker is Joker.FORCED else "max"
+        out.append(Reduction(pick, elsewhere, [[lower_best + i, upper_zero + i] for i in range(6)]))
+        for rows in five_rows:
+            natural, matched, other = (self.take(6) for _ in range(3))
+            throws = range(6)
+            if rule.matching_upper_forced:
+                out.append(
+                    Reduction("plus", natural, [[rows.start + i, not_on] for i in throws], 0.0)
+                )
+                fives = [[self.q_row[f][5], on_open + i] for i, f in enumerate(faces)]
+                out.append(Reduction("plus", matched, fives, 0.0))
+            else:  # the natural value unless the Joker applies with the matching box closed
+                out.append(
+                    Reduction(
+                        "plus", natural, [[rows.start + i, not_on_closed + i] for i in throws], 0.0
+                    )
+                )
+            out.append(
+                Reduction("plus", other, [[elsewhere + i, on_closed + i] for i in throws], 0.0)
+            )
+            chosen = [[natural + i, other + i] for i in throws]
+            if rule.matching_upper_forced:
+                chosen = [[*c, matched + i] for i, c in enumerate(chosen)]
+            out.append(Reduction("max", rows.start, chosen))
+            out.append(
+                Reduction("plus", rows.start, [[rows.start + i, extra] for i in throws], 0.0)
+            )
+        return out
 
     def set_steps(self) -> list[Step]:
         """Rows for the best next value over each set of lower boxes that score alike."""
@@ -769,12 +683,10 @@ class _Builder:
             if not level:
                 continue
             start = self.take(len(level))
-            src: list[int] = []
-            for i, absent in enumerate(level):
-                top = max(absent)
-                src += [at[absent - {top}], self.q_row[top][0]]
-                at[absent] = start + i
-            steps.append(Step(np.array(src, dtype=np.intp), 2, start))
+            smaller = [at[absent - {max(absent)}] for absent in level]
+            zero = [self.q_row[max(absent)][0] for absent in level]
+            at.update({absent: start + i for i, absent in enumerate(level)})
+            steps.append(Step(np.array(smaller + zero, dtype=np.intp), 2, start))
         self.missing_at = at
         return steps
 
@@ -796,91 +708,53 @@ class _Builder:
             steps.append(Step(src, width, start))
         return steps, where
 
-    def keep_steps(self, stand_at: list[dict[int, int]]) -> tuple[list[Instr], list[int], int]:
+    def keep_steps(self, stand_at: list[dict[int, int]]) -> tuple[list[Reduction], list[int]]:
         """Every round of keeps; the last round also weighs standing on the first throw.
 
-        Within a keep size the keeps are ordered by how many distinct faces they have, most
-        first, and each level's means are written in that order too: a keep's best sub-keep
-        is then its own mean, maxed with one contiguous column per removable face, each
-        column one `take` and one `np.maximum` over the keeps that have that many faces.
-        Returns the instructions, each throw's row of the final values and the scratch size.
+        A round first takes each keep's value, the mean of its six one-die-more keeps (from
+        five dice down to none), then each keep's best: the best of its own value and of the
+        best keeps with one face removed, once per distinct face (6-6-6-2-2 has two sub-keeps
+        one die smaller, not five).  Below five dice a keep's best overwrites its own value,
+        which nothing reads after it; the five-dice rows alternate between two slots, since
+        a round reads the previous round's.  Returns the reductions and each throw's row of
+        the final values.
         """
         graph = keep_graph()
         sizes = [len(level) for level in graph.by_size]
-        order: list[list[int]] = []  # order[k]: keeps of size k, most distinct faces first
-        for k in range(DICE_PER_THROW + 1):
-            level = graph.by_size[k]
-            distinct = [len(set(keep)) for keep in level]
-            order.append(sorted(range(len(level)), key=lambda i: -distinct[i]))
-        e_start = {k: self.take(sizes[k]) for k in range(DICE_PER_THROW - 1, -1, -1)}
-        # a keep's best sub-keep overwrites its own value, which nothing reads after it
-        b_start = {k: e_start[k] for k in range(1, DICE_PER_THROW)}
+        value_at = {k: self.take(sizes[k]) for k in range(DICE_PER_THROW - 1, -1, -1)}
         slots = [self.take(sizes[DICE_PER_THROW]) for _ in range(2)]
         after = [stand_at[0][t] for t in range(N_THROWS)]  # row of each throw (canonical)
         first = [stand_at[-1][t] for t in range(N_THROWS)] if self.multiplied else None
-        out: list[Instr] = []
-        scratch = 0
+        out: list[Reduction] = []
         rounds = self.ruleset.throws_per_turn - 1
-        contiguous = False  # is `after` laid out in order[5] (true after the first round)?
         for rnd in range(rounds):
-            e_at: dict[int, list[int]] = {DICE_PER_THROW: after}
+            rows: dict[int, list[int]] = {DICE_PER_THROW: after}
             for k in range(DICE_PER_THROW - 1, -1, -1):
                 child = graph.child[k]
-                src = [e_at[k + 1][child[i, f]] for f in range(6) for i in order[k]]
-                out.append(Take(np.array(src, dtype=np.intp), 0))
-                out.append(Mean(len(src), e_start[k]))
-                scratch = max(scratch, len(src))
-                at = [0] * sizes[k]
-                for pos, i in enumerate(order[k]):
-                    at[i] = e_start[k] + pos
-                e_at[k] = at
-            b_at: dict[int, list[int]] = {0: e_at[0]}
+                sources = [[rows[k + 1][child[i, f]] for f in range(6)] for i in range(sizes[k])]
+                out.append(Reduction("mean", value_at[k], sources, 1.0 / 6.0))
+                rows[k] = list(range(value_at[k], value_at[k] + sizes[k]))
+            best: dict[int, list[int]] = {0: rows[0]}
             for k in range(1, DICE_PER_THROW + 1):
                 last = k == DICE_PER_THROW
-                start = slots[rnd % 2] if last else b_start[k]
-                level = graph.by_size[k]
-                columns: list[list[int]] = []
-                for i in order[k]:
-                    keep = level[i]
-                    parents = []
+                sources = []
+                for i, keep in enumerate(graph.by_size[k]):
+                    candidates = [rows[k][i]]
                     for f in sorted(set(keep)):
                         rest = list(keep)
                         rest.remove(f)
-                        parents.append(b_at[k - 1][graph.index[k - 1][tuple(rest)]])
+                        candidates.append(best[k - 1][graph.index[k - 1][tuple(rest)]])
                     if last and rnd == rounds - 1 and first is not None:
-                        parents.append(first[i])
-                    for j, r in enumerate(parents):
-                        if j == len(columns):
-                            columns.append([])
-                        columns[j].append(r)
-                n_k = sizes[k]
-                self_rows = [e_at[k][i] for i in order[k]]
-                if self_rows == list(range(self_rows[0], self_rows[0] + n_k)):
-                    own: Ref = Buf(self_rows[0], self_rows[0] + n_k)
-                else:  # the turn's stand rows are grouped otherwise: gather them
-                    out.append(Take(np.array(self_rows, dtype=np.intp), n_k))
-                    own = Scr(n_k, 2 * n_k)
-                    scratch = max(scratch, 2 * n_k)
-                for j, column in enumerate(columns):
-                    m = len(column)  # the first m keeps have a (j+1)-th column
-                    out.append(Take(np.array(column, dtype=np.intp), 0))
-                    scratch = max(scratch, m)
-                    if j == 0:
-                        assert m == n_k
-                        out.append(Max(own, Scr(0, m), Buf(start, start + m)))
-                    else:
-                        dest = Buf(start, start + m)
-                        out.append(Max(dest, Scr(0, m), dest))
-                at = [0] * n_k
-                for pos, i in enumerate(order[k]):
-                    at[i] = start + pos
-                b_at[k] = at
-            after = b_at[DICE_PER_THROW]
-        del contiguous
-        return out, after, scratch
+                        candidates.append(first[i])
+                    sources.append(candidates)
+                start = slots[rnd % 2] if last else value_at[k]
+                out.append(Reduction("max", start, sources))
+                best[k] = list(range(start, start + sizes[k]))
+            after = best[DICE_PER_THROW]
+        return out, after
 
 
-BLOCK = 2048  # states whose next values are built at once (then solved CHUNK at a time)
+BLOCK = 2048  # states whose keys and Joker facts are worked out at once (solved CHUNK at a time)
 THREADS = max(1, min(2, os.cpu_count() or 1))
 # Fork a helper process where the platform can (False: threads only).  No environment
 # variable sets it: every variable the service reads is a setting documented in the README.
@@ -914,6 +788,9 @@ def solve_tables(
     Unreachable states end as NaN.
     """
     reuse_freed_memory()
+    # The kernel compiles (C++, without the GIL) while this thread lays out the plan.
+    compiling = threading.Thread(target=kernel, name="kernel-compile", daemon=True)
+    compiling.start()
     plan = turn_plan(ruleset)
     space = plan.space
     mask, sub, flag = space.all_states()
@@ -937,14 +814,11 @@ def solve_tables(
 
     def run(part: slice) -> int:
         m, s, f = mask[part], sub[part], flag[part]
-        succ = successors(plan, m, s, f)
-        block = block_facts(plan, m, f)
-        if values is not None:
-            values[succ.base] = block_values(plan, next_values(plan, values, succ), block)
-        if best is not None:
-            nv = next_values(plan, best, succ, for_max=True)
-            best[succ.base] = block_maximum(plan, nv, block)
+        solve_block(plan, block_keys(plan, m, s, f), block_facts(plan, m, f), values, best)
         return len(m)
+
+    compiling.join()
+    plan.workspace()  # the kernel compiled (and this buffer made) before a helper forks
 
     done = 0
     if forked:
