@@ -1,5 +1,6 @@
-"""The solve's inner loop as machine code: rows of a buffer, each the max or the mean of
-other rows, compiled once per process with llvmlite.
+"""The solve's inner loop as machine code, compiled once per process with llvmlite: rows of
+a buffer, each the max, the mean, the sum or the first finite value of other rows
+(`Program`), and the gather of a batch's next values from a table (`Gather`).
 
 Why a compiled kernel.  A turn of a batch of states is some 30 reductions over the rows of
 one buffer (`batched.TurnPlan`): each candidate box of a throw, each keep's six one-die-more
@@ -140,10 +141,11 @@ class Gather:
     table `base[c]` and its key `key[c]`) and each row r,
     buffer[r, c] = table[base[c] + delta[key[c], r]] + add[key[c], r].
 
-    This is where a state's boxes lead (`batched.successors`): the key says which boxes are
+    This is where a state's boxes lead (`batched.block_keys`): the key says which boxes are
     open, `delta` where filling box r leads from there and `add` its points and bonus (-inf
     for a closed box, whose delta is 0: the state itself).  Fused, the indices never exist as
-    an array; numpy wrote them out and read them back for every state and box."""
+    an array; numpy wrote them out and read them back for every state and box.  The indices
+    are not checked per call: they are the state space's own, built with the table."""
 
     def __init__(self, delta: IntArray, add: FloatArray) -> None:
         assert delta.shape == add.shape and delta.dtype == np.int64 and add.dtype == np.float64
