@@ -199,8 +199,8 @@ def _score(args: argparse.Namespace, settings: Settings) -> int:
 def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     """Solve (or load) every table of the games named, all games by default."""
     from diceref.games.families import ALL_GAMES, table_specs
+    from diceref.tables.host import sync_store
     from diceref.tables.spec import load_sync
-    from diceref.tables.store import TableStore
 
     unknown = [g for g in args.games if g not in ALL_GAMES]
     if unknown:  # checked here: argparse's `choices` refuses an empty list on Python 3.11
@@ -218,7 +218,7 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
             return 2
     else:
         specs = [s for s in table_specs() if not args.games or s.game in args.games]
-    store = TableStore(settings.tables)
+    store = sync_store(settings.tables)
     for spec in specs:
         bar = _ProgressBar(f"{spec.game} {spec.kind}")
         loaded = load_sync(store, spec, bar)
