@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import msgspec.inspect as mi
 
+from diceref.games.families import preloadable_games  # imports the scorecard family alone
 from diceref.tables.config import TableSettings
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -162,14 +163,6 @@ VARIABLES: dict[str, str] = {
     "DICEREF_ON_DEMAND_REDIS_TTL": "on_demand_redis_ttl",
 }
 _VARIABLE_OF = {field: name for name, field in VARIABLES.items()}
-
-
-def preloadable_games() -> tuple[str, ...]:
-    """The games whose tables DICEREF_PRELOAD may name: every game with a table that is not
-    loaded at start-up anyway."""
-    from diceref.games.families import table_specs
-
-    return tuple(dict.fromkeys(s.game for s in table_specs() if not s.at_startup))
 
 
 def _preload(raw: str) -> tuple[str, ...]:
