@@ -148,6 +148,21 @@ def test_compute_of_the_wrong_shape_raises(
         sync_store(tmp_path).get_sync(KEY, CountingCompute(n=3), shape=(N,))
 
 
+def test_the_solve_runs_in_a_daemon_thread(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    """Nothing waits for a solve a process is told to stop during (SIGTERM to the server,
+    Ctrl-C to `diceref precompute`: tests/operations/test_shutdown.py)."""
+    threads: list[threading.Thread] = []
+
+    def compute() -> np.ndarray:
+        threads.append(threading.current_thread())
+        return expected()
+
+    sync_store(tmp_path).get_sync(KEY, compute)
+    assert [(t.daemon, t is threading.main_thread()) for t in threads] == [(True, False)]
+
+
 def test_concurrent_gets_share_one_computation(tmp_path: Path) -> None:
     compute = CountingCompute(seconds=0.3)
     tables = store(tmp_path)

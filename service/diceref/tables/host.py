@@ -13,8 +13,10 @@ the sharing of concurrent gets.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -95,8 +97,10 @@ class HostTables:
         return work()
 
     async def _solving(self, work: Callable[[], T]) -> T:
-        """The solve."""
-        return work()
+        """The solve, in a daemon thread this one waits for (as `TableStore` solves in
+        one): Ctrl-C then stops the command at once, where raised inside the solve it would
+        first wait for the solver's queued work (2 s into a dice-poker solve)."""
+        return _in_daemon_thread(work)
 
     async def _pause(self, seconds: float) -> None:
         """A wait for the host lock another process holds."""
@@ -232,6 +236,20 @@ class HostTables:
             # the private copy goes away once the callers holding it let go.
             self._memory[key] = mapped
         return mapped
+
+
+def _in_daemon_thread(work: Callable[[], T]) -> T:
+    """`work()` in a daemon thread, waited for (interruptibly) by the calling thread."""
+    done: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            done.set_result(work())
+        except BaseException as exc:  # handed to the waiting thread
+            done.set_exception(exc)
+
+    threading.Thread(target=run, name="table-solve", daemon=True).start()
+    return done.result()
 
 
 def _run_inline(load: Coroutine[Any, Any, T]) -> T:
