@@ -2,10 +2,11 @@
 under its lock file; the store without Redis, and the part of `TableStore` that needs none.
 
 The lookup is written once, as coroutines whose blocking steps (disk I/O, encoding, the
-solve, the wait for the host lock) go through three methods.  Here they run where they are
-called, so that `get_sync` (`diceref precompute` without `REDIS_URL`) drives the coroutines
-to their end without an event loop: this module does not import asyncio, which costs a
-command some 25 ms (with ssl and socket) to import.  `TableStore`
+solve, the wait for the host lock) go through three methods.  Here each one is done before
+it returns (the solve in a daemon thread the caller waits for), so that `get_sync`
+(`diceref precompute` without `REDIS_URL`) drives the coroutines to their end without an
+event loop: this module does not import asyncio, which costs a command some 25 ms (with
+ssl and socket) to import.  `TableStore`
 (`diceref.tables.store`) runs the same steps in threads under asyncio and adds Redis and
 the sharing of concurrent gets.
 """
@@ -91,7 +92,8 @@ class HostTables:
         Every step runs in the calling thread."""
         return _run_inline(self._timed_get(key, compute, shape))
 
-    # The blocking steps of a load: run inline here; `TableStore` runs them in threads.
+    # The blocking steps of a load, each done before it returns; `TableStore` awaits them
+    # in threads instead.
     async def _blocking(self, work: Callable[[], T]) -> T:
         """Disk I/O and encoding."""
         return work()
@@ -253,8 +255,8 @@ def _in_daemon_thread(work: Callable[[], T]) -> T:
 
 
 def _run_inline(load: Coroutine[Any, Any, T]) -> T:
-    """The result of a coroutine that never suspends (`HostTables`' steps all finish where
-    they are called), without an event loop."""
+    """The result of a coroutine that never suspends (each of `HostTables`' steps is done
+    before it returns), without an event loop."""
     try:
         load.send(None)
     except StopIteration as done:
