@@ -89,7 +89,8 @@ class HostTables:
     ) -> LoadedTable:
         """The table for `key` from memory or disk, or computed here (a lock file makes
         the processes of this host compute it once); `shape` as `TableStore.get` takes it.
-        Every step runs in the calling thread."""
+        No event loop: the disk steps run in the calling thread, the solve in a daemon
+        thread it waits for."""
         return _run_inline(self._timed_get(key, compute, shape))
 
     # The blocking steps of a load, each done before it returns; `TableStore` awaits them
