@@ -199,15 +199,15 @@ def _score(args: argparse.Namespace, settings: Settings) -> int:
 
 def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     """Solve (or load) every table of the games named, all games by default."""
-    from diceref.games.families import ALL_GAMES, table_specs
+    from diceref.games.families import GAME_IDS, table_specs
+    from diceref.tables.host import sync_store
     from diceref.tables.spec import load_sync
-    from diceref.tables.store import TableStore
 
-    unknown = [g for g in args.games if g not in ALL_GAMES]
+    unknown = [g for g in args.games if g not in GAME_IDS]
     if unknown:  # checked here: argparse's `choices` refuses an empty list on Python 3.11
         print(
             f"diceref precompute: error: unknown game(s) {', '.join(unknown)}; "
-            f"choose from {', '.join(ALL_GAMES)}",
+            f"choose from {', '.join(GAME_IDS)}",
             file=sys.stderr,
         )
         return 2
@@ -218,8 +218,8 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
             print(exc, file=sys.stderr)
             return 2
     else:
-        specs = [s for s in table_specs() if not args.games or s.game in args.games]
-    store = TableStore(settings.tables)
+        specs = list(table_specs(args.games or None))  # the families of the games named
+    store = sync_store(settings.tables)
     for spec in specs:
         bar = _ProgressBar(f"{spec.game} {spec.kind}")
         loaded = load_sync(store, spec, bar)

@@ -7,6 +7,7 @@ after DICEREF_SHUTDOWN_TIMEOUT (20 s): the documented-commands test saw `uv run 
 serve` outlive its SIGTERM.  Here the real server starts with an empty table cache, so that
 a solve is under way, and its process group gets SIGTERM as a terminal or an orchestrator
 sends it; it must be gone within `PROMPT` seconds, its solver processes soon after.
+Ctrl-C stops `diceref precompute` as promptly.
 """
 
 from __future__ import annotations
@@ -151,3 +152,34 @@ def test_sigterm_while_a_house_rules_table_is_solved(
     ruleset = answer.json()["ruleset_id"]
     server.wait_for(f"computing table value-yahtzee-{ruleset}")
     stops_promptly(server)
+
+
+def test_ctrl_c_stops_precompute_while_a_table_is_solved(tmp_path: Path) -> None:
+    """Without Redis the command solves with no event loop (`diceref.tables.host`), in a
+    daemon thread it waits for: SIGINT ends it at once (0.1 s).  Raised in the solve's own
+    frames, it first waited for the solver's queued work (0.7-1.7 s)."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DICEREF_", "REDIS"))}
+    command = subprocess.Popen(
+        [sys.executable, "-m", "diceref.cli", "precompute", "dice-poker"],
+        env=environ | {"DICEREF_CACHE_DIR": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        # SIGINT handled as at a terminal, even if this run ignores it (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert command.stderr is not None
+        first = command.stderr.readline()
+        assert first.startswith("dice-poker value: solving"), first  # the solve is under way
+        time.sleep(1.0)  # of 6 s or more
+        sent = time.monotonic()
+        command.send_signal(signal.SIGINT)
+        command.wait(30)
+        took = time.monotonic() - sent
+    finally:
+        command.kill()
+        command.wait(5)
+    assert command.returncode == -signal.SIGINT
+    assert took < 0.5
+    assert not list(tmp_path.glob("tables/*.dtbl"))

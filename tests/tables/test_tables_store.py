@@ -1,4 +1,8 @@
-"""TableStore without Redis: memory, then disk, then compute; one computation per key."""
+"""TableStore without Redis: memory, then disk, then compute; one computation per key.
+
+The synchronous lookups run twice: through `TableStore.get_sync` (an event loop, threads)
+and through `HostTables.get_sync` (`diceref precompute` without Redis: every step inline, no
+asyncio), which share every step of the lookup but how it is run."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +22,7 @@ import pytest
 
 from diceref.settings import Settings, SettingsError
 from diceref.tables import TableKey, TableSettings, TableStore, encode
+from diceref.tables.host import HostTables
 
 KEY = TableKey("value", "yahtzee", "c0ffee", "1")
 N = 5000
@@ -48,14 +54,23 @@ def store(cache_dir: Path) -> TableStore:
     return TableStore(TableSettings(cache_dir=cache_dir))
 
 
-def test_memory_then_disk_then_compute(tmp_path: Path) -> None:
+@pytest.fixture(params=[TableStore, HostTables])
+def sync_store(request: pytest.FixtureRequest) -> Callable[[Path], HostTables]:
+    """A store for a synchronous caller, of either kind."""
+    kind: type[HostTables] = request.param
+    return lambda cache_dir: kind(TableSettings(cache_dir=cache_dir))
+
+
+def test_memory_then_disk_then_compute(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
     compute = CountingCompute()
-    first = store(tmp_path)
+    first = sync_store(tmp_path)
     got = first.get_sync(KEY, compute)
     assert (got.source, compute.calls) == ("computed", 1)
     np.testing.assert_array_equal(got.array, expected())
     assert first.get_sync(KEY, compute).source == "memory"
-    assert store(tmp_path).get_sync(KEY, compute).source == "disk"  # another process
+    assert sync_store(tmp_path).get_sync(KEY, compute).source == "disk"  # another process
     assert compute.calls == 1
     stats = first.stats()
     assert stats.loads == {"memory": 1, "disk": 0, "redis": 0, "computed": 1}
@@ -70,8 +85,10 @@ def backing_buffer(array: np.ndarray) -> object:
     return base
 
 
-def test_computed_table_is_then_served_from_the_disk_file_mapping(tmp_path: Path) -> None:
-    tables = store(tmp_path)
+def test_computed_table_is_then_served_from_the_disk_file_mapping(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    tables = sync_store(tmp_path)
     got = tables.get_sync(KEY, CountingCompute())  # waits for the disk write-back
     assert not got.array.flags.writeable
     assert (tmp_path / "tables" / f"{KEY.id}.dtbl").exists()
@@ -80,9 +97,9 @@ def test_computed_table_is_then_served_from_the_disk_file_mapping(tmp_path: Path
     assert isinstance(backing_buffer(held), mmap.mmap)  # shared by the host's workers
 
 
-def test_peek_never_computes(tmp_path: Path) -> None:
+def test_peek_never_computes(sync_store: Callable[[Path], HostTables], tmp_path: Path) -> None:
     compute = CountingCompute()
-    tables = store(tmp_path)
+    tables = sync_store(tmp_path)
     assert tables.peek(KEY) is None
     assert compute.calls == 0
     got = tables.get_sync(KEY, compute)
@@ -93,9 +110,11 @@ def test_peek_never_computes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign"])
-def test_corrupt_disk_file_is_recomputed(tmp_path: Path, damage: str) -> None:
+def test_corrupt_disk_file_is_recomputed(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path, damage: str
+) -> None:
     compute = CountingCompute()
-    store(tmp_path).get_sync(KEY, compute)
+    sync_store(tmp_path).get_sync(KEY, compute)
     path = tmp_path / "tables" / f"{KEY.id}.dtbl"
     blob = bytearray(path.read_bytes())
     if damage == "flip":
@@ -105,24 +124,43 @@ def test_corrupt_disk_file_is_recomputed(tmp_path: Path, damage: str) -> None:
     else:
         blob = bytearray(encode(TableKey("value", "yahtzee", "c0ffee", "0"), expected()))
     path.write_bytes(bytes(blob))
-    fresh = store(tmp_path)
+    fresh = sync_store(tmp_path)
     got = fresh.get_sync(KEY, compute)
     assert (got.source, compute.calls) == ("computed", 2)
     np.testing.assert_array_equal(got.array, expected())
     assert fresh.stats().corrupt["disk"] == 1
-    assert store(tmp_path).get_sync(KEY, compute).source == "disk"  # the rewritten file
+    assert sync_store(tmp_path).get_sync(KEY, compute).source == "disk"  # the rewritten file
 
 
-def test_stored_table_of_the_wrong_shape_is_recomputed(tmp_path: Path) -> None:
-    store(tmp_path).get_sync(KEY, CountingCompute(n=N - 1))
+def test_stored_table_of_the_wrong_shape_is_recomputed(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    sync_store(tmp_path).get_sync(KEY, CountingCompute(n=N - 1))
     compute = CountingCompute()
-    got = store(tmp_path).get_sync(KEY, compute, shape=(N,))
+    got = sync_store(tmp_path).get_sync(KEY, compute, shape=(N,))
     assert (got.source, got.array.shape, compute.calls) == ("computed", (N,), 1)
 
 
-def test_compute_of_the_wrong_shape_raises(tmp_path: Path) -> None:
+def test_compute_of_the_wrong_shape_raises(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
     with pytest.raises(ValueError, match="shape"):
-        store(tmp_path).get_sync(KEY, CountingCompute(n=3), shape=(N,))
+        sync_store(tmp_path).get_sync(KEY, CountingCompute(n=3), shape=(N,))
+
+
+def test_the_solve_runs_in_a_daemon_thread(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    """Nothing waits for a solve a process is told to stop during (SIGTERM to the server,
+    Ctrl-C to `diceref precompute`: tests/operations/test_shutdown.py)."""
+    threads: list[threading.Thread] = []
+
+    def compute() -> np.ndarray:
+        threads.append(threading.current_thread())
+        return expected()
+
+    sync_store(tmp_path).get_sync(KEY, compute)
+    assert [(t.daemon, t is threading.main_thread()) for t in threads] == [(True, False)]
 
 
 def test_concurrent_gets_share_one_computation(tmp_path: Path) -> None:
@@ -158,8 +196,10 @@ def test_event_loop_keeps_running_while_computing(tmp_path: Path) -> None:
     assert asyncio.run(main()) >= 10
 
 
-def test_failed_compute_is_not_remembered(tmp_path: Path) -> None:
-    tables = store(tmp_path)
+def test_failed_compute_is_not_remembered(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    tables = sync_store(tmp_path)
 
     def broken() -> np.ndarray:
         raise RuntimeError("solver bug")
@@ -170,13 +210,16 @@ def test_failed_compute_is_not_remembered(tmp_path: Path) -> None:
 
 
 def test_unwritable_cache_dir_and_temp_dir_still_serve_from_memory(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    sync_store: Callable[[Path], HostTables],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the cache directory should be")
     monkeypatch.setattr(tempfile, "tempdir", str(blocker))  # no fallback either
     compute = CountingCompute()
-    tables = store(blocker)
+    tables = sync_store(blocker)
     got = tables.get_sync(KEY, compute)
     assert got.source == "computed"
     assert tables.get_sync(KEY, compute).source == "memory"
@@ -242,6 +285,7 @@ import sys, time
 from pathlib import Path
 import numpy as np
 from diceref.tables import TableKey, TableSettings, TableStore
+from diceref.tables.host import HostTables
 
 def compute():
     with open(sys.argv[2], "a") as runs:
@@ -249,7 +293,8 @@ def compute():
     time.sleep(1.0)
     return np.arange(1000, dtype=np.float64)
 
-got = TableStore(TableSettings(cache_dir=Path(sys.argv[1]), poll_interval=0.05)).get_sync(
+kind = {"TableStore": TableStore, "HostTables": HostTables}[sys.argv[3]]
+got = kind(TableSettings(cache_dir=Path(sys.argv[1]), poll_interval=0.05)).get_sync(
     TableKey("value", "yahtzee", "c0ffee", "1"), compute
 )
 assert got.array[999] == 999
@@ -257,10 +302,12 @@ print(got.source)
 """
 
 
+@pytest.mark.parametrize("kind", ["TableStore", "HostTables"])
 @pytest.mark.parametrize("cache", ["writable", "unwritable"])
-def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str) -> None:
+def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str, kind: str) -> None:
     """Three worker processes; with an unwritable cache directory (issue 18) the lock and
-    the table go under their shared temporary directory, and still one of them computes."""
+    the table go under their shared temporary directory, and still one of them computes
+    (the others wait on the lock file: in the event loop, or in `time.sleep`)."""
     runs = tmp_path / "runs.txt"
     cache_dir = tmp_path / "cache"
     if cache == "unwritable":
@@ -270,7 +317,7 @@ def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str) -> No
     (tmp_path / "tmp").mkdir()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(cache_dir), str(runs)],
+            [sys.executable, "-c", WORKER, str(cache_dir), str(runs), kind],
             stdout=subprocess.PIPE,
             text=True,
             env=env,
@@ -284,12 +331,15 @@ def test_worker_processes_compute_a_table_once(tmp_path: Path, cache: str) -> No
 
 
 def test_a_lock_that_cannot_be_taken_still_computes(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    sync_store: Callable[[Path], HostTables],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     (tmp_path / "locks").write_text("a file where the lock directory should be")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "locks"))  # nor a fallback
     compute = CountingCompute()
-    assert store(tmp_path).get_sync(KEY, compute).source == "computed"
+    assert sync_store(tmp_path).get_sync(KEY, compute).source == "computed"
     assert compute.calls == 1
     assert "without the host lock" in caplog.text
 

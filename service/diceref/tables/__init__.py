@@ -2,13 +2,38 @@
 
 Layering: this package knows nothing of the HTTP API; the API and the CLI use it.
 See docs/tables.md for the format, lookup order, locking protocol and settings.
+
+The names below are imported from their modules on first use: `diceref.settings` and the
+CLI import modules of this package, and importing the store here would load asyncio into
+every command (`diceref.tables.host` is the store a command without Redis uses).
 """
 
-from diceref.tables.codec import CorruptTable, decode, encode
-from diceref.tables.config import TableSettings
-from diceref.tables.key import TableKey
-from diceref.tables.stats import SOURCES, Source, StoreStats
-from diceref.tables.store import Compute, LoadedTable, TableStore
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from diceref.tables.codec import CorruptTable, decode, encode
+    from diceref.tables.config import TableSettings
+    from diceref.tables.host import Compute, LoadedTable
+    from diceref.tables.key import TableKey
+    from diceref.tables.stats import SOURCES, Source, StoreStats
+    from diceref.tables.store import TableStore
+
+_MODULE_OF = {
+    "SOURCES": "stats",
+    "Compute": "host",
+    "CorruptTable": "codec",
+    "LoadedTable": "host",
+    "Source": "stats",
+    "StoreStats": "stats",
+    "TableKey": "key",
+    "TableSettings": "config",
+    "TableStore": "store",
+    "decode": "codec",
+    "encode": "codec",
+}
 
 __all__ = [
     "SOURCES",
@@ -23,3 +48,10 @@ __all__ = [
     "decode",
     "encode",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -31,11 +31,12 @@ from typing import Protocol
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
+from diceref.tables.host import LoadedTable
 from diceref.tables.key import TableKey
 from diceref.tables.solver_pool import SolverPool
 from diceref.tables.spec import TableNotLoaded, TableSpec
 from diceref.tables.stats import StoreStats
-from diceref.tables.store import LoadedTable, TableStore
+from diceref.tables.store import TableStore
 
 log = logging.getLogger("diceref.tables")
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
 from diceref.tables.key import TableKey
-from diceref.tables.store import LoadedTable, TableStore
+
+if TYPE_CHECKING:
+    from diceref.tables.host import HostTables, LoadedTable
 
 Progress = Callable[[int, int], None]
 
@@ -62,7 +65,7 @@ class TableNotLoaded(LookupError):
         self.game = spec.game
 
 
-def load_sync(store: TableStore, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
+def load_sync(store: HostTables, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
     """The table from the store's caches, or solved and written back (the CLI and tests;
     never from inside a running event loop)."""
     return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape)

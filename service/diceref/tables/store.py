@@ -9,6 +9,11 @@ Within a process, concurrent gets of one key share a single load.  Across replic
 lock makes one replica compute while the others poll Redis for the result; without Redis, a
 lock file does the same for the workers of one host (which share the disk cache).  Redis is an
 optimisation, never a dependency: any Redis failure falls back to computing locally.
+
+The memory, disk and lock-file steps are those of `HostTables` (`diceref.tables.host`),
+which runs them without an event loop for a synchronous command without Redis; this class
+runs them in threads, so the event loop keeps serving, and adds Redis and the sharing of
+concurrent gets.
 """
 
 from __future__ import annotations
@@ -19,20 +24,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from diceref.core.arrays import FloatArray
-from diceref.tables.codec import DTYPE, CorruptTable, decode, encode
+from diceref.tables.codec import CorruptTable, decode, encode
 from diceref.tables.config import TableSettings
-from diceref.tables.disk import DiskCache
+from diceref.tables.host import Compute, HostTables, LoadedTable, Shape, _Found
 from diceref.tables.key import TableKey
 from diceref.tables.outage import RedisDown
-from diceref.tables.stats import Counters, Source, StoreStats
+from diceref.tables.stats import Source, StoreStats
 
 if TYPE_CHECKING:
     from diceref.tables.redis_store import RedisTables
@@ -77,28 +78,9 @@ async def in_daemon_thread(work: Callable[[], T], name: str = "table-solve") -> 
     return await done
 
 
-Compute = Callable[[], npt.ArrayLike]
-Shape = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class _Found:
-    array: FloatArray
-    source: Source
-    blob: bytes | None  # the encoded table, when it still has to be written to disk
-
-
-@dataclass(frozen=True)
-class LoadedTable:
-    array: FloatArray  # read-only
-    source: Source  # where this get found it ("memory" also when it joined another get)
-    seconds: float  # wall time of this get, waiting included
-
-
-class TableStore:
+class TableStore(HostTables):
     def __init__(self, settings: TableSettings) -> None:
-        self.settings = settings
-        self.disk = DiskCache(settings.cache_dir)
+        super().__init__(settings)
         self.redis: RedisTables | None = None
         if settings.redis_url is not None:
             from diceref.tables.redis_store import RedisTables  # redis-py: only when used
@@ -110,19 +92,8 @@ class TableStore:
                 timeout=settings.redis_timeout,
                 lock_ttl=settings.lock_ttl,
             )
-        self._memory: dict[TableKey, FloatArray] = {}
         self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
         self._saving: set[asyncio.Task[FloatArray | None]] = set()
-        self._counters = Counters()
-        self._ttl: dict[TableKey, int] = {}  # Redis expiry of on-demand tables, seconds
-
-    def peek(self, key: TableKey) -> FloatArray | None:
-        """The table if this process already holds it; never loads or computes.
-
-        For request handlers: a request must not be able to trigger a solve.  Not counted
-        in `stats()`, which would otherwise count requests rather than loads.
-        """
-        return self._memory.get(key)
 
     async def get(
         self,
@@ -140,11 +111,7 @@ class TableStore:
         """
         if ttl is not None:
             self._ttl[key] = ttl
-        start = time.perf_counter()
-        array, source = await self._get(key, compute, shape)
-        seconds = time.perf_counter() - start
-        self._counters.loaded(source, seconds)
-        return LoadedTable(array, source, seconds)
+        return await self._timed_get(key, compute, shape)
 
     async def _get(
         self, key: TableKey, compute: Compute, shape: Shape | None
@@ -174,6 +141,16 @@ class TableStore:
                 await self.aclose()  # disk writes finish; the Redis client dies with the loop
 
         return asyncio.run(run())
+
+    # The blocking steps of `HostTables`' lookup, in threads: the event loop goes on.
+    async def _blocking(self, work: Callable[[], T]) -> T:
+        return await asyncio.to_thread(work)
+
+    async def _solving(self, work: Callable[[], T]) -> T:
+        return await in_daemon_thread(work)
+
+    async def _pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
     async def redis_ping(self) -> bool | None:
         """None without a Redis layer; else whether Redis answers now.
@@ -262,27 +239,18 @@ class TableStore:
         if not task.cancelled():
             task.exception()  # retrieved here, so nobody gets "exception never retrieved"
 
-    async def _load(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> tuple[FloatArray, Source]:
-        found = await self._find(key, compute, shape)
-        self._memory[key] = found.array
-        if found.blob is not None:
-            self._save_later(key, found.blob)
-        return found.array, found.source
+    async def _write_back(self, key: TableKey, blob: bytes) -> None:
+        self._save_later(key, blob)
 
-    async def _find(self, key: TableKey, compute: Compute, shape: Shape | None) -> _Found:
-        array = await self._from_disk(key, shape)
-        if array is not None:
-            if key in self._ttl:  # an on-demand table: used now, so trimmed last
-                await asyncio.to_thread(self.disk.touch, key)
-            return _Found(array, "disk", None)
-        if self.redis is not None:
-            try:
-                return await self._through_redis(self.redis, key, compute, shape)
-            except RedisDown:
-                pass  # logged by RedisTables; compute here and leave Redis alone this time
-        return await self._compute_on_host(key, compute, shape)
+    async def _from_replicas(
+        self, key: TableKey, compute: Compute, shape: Shape | None
+    ) -> _Found | None:
+        if self.redis is None:
+            return None
+        try:
+            return await self._through_redis(self.redis, key, compute, shape)
+        except RedisDown:
+            return None  # logged by RedisTables; compute here and leave Redis alone this time
 
     async def _through_redis(
         self, redis: RedisTables, key: TableKey, compute: Compute, shape: Shape | None
@@ -317,45 +285,6 @@ class TableStore:
                 self._counters.waits += 1
                 log.info("another replica is computing table %s; waiting for it", key)
             await asyncio.sleep(self.settings.poll_interval)
-
-    async def _compute_on_host(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> _Found:
-        """Compute with no Redis to coordinate (none configured, or down): the workers of
-        this host take turns through a lock file, and the one that computes writes the disk
-        cache before letting go, so the others load its file instead of solving again."""
-        lock = self.disk.lock(key)
-        deadline = time.monotonic() + self.settings.wait_timeout
-        waiting = False
-        try:
-            while not lock.try_acquire():
-                if time.monotonic() >= deadline:
-                    log.warning(
-                        "waited %.0f s for another worker to compute table %s; computing it here",
-                        self.settings.wait_timeout,
-                        key,
-                    )
-                    break
-                if not waiting:
-                    waiting = True
-                    self._counters.waits += 1
-                    log.info("another worker of this host is computing table %s; waiting", key)
-                await asyncio.sleep(self.settings.poll_interval)
-        except OSError as exc:
-            log.warning("cannot lock table %s (%s); computing it without the host lock", key, exc)
-        try:
-            if lock.held:
-                array = await self._from_disk(key, shape)  # the previous holder's work
-                if array is not None:
-                    return _Found(array, "disk", None)
-            array = await self._compute(key, compute, shape)
-            blob = await asyncio.to_thread(encode, key, array)
-            if not lock.held:
-                return _Found(array, "computed", blob)
-            mapped = await self._save(key, blob)
-            return _Found(array if mapped is None else mapped, "computed", None)
-        finally:
-            lock.release()
 
     async def _compute_shared(
         self,
@@ -392,32 +321,6 @@ class TableStore:
                 )
                 return
 
-    async def _compute(self, key: TableKey, compute: Compute, shape: Shape | None) -> FloatArray:
-        log.info("computing table %s", key)
-        start = time.perf_counter()
-
-        def run() -> FloatArray:
-            array: FloatArray = np.asarray(compute(), dtype=DTYPE, order="C")
-            return array
-
-        array = await in_daemon_thread(run)
-        if shape is not None and array.shape != tuple(shape):
-            raise ValueError(f"computing table {key} gave shape {array.shape}, expected {shape}")
-        array.flags.writeable = False
-        log.info("computed table %s in %.2f s", key, time.perf_counter() - start)
-        return array
-
-    async def _from_disk(self, key: TableKey, shape: Shape | None) -> FloatArray | None:
-        try:
-            return await asyncio.to_thread(self.disk.load, key, shape)
-        except CorruptTable as exc:
-            self._counters.corrupt["disk"] += 1
-            log.warning("discarded a corrupt table file: %s", exc)
-        except OSError as exc:
-            self._counters.disk_errors += 1
-            log.warning("could not read table %s from %s: %s", key, self.disk.directory, exc)
-        return None
-
     async def _from_redis(
         self, redis: RedisTables, key: TableKey, shape: Shape | None
     ) -> _Found | None:
@@ -438,22 +341,3 @@ class TableStore:
         task = asyncio.create_task(self._save(key, blob))
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
-
-    async def _save(self, key: TableKey, blob: bytes) -> FloatArray | None:
-        """Write the table to disk; the table mapped from its file, None if it failed."""
-        try:
-            mapped = await asyncio.to_thread(self.disk.save, key, blob)
-        except (OSError, CorruptTable) as exc:
-            self._counters.disk_errors += 1
-            log.warning(
-                "could not write table %s to %s: %s; serving it from memory only",
-                key,
-                self.disk.directory,
-                exc,
-            )
-            return None
-        if key in self._memory:
-            # From now on serve the file's mapping, which all workers of the host share;
-            # the private copy goes away once the callers holding it let go.
-            self._memory[key] = mapped
-        return mapped

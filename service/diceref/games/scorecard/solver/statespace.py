@@ -171,7 +171,12 @@ class StateSpace:
         upper = self.ruleset.upper_indices
         reach = np.zeros((1 << len(upper), self.n_sub), dtype=bool)
         reach[0, self._fold1(0, 0) - self.sub_low] = True
-        points = {b: np.unique(self.upper_points_by_count[b]) for b in upper}
+        # The distinct points each box can add (np.unique would import numpy.ma, 20 ms of a
+        # `diceref precompute`, to check for a masked array).
+        points = {
+            b: np.array(sorted(set(self.upper_points_by_count[b].tolist())), dtype=np.int64)
+            for b in upper
+        }
         for key in range(1 << len(upper)):
             subs = np.flatnonzero(reach[key]) + self.sub_low
             if not len(subs):
