@@ -25,10 +25,11 @@ COPY service ./service
 RUN uv sync --frozen --no-dev --no-editable
 
 # Solve every table of every game once, at build time, into the image's cache: the service
-# then loads them memory-mapped from disk in milliseconds, shared by all its workers.
-ENV DICEREF_CACHE_DIR=/app/cache PATH=/app/.venv/bin:$PATH
+# then loads them memory-mapped from disk in milliseconds, shared by all its workers.  The
+# solver's compiled kernel is kept too (for the house-rules tables solved at run time).
+ENV DICEREF_CACHE_DIR=/app/cache DICEREF_KERNEL_CACHE_DIR=/app/kernels PATH=/app/.venv/bin:$PATH
 RUN diceref precompute
-RUN chmod -R a+rX /app/cache && ls -l /app/cache/tables
+RUN chmod -R a+rX /app/cache && ls -l /app/cache/tables /app/kernels
 
 # Runtime stage: the virtual environment and the tables, run as an unprivileged user.
 FROM python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
@@ -47,10 +48,14 @@ RUN groupadd --system --gid 10001 diceref \
         --home-dir /nonexistent --shell /usr/sbin/nologin diceref
 COPY --from=build /app/.venv /app/.venv
 COPY --from=build /app/cache /app/cache
+# Baked, and writable by the service's user: a host whose CPU differs from the build's
+# compiles the kernel once and keeps it here (read-only root filesystems: compiled per process).
+COPY --from=build --chown=10001:10001 /app/kernels /app/kernels
 ENV PATH=/app/.venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     DICEREF_CACHE_DIR=/app/cache \
+    DICEREF_KERNEL_CACHE_DIR=/app/kernels \
     DICEREF_HOST=0.0.0.0 \
     DICEREF_PORT=8000 \
     DICEREF_WORKERS=2 \

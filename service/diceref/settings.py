@@ -66,6 +66,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_format: LogFormat | None = None
     # the tables store (see docs/tables.md)
     cache_dir: str | None = None  # None: the platform's user cache directory
+    # the solver's compiled kernel (docs/solver.md); None: <cache_dir>/kernels
+    kernel_cache_dir: str | None = None
     redis_url: str | None = None  # None: no Redis layer at all
     redis_prefix: str = "diceref:"
     redis_connect_timeout: Seconds = 1.0
@@ -89,6 +91,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             cache_dir = platformdirs.user_cache_dir("diceref")
         return TableSettings(
             cache_dir=Path(cache_dir),
+            kernel_cache_dir=Path(self.kernel_cache_dir) if self.kernel_cache_dir else None,
             redis_url=self.redis_url,
             redis_prefix=self.redis_prefix,
             redis_connect_timeout=self.redis_connect_timeout,
@@ -149,6 +152,7 @@ VARIABLES: dict[str, str] = {
     "DICEREF_LOG_LEVEL": "log_level",
     "DICEREF_LOG_FORMAT": "log_format",
     "DICEREF_CACHE_DIR": "cache_dir",
+    "DICEREF_KERNEL_CACHE_DIR": "kernel_cache_dir",
     "REDIS_URL": "redis_url",
     "DICEREF_REDIS_PREFIX": "redis_prefix",
     "DICEREF_REDIS_CONNECT_TIMEOUT": "redis_connect_timeout",

@@ -72,6 +72,13 @@ def test_tables_are_baked_where_the_service_reads_them() -> None:
     assert "COPY --from=build /app/cache /app/cache" in DOCKERFILE
 
 
+def test_the_compiled_kernel_is_baked_and_writable_by_the_service() -> None:
+    """The build's precompute compiles the solver's kernel into /app/kernels; the runtime
+    stage reads it there and may write it (a host with another CPU compiles its own)."""
+    assert env("DICEREF_KERNEL_CACHE_DIR") == "/app/kernels"
+    assert "COPY --from=build --chown=10001:10001 /app/kernels /app/kernels" in DOCKERFILE
+
+
 def test_healthcheck_and_port() -> None:
     check = re.search(r"^HEALTHCHECK .*\n\s+CMD (.*)$", DOCKERFILE, re.M)
     assert check and "/healthz" in check.group(1) and "DICEREF_PORT" in check.group(1)

@@ -231,6 +231,27 @@ def test_precompute_prints_a_few_plain_lines_when_not_on_a_terminal(tmp_path: Pa
     ]
 
 
+def test_the_compiled_kernel_goes_where_the_settings_say(tmp_path: Path) -> None:
+    """By default beside the tables (`<DICEREF_CACHE_DIR>/kernels`), else in
+    DICEREF_KERNEL_CACHE_DIR; a solve in a later process loads it from there."""
+    run = run_cli("precompute", "chute-5", DICEREF_CACHE_DIR=str(tmp_path / "a"))
+    assert run.returncode == 0, run.stderr
+    assert len(list((tmp_path / "a" / "kernels").glob("kernel-*.o"))) == 1
+    kernels = tmp_path / "elsewhere"
+    run = run_cli(
+        "precompute",
+        "chute-5",
+        DICEREF_CACHE_DIR=str(tmp_path / "b"),
+        DICEREF_KERNEL_CACHE_DIR=str(kernels),
+    )
+    assert run.returncode == 0, run.stderr
+    assert not (tmp_path / "b" / "kernels").exists()
+    (written,) = kernels.glob("kernel-*.o")
+    assert (
+        written.read_bytes() == next((tmp_path / "a" / "kernels").glob("kernel-*.o")).read_bytes()
+    )
+
+
 def test_the_connection_settings_reach_granian() -> None:
     """Each limit of issue 18 is a variable with a default, and `serve` hands it to granian
     (HTTP/1.1 only: in `auto` mode a silent connection escaped the header timeout)."""

@@ -14,6 +14,7 @@ from pathlib import Path
 @dataclass(frozen=True)
 class TableSettings:
     cache_dir: Path  # tables go to cache_dir / "tables"
+    kernel_cache_dir: Path | None = None  # None: cache_dir / "kernels"
     redis_url: str | None = None  # None: no Redis layer at all
     redis_prefix: str = "diceref:"
     # Small socket timeouts so a dead or unreachable Redis costs a request little time.
@@ -41,7 +42,7 @@ class TableSettings:
     @property
     def kernel_dir(self) -> Path:
         """Where the solver's compiled kernel is kept (`diceref.core.kernel.use_cache`)."""
-        return self.cache_dir / "kernels"
+        return self.kernel_cache_dir or self.cache_dir / "kernels"
 
     def __post_init__(self) -> None:
         if self.redis_url is not None:
