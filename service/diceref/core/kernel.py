@@ -13,7 +13,9 @@ row is computed 16 columns at a time in registers, reading each source row once 
 the output once: the stand and keep rounds take about a quarter of numpy's time.
 
 Why llvmlite and not numba.  `import numba` alone takes 0.8 s, more than the whole Yahtzee
-solve; `import llvmlite.binding` takes about 0.1 s and the kernel compiles in about 0.07 s.
+solve; `import llvmlite.binding` takes about 60 ms and the kernel compiles in 0.15-0.2 s,
+once per machine: later processes load it from the cache in 15 ms
+(`benchmarks/bench_kernel.py`).
 llvmlite is numba's own backend (LLVM), maintained by the same team, and installs as a
 wheel on every platform numba supports.  The kernel is written with llvmlite's IR builder
 below: two loops and a register accumulator, in the same order of operations as numpy
@@ -189,14 +191,11 @@ _CACHE: list[Path] = []  # where compiled kernels are kept (`use_cache`); empty:
 
 def use_cache(directory: Path | None) -> None:
     """Keep the compiled kernel in `directory` (made if missing) for later processes, or
-    nowhere with None.  The CLI and the app pass `<DICEREF_CACHE_DIR>/kernels`, so the
-    container image, which solves every table at build time, ships the kernel compiled."""
+    nowhere with None.  The CLI, the app and the solver pool's workers pass
+    DICEREF_KERNEL_CACHE_DIR (`TableSettings.kernel_dir`), so the container image, which
+    solves every table at build time, ships the kernel compiled."""
     with _LOCK:
         _CACHE[:] = [] if directory is None else [directory]
-
-
-def cache_directory() -> Path | None:
-    return _CACHE[0] if _CACHE else None
 
 
 def kernel() -> Kernel:
