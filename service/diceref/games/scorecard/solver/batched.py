@@ -280,18 +280,23 @@ def solve_block(
     ws = plan.workspace()
     base, upper, lower = (k.ctypes.data for k in (keys.base, keys.upper, keys.lower))
     out = np.empty(CHUNK)
+
+    def gather(table: FloatArray, a: int, n: int) -> None:
+        """The next values of states [a, a + n) of the block from `table`."""
+        gathers, at = ws.gathers(table), 8 * a  # int64 keys: 8 bytes a state
+        gathers.upper(base + at, upper + at, n)
+        gathers.lower(base + at, lower + at, n)
+
     for a in range(0, n_states, CHUNK):
         b = min(a + CHUNK, n_states)
-        n, cols, at = b - a, padded(b - a), 8 * a
+        n, cols = b - a, padded(b - a)
         states = keys.base[a:b]
         joker = ws.joker if block is not None and block.box_used[a:b].any() else None
         if joker is not None:  # else the five-of-a-kind throws score as they are
             assert block is not None
             ws.buf[plan.joker_facts, :n] = block.facts[:, a:b]
         if values is not None:
-            gathers = ws.gathers(values)
-            gathers.upper(base + at, upper + at, n)
-            gathers.lower(base + at, lower + at, n)
+            gather(values, a, n)
             ws.values(cols)
             if joker is not None:
                 joker(cols)
@@ -300,9 +305,7 @@ def solve_block(
             np.einsum("t,ts->s", plan.final_probability, ws.buf[plan.final, :n], out=out[:n])
             values[states] = out[:n]
         if best is not None:
-            gathers = ws.gathers(best)
-            gathers.upper(base + at, upper + at, n)
-            gathers.lower(base + at, lower + at, n)
+            gather(best, a, n)
             ws.maxima(cols)
             if joker is not None:
                 joker(cols)
