@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _families(games: Collection[str] | None) -> tuple[Family, ...]:
     )
 
 
-@cache
+@lru_cache(maxsize=len(ENTRIES))  # keyed by ENTRIES' packages only
 def _imported(package: str) -> Family:
     family: Family = importlib.import_module(f"diceref.games.{package}").FAMILY
     return family

@@ -14,7 +14,6 @@ from pathlib import Path
 @dataclass(frozen=True)
 class TableSettings:
     cache_dir: Path  # tables go to cache_dir / "tables"
-    kernel_cache_dir: Path | None = None  # None: cache_dir / "kernels"
     redis_url: str | None = None  # None: no Redis layer at all
     redis_prefix: str = "diceref:"
     # Small socket timeouts so a dead or unreachable Redis costs a request little time.
@@ -38,6 +37,8 @@ class TableSettings:
     # this: until then it is reported `failed` (a solve that always fails is not run again
     # on every request).
     failed_retry_seconds: float = 30.0
+    # The solver's compiled kernel (`diceref.core.kernel`); None: cache_dir / "kernels".
+    kernel_cache_dir: Path | None = None
 
     @property
     def kernel_dir(self) -> Path:
