@@ -104,11 +104,6 @@ class Program:
         self.idx: IntArray = np.array(idx, dtype=np.int64)
         self.scales: FloatArray = np.array([r.scale for r in reductions], dtype=np.float64)
 
-    @property
-    def sources(self) -> int:
-        """Source rows read in all (a measure of the program's work)."""
-        return len(self.idx)
-
     def bind(self, buf: FloatArray) -> Callable[[int], None]:
         """The program on `buf` (rows `n_rows`, C-contiguous), as a call taking the number
         of columns to compute (a multiple of `LANES`, at most the buffer's width).

@@ -98,8 +98,8 @@ class TurnPlan:
     """A ruleset's turn as kernel programs over one buffer; built once per ruleset
     (`turn_plan`).
 
-    Rows [0, n_next) hold a batch's next values: rows [0, n_direct) gathered from the table
-    (6 rows per upper box: 0..5 dice of its face, points, bonus and the next state's value;
+    The buffer's first rows hold a batch's next values: first those gathered from the
+    table (6 rows per upper box: 0..5 dice of its face, points, bonus and the next state's value;
     one per lower box, two for a Joker game's five-of-a-kind box: holding the top score or
     a scratch), then the rows `values` builds from them: the best of lower boxes that score
     alike, the (box, points) rows, the lower scratch row and the missing-faces rows.
@@ -107,12 +107,8 @@ class TurnPlan:
 
     space: StateSpace
     upper: Gather  # rows [0, n_upper_rows), keyed by the upper boxes filled and the subtotal
-    lower: Gather  # rows [n_upper_rows, n_direct), keyed by the lower boxes filled
+    lower: Gather  # the rows after the upper ones, keyed by the lower boxes filled
     n_upper_rows: int
-    n_direct: int
-    n_next: int
-    stand: list[Step]  # standing on each throw (after the turn's second or third throw)
-    five_rows: tuple[slice, ...]  # rows of the five-of-a-kind throws among the stand rows
     joker: Program | None  # the five-of-a-kind throws once their box is used (`joker_rows`)
     joker_facts: slice  # the rows the Joker program reads each state's facts from
     matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of each five-of-a-kind's upper box
@@ -121,9 +117,8 @@ class TurnPlan:
     final: slice  # that value, one row per throw
     final_probability: FloatArray  # the chance of each of those throws
     maxima: Program  # solve_max: the next-value rows it reads, each box at its best over
-    # the ordinary throws (row `maximum`), and the five-of-a-kind throws' natural rows
-    maximum: int
-    best_with_fives: Program | None  # after the Joker patch: the best of `maximum` and them
+    # the ordinary throws (one row), and the five-of-a-kind throws' natural rows
+    best_with_fives: Program | None  # after the Joker patch: the best of that row and them
     best_row: int  # the max table's value, once `maxima` (and `best_with_fives`) ran
     no_scratch_row: int | None  # a scratch row no box can fill: -inf in every workspace
     n_rows: int
@@ -472,7 +467,6 @@ class _Builder:
         if self.joker_game:
             self.top_row = self.take(1)
             self.other_row = self.take(1)
-        n_direct = self.n
         self.lookups()  # first pass: which sets of boxes score alike
         best_of = self.set_steps()
         self.pairs = {}
@@ -486,7 +480,6 @@ class _Builder:
             scratch_src.append(self.other_row)
         scratch_row = self.take(1)
         missing = self.missing_steps(scratch_row)
-        n_next = self.n
         stand_cands, joker_cands, max_cands = self.lookups()  # third pass: real rows
 
         stand: list[Step] = []
@@ -565,10 +558,6 @@ class _Builder:
             upper=Gather(upper_delta.T, upper_add.T),
             lower=Gather(lower_delta.T, lower_add.T),
             n_upper_rows=n_upper_rows,
-            n_direct=n_direct,
-            n_next=n_next,
-            stand=stand,
-            five_rows=tuple(five_rows),
             joker=Program(joker, self.n) if joker else None,
             joker_facts=facts,
             matching_bit=matching_bit,
@@ -577,7 +566,6 @@ class _Builder:
             final=final,
             final_probability=probability,
             maxima=Program(maxima, self.n),
-            maximum=maximum.start,
             best_with_fives=Program(best_with_fives, self.n) if best_with_fives else None,
             best_row=best_row,
             no_scratch_row=None if scratch_src else scratch_row,
