@@ -18,6 +18,12 @@ def test_each_entry_lists_what_its_family_serves() -> None:
     assert tuple(families.ALL_GAMES) == families.GAME_IDS
 
 
+def test_a_family_has_one_name_everywhere() -> None:
+    """The name a game's document gives its family (`GET /games`) is the family's package."""
+    for family in families.FAMILIES:
+        assert {game.family for game in family.games.values()} == {family.name}
+
+
 def test_the_games_named_give_the_tables_of_every_family_filtered() -> None:
     every = families.table_specs()
     for games in (["yahtzee"], ["yardkle", "chute-5"], ["chicago"], list(families.GAME_IDS)):

@@ -58,7 +58,7 @@ GLOSSARY: dict[str, str] = {
     "extra_bonus": "Points of the extra five-of-a-kind bonus (earned so far on a card; per "
     "further five of a kind in a rule).",
     "face_labels": "How each face 1 to 6 is written in this game.",
-    "family": "The game's family: `scorecard`, `chicago` or `farkle`.",
+    "family": "The game's family: `scorecard`, `chicago` or `yardkle`.",
     "field": "Where the problem is, as a path into the request (`dice[4]`, "
     "`scorecard.filled.ones`).",
     "filled": "The boxes filled so far: box id to the points written.",
