@@ -1,9 +1,13 @@
-"""A family's HTTP API: one Litestar `Router` and the OpenAPI examples of its operations.
+"""A family's HTTP API: everything the family brings to the web layer, declared once.
 
-Each family's `api/__init__.py` builds one `FamilyApi`, named `API`; the app factory finds
-it through `Family.api_module`.  `family_router` declares once, for every operation of the
-family, what each handler would otherwise repeat: the path prefix, the OpenAPI tag and the
-lean JSON path.  `operation` declares a JSON-body operation the same way everywhere.
+Each family's `api/__init__.py` builds one `FamilyApi`, named `API`: its router, OpenAPI tag
+and examples, the `code`s of its rule violations, the glossary of its own property names,
+its fields holding dice, and its hooks.  The app, the OpenAPI document, the problem
+catalogue and the shared routes find it through `Family.api_module` and name no family.
+
+`family_router` declares once, for every operation of the family, what each handler would
+otherwise repeat: the path prefix, the OpenAPI tag and the lean JSON path.  `operation`
+declares a JSON-body operation the same way everywhere.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, TypeVar
 import msgspec
 from litestar import Request, Router, post
 from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.spec import Tag
 
 from diceref.core.game import GameInfo
 from diceref.games.families import FAMILIES
@@ -33,7 +38,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 @dataclass(frozen=True)
 class FamilyApi:
     router: Router
+    tag: Tag  # the OpenAPI tag of the router's operations, with its description
     examples: Mapping[str, Sequence[Example]]
+    # The `code` of each of its rule violations (the shared ones: diceref.http.problem_catalogue).
+    error_codes: Mapping[str, str]
+    # What each property name only its models use means (the shared ones: diceref.http.glossary).
+    glossary: Mapping[str, str]
+    # Its request fields holding dice beyond `dice` (`throws[]`: every item of `throws` is a
+    # list of dice), whose out-of-range items are `not_a_die`.
+    dice_fields: tuple[str, ...] = ()
     # The family's own parts of `GET /games` and `GET /games/{game}`: what its rules say
     # (computed once per game) and what the loaded tables add (per request, from what is
     # loaded).

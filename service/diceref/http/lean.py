@@ -41,8 +41,8 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from diceref.http.msgspec_errors import MSGSPEC_MESSAGE
 from diceref.http.problems import (
-    MSGSPEC_MESSAGE,
     FieldError,
     Problem,
     quote,
