@@ -43,3 +43,10 @@ def test_a_family_is_imported_only_when_one_of_its_games_is_asked_for() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["chicago"]
+
+
+def test_each_entry_lists_the_commands_its_family_serves() -> None:
+    for entry, family in zip(families.ENTRIES, families.FAMILIES, strict=True):
+        cli = families.family_cli(family) if entry.commands else None
+        served = {name for name in ("score", "review") if getattr(cli, name, None)}
+        assert served == set(entry.commands), family.name

@@ -10,9 +10,10 @@ finds the family's API at `api_module`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from diceref.core.game import GameInfo, RuleParameterError, build_variant
 from diceref.tables.spec import TableSpec
@@ -48,6 +49,26 @@ class Family:
     def api_module(self) -> str:
         """The module holding the family's `API` (its router and examples)."""
         return f"diceref.games.{self.name}.api"
+
+    @property
+    def cli_module(self) -> str:
+        """The module holding the family's `CLI` (a `FamilyCli`), if it has commands."""
+        return f"diceref.games.{self.name}.cli"
+
+
+@dataclass(frozen=True)
+class FamilyCli:
+    """What a family brings to the `diceref` command line: the `CLI` of its `cli.py`, for
+    the commands its entry in `diceref.games.families` lists."""
+
+    # `diceref score GAME D D D D D`: the lines saying what the throw (dice, throw number)
+    # may score on an empty card under the game's rules; whether house rules were given.
+    # A refused throw raises `RuleViolation`.
+    score: Callable[[GameInfo, Sequence[int], int, bool], list[str]] | None = None
+    # `diceref review FILE.json`: the review of the file's body printed on a rich console,
+    # its tables loaded by the function given (`TableSpec` -> its array).  A body that is
+    # not this family's review raises `msgspec.ValidationError`.
+    review: Callable[[Any, Callable[[TableSpec], Any], Any], None] | None = None
 
 
 @lru_cache(maxsize=VARIANT_CACHE_SIZE)

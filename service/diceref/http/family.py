@@ -26,6 +26,7 @@ from litestar.openapi.spec import Tag
 
 from diceref.core.game import GameInfo
 from diceref.games.families import FAMILIES
+from diceref.games.family import Family
 from diceref.http.examples import Example
 from diceref.http.game_models import GameRules, GameSummary
 from diceref.http.lean import lean_json
@@ -47,6 +48,12 @@ class FamilyApi:
     # Its request fields holding dice beyond `dice` (`throws[]`: every item of `throws` is a
     # list of dice), whose out-of-range items are `not_a_die`.
     dice_fields: tuple[str, ...] = ()
+    # A family whose rules are a document a client may send whole (a scorecard's boxes):
+    # its Struct (`POST /rulesets` takes any family's: one, or a union tagged by `family`)
+    # and the hook that checks and builds it, given the request's `game` and `rules` too
+    # (a custom document refuses them: `exclusive_fields`).
+    rules_document: type[msgspec.Struct] | None = None
+    custom_ruleset: Callable[[str | None, dict[str, Any] | None, Any], GameInfo] | None = None
     # The family's own parts of `GET /games` and `GET /games/{game}`: what its rules say
     # (computed once per game) and what the loaded tables add (per request, from what is
     # loaded).
@@ -106,6 +113,15 @@ def family_apis() -> dict[str, FamilyApi]:
             raise TypeError(f"{family.api_module}.API is not a FamilyApi")
         apis[family.name] = api
     return apis
+
+
+def family_of_document(document: msgspec.Struct) -> tuple[Family, FamilyApi]:
+    """The family whose rules document `document` is (a request's custom `ruleset`)."""
+    for family in FAMILIES:
+        api = family_apis()[family.name]
+        if api.rules_document is not None and isinstance(document, api.rules_document):
+            return family, api
+    raise TypeError(f"no family's rules document is a {type(document).__name__}")
 
 
 @cache

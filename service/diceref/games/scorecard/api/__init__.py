@@ -1,12 +1,16 @@
 """The scorecard games' HTTP API: one router, its tag, examples and vocabulary, its parts of
 `GET /games`."""
 
+from typing import Any
+
 from litestar.openapi.spec import Tag
 
-from diceref.games.scorecard.api import games, reviews, routes
+from diceref.core.game import GameInfo
+from diceref.games.scorecard.api import custom, games, reviews, routes
 from diceref.games.scorecard.api.errors import ERROR_CODES
 from diceref.games.scorecard.api.examples import EXAMPLES
 from diceref.games.scorecard.api.glossary import GLOSSARY
+from diceref.games.scorecard.api.models import RulesetIn
 from diceref.http.family import FamilyApi, family_router
 
 TAG = Tag(
@@ -14,6 +18,11 @@ TAG = Tag(
     description="Scorecard games (Yahtzee and kin): score a throw, coach a turn from the "
     "solved tables, check score sheets.",
 )
+
+
+def _custom_ruleset(game: str | None, rules: dict[str, Any] | None, doc: RulesetIn) -> GameInfo:
+    return custom.ruleset_of(game, rules, doc)[0]
+
 
 API = FamilyApi(
     router=family_router(
@@ -27,4 +36,6 @@ API = FamilyApi(
     summarize=games.summarize,
     describe=games.describe,
     with_tables=games.with_tables,
+    rules_document=RulesetIn,
+    custom_ruleset=_custom_ruleset,
 )
