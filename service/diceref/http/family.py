@@ -28,7 +28,6 @@ from diceref.core.game import GameInfo
 from diceref.games.families import FAMILIES
 from diceref.games.family import Family
 from diceref.http.examples import Example
-from diceref.http.game_models import GameRules, GameSummary
 from diceref.http.lean import lean_json
 from diceref.http.problems import problem_responses
 from diceref.tables.registry import TableRegistry
@@ -54,12 +53,15 @@ class FamilyApi:
     # (a custom document refuses them: `exclusive_fields`).
     rules_document: type[msgspec.Struct] | None = None
     custom_ruleset: Callable[[str | None, dict[str, Any] | None, Any], GameInfo] | None = None
-    # The family's own parts of `GET /games` and `GET /games/{game}`: what its rules say
-    # (computed once per game) and what the loaded tables add (per request, from what is
-    # loaded).
-    summarize: Callable[[GameInfo, GameSummary], GameSummary] | None = None
-    describe: Callable[[GameInfo, GameRules], GameRules] | None = None
-    with_tables: Callable[[GameInfo, GameRules, TableRegistry], Awaitable[GameRules]] | None = None
+    # The family's own parts of `GET /games` and `GET /games/{game}`: its fields, as a
+    # Struct's (`diceref.http.game_models` joins every family's into one document), what
+    # its rules give them (by name, computed once per game) and what the loaded tables add
+    # (per request, from what is loaded: the document with its figures replaced).
+    summary_fields: type[msgspec.Struct] | None = None
+    rules_fields: type[msgspec.Struct] | None = None
+    summarize: Callable[[GameInfo], Mapping[str, Any]] | None = None
+    describe: Callable[[GameInfo], Mapping[str, Any]] | None = None
+    with_tables: Callable[[GameInfo, Any, TableRegistry], Awaitable[Any]] | None = None
 
 
 def family_router(path: str, tag: str, handlers: Sequence[HTTPRouteHandler]) -> Router:

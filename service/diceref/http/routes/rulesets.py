@@ -10,7 +10,7 @@ solves.  Calling it again reports where the solve stands, so a client (the SDK's
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import msgspec
 from litestar import Request
@@ -21,7 +21,6 @@ from diceref.core.errors import RuleViolation
 from diceref.core.game import GameInfo
 from diceref.games.families import ALL_GAMES, family_of
 from diceref.http.family import (
-    FamilyApi,
     family_apis,
     family_of_document,
     family_router,
@@ -29,7 +28,12 @@ from diceref.http.family import (
     registry_of,
 )
 from diceref.http.fields import Rules
-from diceref.http.game_models import GameRules, base_rules
+from diceref.http.game_models import document_types, rules_of
+
+if TYPE_CHECKING:
+    from diceref.http.game_models import GameRulesBase as GameRules
+else:  # every family's fields joined, as `GET /games/{game}` answers
+    GameRules = document_types()[1]
 
 AnyGame = Enum(  # type: ignore[misc]
     "AnyGame", {gid.replace("-", "_").upper(): gid for gid in ALL_GAMES}, type=str
@@ -77,11 +81,6 @@ class RulesetResponse(msgspec.Struct):
     ]
 
 
-def describe(game: GameInfo, api: FamilyApi) -> GameRules:
-    rules = base_rules(game)
-    return rules if api.describe is None else api.describe(game, rules)
-
-
 @operation(
     "/rulesets",
     summary="Check house rules and start solving their tables",
@@ -115,7 +114,7 @@ async def rulesets(data: JSONBody[RulesetRequest], request: Request) -> RulesetR
         if status == "missing":  # the registry is not started (no app lifespan): queued
             status = "queued"
     api = family_apis()[family.name]
-    document = describe(game, api)
+    document = rules_of(game, api)
     if api.with_tables is not None:
         document = await api.with_tables(game, document, registry)
     optimal = document.optimal_expected_score
