@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from diceref.core.game import GameInfo, RuleParameterError, build_variant
 from diceref.tables.spec import TableSpec
@@ -21,6 +21,9 @@ from diceref.tables.spec import TableSpec
 # Variants built per process (a ruleset's boxes, parameters and hash): a frontend sends the
 # same house rules on every request, so each is built once, not per request.
 VARIANT_CACHE_SIZE = 256
+
+
+G = TypeVar("G", bound=GameInfo)
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,6 +47,13 @@ class Family:
             name = next(iter(rules))
             raise RuleParameterError(name, f"'{game}' takes no rules yet", "unknown_parameter")
         return _variant(self, game, json.dumps(rules, sort_keys=True))
+
+    def game_of(self, kind: type[G], game: str, rules: Mapping[str, object] | None) -> G:
+        """`with_rules`, for a family whose games are all of one `kind`."""
+        built = self.with_rules(game, rules)
+        if not isinstance(built, kind):
+            raise TypeError(f"{game} is a {type(built).__name__}, not a {kind.__name__}")
+        return built
 
     @property
     def api_module(self) -> str:

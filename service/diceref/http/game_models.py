@@ -130,19 +130,23 @@ def _joined(name: str, base: type[Any], parts: list[type[msgspec.Struct] | None]
     return msgspec.defstruct(name, fields, bases=(base,), omit_defaults=True, module=__name__)
 
 
+def _listed(game: GameInfo) -> dict[str, Any]:
+    """The fields of both documents: what `GET /games` lists of every game."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "family": game.family,
+        "dice_count": game.dice,
+        "throws_per_turn": game.throws_per_turn,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+    }
+
+
 def summary_of(game: GameInfo, api: FamilyApi) -> GameSummaryBase:
     """The game's `GET /games` entry: the common part and its family's."""
     own: Mapping[str, Any] = {} if api.summarize is None else api.summarize(game)
-    summary: GameSummaryBase = document_types()[0](
-        id=game.id,
-        name=game.name,
-        family=game.family,
-        dice_count=game.dice,
-        throws_per_turn=game.throws_per_turn,
-        min_players=game.min_players,
-        max_players=game.max_players,
-        **own,
-    )
+    summary: GameSummaryBase = document_types()[0](**_listed(game), **own)
     return summary
 
 
@@ -150,13 +154,7 @@ def rules_of(game: GameInfo, api: FamilyApi) -> GameRulesBase:
     """What the game's rules say (`GET /games/{game}`): the common part and its family's."""
     own: Mapping[str, Any] = {} if api.describe is None else api.describe(game)
     rules: GameRulesBase = document_types()[1](
-        id=game.id,
-        name=game.name,
-        family=game.family,
-        dice_count=game.dice,
-        throws_per_turn=game.throws_per_turn,
-        min_players=game.min_players,
-        max_players=game.max_players,
+        **_listed(game),
         source=game.source,
         summary=game.summary,
         face_labels=list(game.face_labels),

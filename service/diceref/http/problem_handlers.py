@@ -75,17 +75,28 @@ def problem_handler(request: Request[Any, Any, Any], exc: Problem) -> Response[b
     return _response(request, body, exc.headers)
 
 
-def table_loading(request: Request[Any, Any, Any], game: str) -> Problem:
-    """503 + Retry-After for a table that is still loading (the registry has queued it)."""
+def _retry_later(
+    request: Request[Any, Any, Any],
+    status: int,
+    kind: str,
+    title: str,
+    detail: str,
+    progress: float | None = None,
+) -> Response[bytes]:
+    """A problem the client retries after the settings' Retry-After seconds (a table not
+    loaded or being solved, a full solve queue): the header, `retry_after` and the detail
+    say how long."""
     retry: int = request.app.state.settings.retry_after_seconds
-    return Problem(
-        503,
-        "table-loading",
-        "Table not loaded yet",
-        f"the {game} table is loading; retry in {retry} s",
+    problem = Problem(
+        status,
+        kind,
+        title,
+        f"{detail}; retry in {retry} s",
         headers={"Retry-After": str(retry)},
         retry_after=retry,
+        progress=progress,
     )
+    return problem_handler(request, problem)
 
 
 def table_not_loaded_handler(
@@ -93,41 +104,24 @@ def table_not_loaded_handler(
 ) -> Response[bytes]:
     registry = request.app.state.tables
     state = registry.states.get(exc.spec.key)
-    if state is None or not state.on_demand:
-        return problem_handler(request, table_loading(request, exc.game))
+    if state is None or not state.on_demand:  # a built-in table: the registry has queued it
+        what = f"the {exc.game} table is loading"
+        return _retry_later(request, 503, "table-loading", "Table not loaded yet", what)
     status = registry.status_of(exc.spec)
-    retry: int = request.app.state.settings.retry_after_seconds
     again = registry.retry_failed_after
     doing = {
         "queued": "queued for a solve",
         "failed": f"failed to solve (solved again when asked, {again:g} s after the failure)",
     }.get(status.status, f"being solved ({status.progress:.0%})")
-    problem = Problem(
-        503,
-        "table-solving",
-        "Table being solved",
-        f"the table of these rules ({exc.spec.rules_hash}) is {doing}; retry in {retry} s",
-        headers={"Retry-After": str(retry)},
-        retry_after=retry,
-        progress=status.progress,
-    )
-    return problem_handler(request, problem)
+    what = f"the table of these rules ({exc.spec.rules_hash}) is {doing}"
+    return _retry_later(request, 503, "table-solving", "Table being solved", what, status.progress)
 
 
 def solve_queue_full_handler(
     request: Request[Any, Any, Any], exc: SolveQueueFull
 ) -> Response[bytes]:
-    retry: int = request.app.state.settings.retry_after_seconds
-    problem = Problem(
-        429,
-        "solve-queue-full",
-        "Too many rulesets waiting",
-        f"{exc.waiting} rulesets are waiting for a solve on this replica (DICEREF_SOLVE_QUEUE);"
-        f" retry in {retry} s",
-        headers={"Retry-After": str(retry)},
-        retry_after=retry,
-    )
-    return problem_handler(request, problem)
+    what = f"{exc.waiting} rulesets are waiting for a solve on this replica (DICEREF_SOLVE_QUEUE)"
+    return _retry_later(request, 429, "solve-queue-full", "Too many rulesets waiting", what)
 
 
 def rule_violation_handler(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:

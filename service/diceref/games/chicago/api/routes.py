@@ -43,9 +43,7 @@ from diceref.http.family import operation, ruleset_id_of
 def _rules(rules: dict[str, object] | None) -> ChicagoRules:
     """Chicago under the request's house rules (the built-in game for none); a refused
     override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
-    game = FAMILY.with_rules("chicago", rules)
-    assert isinstance(game, ChicagoRules)
-    return game
+    return FAMILY.game_of(ChicagoRules, "chicago", rules)
 
 
 @operation(

@@ -40,9 +40,7 @@ from diceref.http.family import operation, registry_of, ruleset_id_of
 def _game(rules: dict[str, object] | None) -> YardkleGame:
     """Yardkle under the request's house rules (the built-in game for none); a refused
     override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
-    game = FAMILY.with_rules(GAME, rules)
-    assert isinstance(game, YardkleGame)
-    return game
+    return FAMILY.game_of(YardkleGame, GAME, rules)
 
 
 def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
