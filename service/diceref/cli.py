@@ -305,7 +305,7 @@ def _review(args: argparse.Namespace, settings: Settings) -> int:
             review = family_cli(family).review
             assert review is not None  # the families listed serve `review`
             try:
-                review(body, load, console)
+                _print_review(review(body, load), console)
                 break
             except msgspec.ValidationError as exc:
                 refusals.append(exc)
@@ -318,6 +318,24 @@ def _review(args: argparse.Namespace, settings: Settings) -> int:
         print(f"diceref review: error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _print_review(review: Any, console: Any) -> None:
+    """A family's `ReviewTable` on the console: a row per decision, a section per turn."""
+    from rich.table import Table
+
+    table = Table(title=review.title)
+    for column in ("turn", "throw", "dice", *review.columns):
+        table.add_column(column, justify="right" if column in ("expected", "loss") else "left")
+    for i, turn in enumerate(review.turns):
+        for j, (throw, dice, cells) in enumerate(turn):
+            table.add_row(
+                str(i + 1) if j == 0 else "", str(throw), " ".join(map(str, dice)), *cells
+            )
+        table.add_section()
+    console.print(table)
+    for line in review.lines:
+        console.print(line)
 
 
 def _openapi(args: argparse.Namespace, settings: Settings) -> int:

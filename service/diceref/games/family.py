@@ -75,10 +75,35 @@ class FamilyCli:
     # may score on an empty card under the game's rules; whether house rules were given.
     # A refused throw raises `RuleViolation`.
     score: Callable[[GameInfo, Sequence[int], int, bool], list[str]] | None = None
-    # `diceref review FILE.json`: the review of the file's body printed on a rich console,
-    # its tables loaded by the function given (`TableSpec` -> its array).  A body that is
-    # not this family's review raises `msgspec.ValidationError`.
-    review: Callable[[Any, Callable[[TableSpec], Any], Any], None] | None = None
+    # `diceref review FILE.json`: the review of the file's body, its tables loaded by the
+    # function given (`TableSpec` -> its array).  A body that is not this family's review
+    # raises `msgspec.ValidationError`.
+    review: Callable[[Any, Callable[[TableSpec], Any]], ReviewTable] | None = None
+
+
+@dataclass(frozen=True)
+class ReviewTable:
+    """A review as `diceref review` prints it: a row per decision, a section per turn,
+    then lines of sums."""
+
+    title: str
+    columns: tuple[str, ...]  # the family's, after `turn`, `throw` and `dice`
+    # Per turn, per decision: the throw's number, its dice, and the family's cells.
+    turns: list[list[tuple[int, Sequence[int], tuple[str, ...]]]]
+    lines: list[str]
+
+    @classmethod
+    def of(
+        cls,
+        title: str,
+        columns: tuple[str, ...],
+        turns: Sequence[Any],
+        cells: Callable[[Any], tuple[str, ...]],
+        lines: list[str],
+    ) -> ReviewTable:
+        """The table of a review answer's `turns`, each decision's cells given by `cells`."""
+        rows = [[(d.throw, d.dice, cells(d)) for d in t.decisions] for t in turns]
+        return cls(title, columns, rows, lines)
 
 
 @lru_cache(maxsize=VARIANT_CACHE_SIZE)

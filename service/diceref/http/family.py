@@ -13,6 +13,7 @@ declares a JSON-body operation the same way everywhere.
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,14 +36,23 @@ from diceref.tables.registry import TableRegistry
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def vocabulary(package: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A family's `code`s and glossary, as its API package's `vocabulary.json` lists them
+    (`error_codes` and `glossary`: name -> what it means): data, beside its models."""
+    text = importlib.resources.files(package).joinpath("vocabulary.json").read_text("utf-8")
+    listed = msgspec.json.decode(text, type=dict[str, dict[str, str]])
+    return listed["error_codes"], listed["glossary"]
+
+
 @dataclass(frozen=True)
 class FamilyApi:
     router: Router
     tag: Tag  # the OpenAPI tag of the router's operations, with its description
     examples: Mapping[str, Sequence[Example]]
-    # The `code` of each of its rule violations (the shared ones: diceref.http.problem_catalogue).
+    # The `code` of each of its rule violations (the shared ones: diceref.http.problem_catalogue)
+    # and what each property name only its models use means (the shared ones:
+    # diceref.http.glossary): its `vocabulary.json` (`vocabulary`).
     error_codes: Mapping[str, str]
-    # What each property name only its models use means (the shared ones: diceref.http.glossary).
     glossary: Mapping[str, str]
     # Its request fields holding dice beyond `dice` (`throws[]`: every item of `throws` is a
     # list of dice), whose out-of-range items are `not_a_die`.

@@ -66,17 +66,10 @@ def parameters_out(game: GameInfo) -> list[ParameterOut]:
     ]
 
 
-class GameRulesBase(msgspec.Struct, omit_defaults=True):
-    """What `GET /games/{game}` says of every game (the joined `GameRules` adds the
-    families')."""
+class GameRulesBase(GameSummaryBase, omit_defaults=True):
+    """What `GET /games/{game}` says of every game: what `GET /games` lists, and more (the
+    joined `GameRules` adds the families' fields)."""
 
-    id: str
-    name: str
-    family: str
-    dice_count: int
-    throws_per_turn: int
-    min_players: int
-    max_players: int | None
     source: str
     summary: str
     face_labels: list[str]

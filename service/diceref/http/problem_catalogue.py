@@ -37,11 +37,7 @@ PROBLEM_DESCRIPTIONS = {
 # checks that every `type` the app sends is one of them.
 PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "invalid-request": (400, "Invalid request", "the request does not match the document"),
-    "cors-rejected": (
-        400,
-        "CORS request refused",
-        "a browser's CORS preflight from an origin, or with a method or headers, not allowed",
-    ),
+    "cors-rejected": (400, "CORS request refused", "a CORS preflight that is not allowed"),
     "unknown-game": (404, "Unknown game", "an operation names a game the service does not know"),
     "unknown-route": (404, "Unknown route", "no operation has this path"),
     "http-405": (405, "Method Not Allowed", "the path exists, not with this method"),
@@ -49,23 +45,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "body-too-large": (413, "Request body too large", "the body is over the size limit"),
     "unsupported-media-type": (415, "Unsupported media type", "the body is not plain JSON"),
     "rule-violation": (422, "Breaks a rule of the game", "the request breaks a rule"),
-    "invalid-rules": (
-        422,
-        "Rules not accepted",
-        "a `rules` override is unknown, of the wrong type, out of range or contradictory",
-    ),
+    "invalid-rules": (422, "Rules not accepted", "a `rules` override refused (see `code`)"),
     "internal": (500, "Server error", "a fault of the service (logged), never bad input"),
-    "solve-queue-full": (
-        429,
-        "Too many rulesets waiting",
-        "more house-rules rulesets wait for a solve than the replica queues",
-    ),
+    "solve-queue-full": (429, "Too many rulesets waiting", "the replica's solve queue is full"),
     "table-loading": (503, "Table not loaded yet", "a solved table the answer needs is loading"),
-    "table-solving": (
-        503,
-        "Table being solved",
-        "the house rules' table is queued or being solved (`progress` says how far)",
-    ),
+    "table-solving": (503, "Table being solved", "house rules' table queued or being solved"),
 }
 
 # The `code` of each `errors[]` item that any family may give: what was wrong, stable

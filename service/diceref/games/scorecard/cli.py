@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from diceref.core.game import GameInfo
-from diceref.games.family import FamilyCli
+from diceref.games.family import FamilyCli, ReviewTable
 from diceref.tables.spec import TableSpec
 
 
@@ -63,40 +63,31 @@ def _option_text(option: Any) -> str:
     return f"{option.name} ({option.points + option.bonus})"
 
 
-def review(body: Any, load: Callable[[TableSpec], Any], console: Any) -> None:
-    from rich.table import Table
-
+def review(body: Any, load: Callable[[TableSpec], Any]) -> ReviewTable:
     answer = scorecard_review(body, load)
-    table = Table(title=f"{answer.game}: {len(answer.turns)} turn(s) reviewed")
-    for column in ("turn", "throw", "dice", "left", "chosen", "expected", "best", "loss"):
-        table.add_column(column, justify="right" if column in ("expected", "loss") else "left")
-    for t in answer.turns:
-        for d in t.decisions:
-            table.add_row(
-                str(t.turn_index + 1) if d.decision_index == 0 else "",
-                str(d.throw),
-                " ".join(map(str, d.dice)),
-                str(d.throws_left),
-                _option_text(d.chosen),
-                f"{d.chosen.expected_total:.2f}",
-                "" if d.loss == 0 else ", ".join(_option_text(o) for o in d.best_options),
-                "" if d.loss == 0 else f"{d.loss:.2f}",
-            )
-        table.add_section()
-    console.print(table)
-    console.print(f"final total             {answer.final_total}")
-    console.print(f"optimal expected score  {answer.optimal_expected_score:.2f}")
-    console.print(
-        f"expected loss (skill)   {answer.expected_loss:.2f} over {answer.decision_count} "
-        f"decisions, {answer.mean_loss:.3f} a decision"
-    )
+
+    def cells(d: Any) -> tuple[str, ...]:
+        shown = "" if d.loss == 0 else ", ".join(_option_text(o) for o in d.best_options)
+        loss = "" if d.loss == 0 else f"{d.loss:.2f}"
+        expected = f"{d.chosen.expected_total:.2f}"
+        return (str(d.throws_left), _option_text(d.chosen), expected, shown, loss)
+
     luck = "(part-played game)" if answer.luck is None else f"{answer.luck:+.2f}"
-    console.print(f"luck                    {luck}")
-    for d in answer.costliest:
-        console.print(
-            f"costliest: turn {d.turn_index + 1} throw {d.throw}: {_option_text(d.chosen)} "
-            f"instead of {_option_text(d.best_options[0])}, -{d.loss:.2f}"
-        )
+    sums = [
+        f"final total             {answer.final_total}",
+        f"optimal expected score  {answer.optimal_expected_score:.2f}",
+        f"expected loss (skill)   {answer.expected_loss:.2f} over {answer.decision_count} "
+        f"decisions, {answer.mean_loss:.3f} a decision",
+        f"luck                    {luck}",
+    ]
+    costliest = [
+        f"costliest: turn {d.turn_index + 1} throw {d.throw}: {_option_text(d.chosen)} "
+        f"instead of {_option_text(d.best_options[0])}, -{d.loss:.2f}"
+        for d in answer.costliest
+    ]
+    title = f"{answer.game}: {len(answer.turns)} turn(s) reviewed"
+    columns = ("left", "chosen", "expected", "best", "loss")
+    return ReviewTable.of(title, columns, answer.turns, cells, sums + costliest)
 
 
 CLI = FamilyCli(score=score, review=review)

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from diceref.games.family import FamilyCli
+from diceref.games.family import FamilyCli, ReviewTable
 from diceref.tables.spec import TableSpec
 
 
@@ -22,38 +22,31 @@ def yardkle_review(body: Any) -> Any:
     return review_answer(data, solve_policy_table)
 
 
-def review(body: Any, load: Callable[[TableSpec], Any], console: Any) -> None:
-    from rich.table import Table
-
+def review(body: Any, load: Callable[[TableSpec], Any]) -> ReviewTable:
+    """Yardkle's review (its policy table solved here: `load` is not needed)."""
     answer = yardkle_review(body)
-    table = Table(title=f"yardkle: {len(answer.turns)} turn(s) reviewed")
-    for column in ("turn", "throw", "dice", "in hand", "chosen", "expected", "best", "loss"):
-        table.add_column(column, justify="right" if column in ("expected", "loss") else "left")
 
     def text(c: Any) -> str:
         return f"{' '.join(map(str, c.set_aside))}, {c.decision.value.replace('_', ' ')}"
 
-    for t in answer.turns:
-        for d in t.decisions:
-            table.add_row(
-                str(t.turn_index + 1) if d.decision_index == 0 else "",
-                str(d.throw),
-                " ".join(map(str, d.dice)),
-                str(d.turn_points),
-                text(d.chosen),
-                f"{d.chosen.expected_points:.1f}",
-                "" if d.loss == 0 else text(d.best_options[0]),
-                "" if d.loss == 0 else f"{d.loss:.1f}",
-            )
-        table.add_section()
-    console.print(table)
-    console.print(f"points                   {answer.points}")
-    console.print(f"optimal expected points  {answer.optimal_expected_points:.1f}")
-    console.print(
-        f"expected loss (skill)    {answer.expected_loss:.1f} over {answer.decision_count} "
-        f"decisions, {answer.mean_loss:.2f} a decision"
+    def cells(d: Any) -> tuple[str, ...]:
+        best = "" if d.loss == 0 else text(d.best_options[0])
+        loss = "" if d.loss == 0 else f"{d.loss:.1f}"
+        return (str(d.turn_points), text(d.chosen), f"{d.chosen.expected_points:.1f}", best, loss)
+
+    return ReviewTable.of(
+        f"yardkle: {len(answer.turns)} turn(s) reviewed",
+        ("in hand", "chosen", "expected", "best", "loss"),
+        answer.turns,
+        cells,
+        [
+            f"points                   {answer.points}",
+            f"optimal expected points  {answer.optimal_expected_points:.1f}",
+            f"expected loss (skill)    {answer.expected_loss:.1f} over {answer.decision_count} "
+            f"decisions, {answer.mean_loss:.2f} a decision",
+            f"luck                     {answer.luck:+.1f}",
+        ],
     )
-    console.print(f"luck                     {answer.luck:+.1f}")
 
 
 CLI = FamilyCli(review=review)

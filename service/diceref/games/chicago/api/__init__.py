@@ -3,12 +3,12 @@
 from litestar.openapi.spec import Tag
 
 from diceref.games.chicago.api import routes
-from diceref.games.chicago.api.errors import ERROR_CODES
 from diceref.games.chicago.api.examples import EXAMPLES
-from diceref.games.chicago.api.glossary import GLOSSARY
-from diceref.http.family import FamilyApi, family_router
+from diceref.http.family import FamilyApi, family_router, vocabulary
 
 TAG = Tag(name="chicago", description="Chicago (three dice, lives): throws, rounds, games, coach.")
+
+CODES, GLOSSARY = vocabulary(__name__)
 
 API = FamilyApi(
     router=family_router(
@@ -18,7 +18,7 @@ API = FamilyApi(
     ),
     tag=TAG,
     examples=EXAMPLES,
-    error_codes=ERROR_CODES,
+    error_codes=CODES,
     glossary=GLOSSARY,
     dice_fields=("kept",),
 )

@@ -7,11 +7,9 @@ from litestar.openapi.spec import Tag
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.api import custom, games, reviews, routes
-from diceref.games.scorecard.api.errors import ERROR_CODES
 from diceref.games.scorecard.api.examples import EXAMPLES
-from diceref.games.scorecard.api.glossary import GLOSSARY
 from diceref.games.scorecard.api.models import RulesetIn
-from diceref.http.family import FamilyApi, family_router
+from diceref.http.family import FamilyApi, family_router, vocabulary
 
 TAG = Tag(
     name="scorecard",
@@ -24,13 +22,15 @@ def _custom_ruleset(game: str | None, rules: dict[str, Any] | None, doc: Ruleset
     return custom.ruleset_of(game, rules, doc)[0]
 
 
+CODES, GLOSSARY = vocabulary(__name__)
+
 API = FamilyApi(
     router=family_router(
         "/", TAG.name, [routes.score, routes.holds, routes.check_scorecards, reviews.reviews]
     ),
     tag=TAG,
     examples=EXAMPLES,
-    error_codes=ERROR_CODES,
+    error_codes=CODES,
     glossary=GLOSSARY,
     dice_fields=("keep", "throws[]", "keeps[]"),
     summary_fields=games.SummaryFields,

@@ -58,6 +58,9 @@ class TurnReview:
 
 @dataclass(frozen=True)
 class GameReview:
+    """A played game's review: every decision valued, their losses summed, and the final
+    total against the optimal expected score (the rest is luck)."""
+
     turns: tuple[TurnReview, ...]
     losses: Losses[Decision]  # the decisions' losses summed, the costliest listed
     final_total: int

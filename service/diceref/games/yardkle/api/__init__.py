@@ -3,14 +3,14 @@
 from litestar.openapi.spec import Tag
 
 from diceref.games.yardkle.api import reviews, routes
-from diceref.games.yardkle.api.errors import ERROR_CODES
 from diceref.games.yardkle.api.examples import EXAMPLES
-from diceref.games.yardkle.api.glossary import GLOSSARY
-from diceref.http.family import FamilyApi, family_router
+from diceref.http.family import FamilyApi, family_router, vocabulary
 
 TAG = Tag(
     name="yardkle", description="Yardkle (six dice, set-asides): throws, turns, games, coach."
 )
+
+CODES, GLOSSARY = vocabulary(__name__)
 
 API = FamilyApi(
     router=family_router(
@@ -26,7 +26,7 @@ API = FamilyApi(
     ),
     tag=TAG,
     examples=EXAMPLES,
-    error_codes=ERROR_CODES,
+    error_codes=CODES,
     glossary=GLOSSARY,
     dice_fields=("set_aside",),
 )

@@ -92,6 +92,8 @@ def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResu
 
 @dataclass(frozen=True)
 class Review:
+    """The review of a player's turns: every decision valued and their losses summed."""
+
     turns: tuple[TurnReview, ...]
     losses: Losses[ThrowDecision]  # the decisions' losses summed, the costliest listed
     points: int
