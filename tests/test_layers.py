@@ -128,6 +128,58 @@ def test_each_rule_bites(module: str, target: str, rule: str) -> None:
     assert any(rule in v for v in found), found
 
 
+def import_cycles(graph: dict[str, list[tuple[int, str]]]) -> list[list[str]]:
+    """The groups of diceref modules that import one another, directly or round a cycle
+    (imports inside functions and under TYPE_CHECKING count: a circle is a design fault
+    even where Python resolves it): Tarjan's strongly connected components."""
+    edges = {
+        name: sorted({t for _, t in found if t in graph and t != name})
+        for name, found in graph.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in edges[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for module in edges:
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_modules_import_each_other() -> None:
+    assert import_cycles(import_graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "cycles"),
+    [
+        ({"a": [(1, "b")], "b": [(1, "a")]}, [["a", "b"]]),
+        ({"a": [(1, "b")], "b": [(1, "c")], "c": [(9, "a")], "d": [(1, "a")]}, [["a", "b", "c"]]),
+        ({"a": [(1, "b"), (2, "a")], "b": [(1, "redis")]}, []),
+    ],
+)
+def test_the_cycle_check_bites(
+    graph: dict[str, list[tuple[int, str]]], cycles: list[list[str]]
+) -> None:
+    assert import_cycles(graph) == cycles
+
+
 def test_the_reader_sees_imports_inside_functions() -> None:
     cli = dict(imports(PACKAGE / "cli.py"))
     assert "diceref.http.app" in cli.values()  # imported inside _openapi

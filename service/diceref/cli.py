@@ -200,7 +200,7 @@ def _score(args: argparse.Namespace, settings: Settings) -> int:
 def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     """Solve (or load) every table of the games named, all games by default."""
     from diceref.games.families import GAME_IDS, table_specs
-    from diceref.tables.host import sync_store
+    from diceref.tables.drivers import sync_store
     from diceref.tables.spec import load_sync
 
     unknown = [g for g in args.games if g not in GAME_IDS]

@@ -31,8 +31,8 @@ from typing import Protocol
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
-from diceref.tables.host import LoadedTable
 from diceref.tables.key import TableKey
+from diceref.tables.lookup import LoadedTable
 from diceref.tables.solver_pool import SolverPool
 from diceref.tables.spec import TableNotLoaded, TableSpec
 from diceref.tables.stats import StoreStats
