@@ -3,6 +3,7 @@ which order, and what it makes of the errors thrown back into it."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from functools import partial
 from pathlib import Path
@@ -25,6 +26,7 @@ from diceref.tables.lookup import (
     TableLookup,
 )
 from diceref.tables.outage import RedisDown
+from diceref.tables.store import TableStore
 
 KEY = TableKey("value", "yahtzee", "c0ffee", "1")
 
@@ -154,3 +156,31 @@ def test_a_solve_of_the_wrong_shape_raises(tmp_path: Path, shared: bool) -> None
     with pytest.raises(ValueError, match="expected"):
         drive(tables.lookup(KEY, lambda: np.ones(3), (4,)), answer)
     assert tables.peek(KEY) is None
+
+
+def test_a_get_that_gives_up_leaves_the_load_to_the_others(tmp_path: Path) -> None:
+    """The async driver: the first get of a key runs the load in a task the later gets join;
+    cancelling the first caller must not cancel that task (a guard for the driver's `Join`)."""
+    calls: list[int] = []
+
+    def compute() -> np.ndarray:
+        calls.append(1)
+        time.sleep(0.3)
+        return np.ones(4)
+
+    tables = TableStore(TableSettings(cache_dir=tmp_path))
+
+    async def main() -> tuple[str, bool, str]:
+        first = asyncio.create_task(tables.get(KEY, compute, shape=(4,)))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(tables.get(KEY, compute, shape=(4,)))
+        await asyncio.sleep(0.05)
+        first.cancel()
+        joined = await second
+        await tables.drain()
+        later = await tables.get(KEY, compute, shape=(4,))
+        return joined.source, first.cancelled(), later.source
+
+    assert asyncio.run(main()) == ("memory", True, "memory")
+    assert len(calls) == 1
+    assert tables.disk.path(KEY).exists()  # the write-back ran in the background
