@@ -18,15 +18,18 @@ from diceref.tables.key import TableKey
 from diceref.tables.lookup import (
     Blocking,
     Compute,
+    Done,
     Join,
     Later,
     LoadedTable,
+    Outcome,
     Pause,
     Shape,
     Solve,
     Step,
     Steps,
     TableLookup,
+    advance,
 )
 
 T = TypeVar("T")
@@ -47,21 +50,14 @@ class HostTables(TableLookup):
 
 
 def _drive(steps: Steps[T]) -> T:
-    """Run the steps to their end in this thread: each error goes back into the policy, which
-    decides (a corrupt file is a miss, a failed write serves from memory)."""
-    reply: Any = None
-    error: BaseException | None = None
-    while True:
+    """Run the steps to their end in this thread."""
+    outcome = Outcome()
+    while not isinstance(step := advance(steps, outcome), Done):
         try:
-            step = steps.send(reply) if error is None else steps.throw(error)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        reply, error = None, None
-        try:
-            reply = _perform(step)
-        except BaseException as exc:  # thrown into the policy (Ctrl-C too: its locks go)
-            error = exc
+            outcome = Outcome(_perform(step))
+        except BaseException as exc:  # Ctrl-C too: the policy's locks are released
+            outcome = Outcome(error=exc)
+    return step.value
 
 
 def _perform(step: Step) -> Any:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -88,6 +88,30 @@ class RedisCall:
 
 Step = Join | Blocking | Solve | Pause | Later | RedisCall
 Steps = Generator[Step, Any, T]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a step gave the driver: its result, or the error it raised."""
+
+    value: Any = None
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """The policy's answer: the steps are over."""
+
+    value: T
+
+
+def advance(steps: Steps[T], outcome: Outcome) -> Step | Done[T]:
+    """The next step once the last one's outcome is sent in (its error thrown in, so that
+    the policy decides what it means), or the policy's answer."""
+    try:
+        return steps.send(outcome.value) if outcome.error is None else steps.throw(outcome.error)
+    except StopIteration as done:
+        return Done(done.value)
 
 
 @dataclass(frozen=True)

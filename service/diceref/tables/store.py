@@ -189,17 +189,10 @@ class TableStore(TableLookup):
             await self.redis.aclose()
 
     async def _drive(self, steps: policy.Steps[T]) -> T:
-        """Run the steps to their end, each error thrown back into the policy (a
-        cancellation too, so that its locks are released)."""
-        reply: Any = None
-        error: BaseException | None = None
-        while True:
-            try:
-                step = steps.send(reply) if error is None else steps.throw(error)
-            except StopIteration as done:
-                result: T = done.value
-                return result
-            reply, error = None, None
+        """Run the steps to their end (a cancellation is thrown into the policy too, so
+        that its locks are released)."""
+        outcome = policy.Outcome()
+        while not isinstance(step := policy.advance(steps, outcome), policy.Done):
             if isinstance(step, policy.Join) and step.key not in self._loading:
                 # This get is the key's load: the rest runs in a task the later gets join,
                 # shielded, so a caller that gives up does not cancel it for the others.
@@ -208,9 +201,10 @@ class TableStore(TableLookup):
                 task.add_done_callback(partial(self._loaded, step.key))
                 return await asyncio.shield(task)
             try:
-                reply = await self._perform(step)
+                outcome = policy.Outcome(await self._perform(step))
             except BaseException as exc:
-                error = exc
+                outcome = policy.Outcome(error=exc)
+        return step.value
 
     async def _perform(self, step: policy.Step) -> Any:
         if isinstance(step, policy.Join):  # another get of this key is under way: share its table
