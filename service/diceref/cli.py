@@ -20,6 +20,10 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.logs import configure_logging, granian_log_config
 
     level, fmt = settings.log_level, settings.log_format or "json"
+    refused = _unbindable(args.host, args.port)
+    if refused is not None:
+        print(f"diceref serve: error: {refused}", file=sys.stderr)
+        return 2
     configure_logging(level, fmt)
     metrics_dir = _metrics_directory(args.workers)
     try:
@@ -65,6 +69,30 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _unbindable(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (taken, not allowed, no such address), or None.
+
+    Tried before granian starts: granian reports a taken port as a Python and Rust
+    traceback, where a port is a setting like any other and deserves one line.  The trial
+    socket sets SO_REUSEADDR as the servers do, so a port that only has connections in
+    TIME_WAIT is not taken for a busy one.
+    """
+    import socket
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            trial.bind((host, port))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return (
+            f"cannot listen on {host}:{port}: {reason} "
+            "(choose another with --port or DICEREF_PORT, --host or DICEREF_HOST)"
+        )
+    return None
 
 
 def _connection_limits(settings: Settings) -> dict[str, Any]:

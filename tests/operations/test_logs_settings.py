@@ -7,6 +7,7 @@ import logging
 import logging.config
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -193,6 +194,21 @@ def test_uvicorn_with_several_workers_is_refused() -> None:
     run = run_cli("serve", "--server", "uvicorn", "--workers", "2")
     assert run.returncode == 2
     assert "--server uvicorn runs one process" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
+def test_a_busy_port_stops_serve_with_one_line(server: str) -> None:
+    """Another process listening on the port: one line naming the address and the
+    settings that choose another, exit 2 (granian printed a Python and Rust traceback)."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        run = run_cli("serve", "--server", server, "--port", str(port), DICEREF_PRELOAD="none")
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.splitlines() == [
+        f"diceref serve: error: cannot listen on 127.0.0.1:{port}: Address already in use "
+        "(choose another with --port or DICEREF_PORT, --host or DICEREF_HOST)"
+    ]
 
 
 def test_workers_below_one_are_refused_on_the_command_line() -> None:
