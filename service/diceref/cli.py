@@ -30,9 +30,10 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         if args.workers > 1 or args.server == "granian":
             import multiprocessing
 
-            from granian import Granian
             from granian.constants import Interfaces, Loops
             from granian.log import LogLevels
+
+            from diceref.serving import BoundedSendGranian as Granian
 
             if multiprocessing.get_start_method() == "fork":
                 # Import the app once here: forked workers share its pages copy-on-write
@@ -104,7 +105,8 @@ def _connection_limits(settings: Settings) -> dict[str, Any]:
     slot for ever (issue 18: 1,100 such sockets blocked every new client).  hyper's HTTP/1
     header timer starts as soon as the connection is served and again after each response,
     so `DICEREF_HEADER_TIMEOUT` closes silent, half-sent and idle keep-alive connections
-    alike.  The body timeout is the app's (`diceref.http.lean`): granian has none.
+    alike.  The body timeout is the app's (`diceref.http.lean`): granian has none; the send
+    timeout is the kernel's, on the listener (`diceref.serving`).
     `workers_kill_timeout` is the shutdown deadline: SIGTERM closes the listeners, lets the
     workers finish what is in flight and kills those still busy after it.
     """
@@ -120,6 +122,7 @@ def _connection_limits(settings: Settings) -> dict[str, Any]:
             keep_alive=settings.keep_alive,
         ),
         "workers_kill_timeout": settings.shutdown_timeout,
+        "send_timeout": settings.send_timeout,
     }
 
 

@@ -281,6 +281,7 @@ def test_the_connection_settings_reach_granian() -> None:
     assert defaults["http1_settings"].header_read_timeout == 10_000
     assert defaults["http1_settings"].keep_alive is True
     assert defaults["workers_kill_timeout"] == 20
+    assert defaults["send_timeout"] == 10
     assert Settings.from_env({}).body_timeout == 30
     given = Settings.from_env(
         {
@@ -290,6 +291,7 @@ def test_the_connection_settings_reach_granian() -> None:
             "DICEREF_BODY_TIMEOUT": "4",
             "DICEREF_KEEP_ALIVE": "false",
             "DICEREF_SHUTDOWN_TIMEOUT": "7",
+            "DICEREF_SEND_TIMEOUT": "2.5",
         }
     )
     limits = _connection_limits(given)
@@ -300,6 +302,7 @@ def test_the_connection_settings_reach_granian() -> None:
     )
     assert limits["http1_settings"].header_read_timeout == 2_500
     assert limits["http1_settings"].keep_alive is False
+    assert limits["send_timeout"] == 2.5
     assert given.body_timeout == 4
 
 
@@ -311,6 +314,7 @@ def test_the_connection_settings_reach_granian() -> None:
         ({"DICEREF_HEADER_TIMEOUT": "120"}, "a number of seconds from 0.001 to 60"),
         ({"DICEREF_BODY_TIMEOUT": "0"}, "a number of seconds greater than 0"),
         ({"DICEREF_SHUTDOWN_TIMEOUT": "1.5"}, "a whole number from 1 to 1800"),
+        ({"DICEREF_SEND_TIMEOUT": "0.1"}, "a number of seconds from 0.5 to 600"),
     ],
 )
 def test_a_bad_connection_setting_is_named(env: dict[str, str], says: str) -> None:
