@@ -296,3 +296,41 @@ def test_a_group_whose_tables_are_all_in_is_ready_when_loaded_again(tmp_path: Pa
             await registry.stop()
 
     asyncio.run(run())
+
+
+def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path: Path) -> None:
+    """Memory bound 20 MB; Yahtzee with the upper bonus at 64, at 65, then at 300 (8.5, 8.7
+    and 39.5 MB value tables).  The third's value table must evict both others; eviction
+    read the spec of the first ruleset's max table after evicting that ruleset with it
+    (a KeyError), stopped partway and left the third `failed` with no max table while its
+    value table served `/holds`."""
+    from diceref.games.scorecard.rules.games import yahtzee
+    from diceref.games.scorecard.tables import max_spec, value_spec
+
+    def zeros_like(real: TableSpec) -> TableSpec:
+        shape = real.shape
+        fields = (real.kind, real.game, real.rules_hash, real.solver_version)
+        return TableSpec(*fields, shape, lambda _: np.zeros(shape))
+
+    rulesets = [yahtzee(upper_bonus_threshold=t) for t in (64, 65, 300)]
+    groups = [(zeros_like(value_spec(r)), zeros_like(max_spec(r))) for r in rulesets]
+
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, on_demand_memory_bytes=20_000_000)
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start(())
+        try:
+            for value, maximum in groups:
+                registry.admit((value, maximum))
+                await wait_ready(registry, maximum)
+                assert registry.status_of(value).status == "ready", registry.status_of(value)
+            value, maximum = groups[-1]
+            assert registry.table(value) is not None and registry.table(maximum) is not None
+            for earlier in groups[:2]:
+                assert all(s.key not in registry.specs for s in earlier)
+                assert registry.status_of(earlier[0]).status == "missing"
+            assert set(registry.states) == {value.key, maximum.key}
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())

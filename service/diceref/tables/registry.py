@@ -276,18 +276,22 @@ class TableRegistry:
         """Forget the least recently used on-demand rulesets beyond the memory bound, their
         tables and their states (a later request admits one again, and loads it from disk
         or Redis if they still hold it), so that a flood of house rules cannot grow the
-        process without end."""
+        process without end.
+
+        Whole rulesets go, oldest first, until the bound holds or only the one of `keep`
+        and those still loading are left: the candidates are listed before any is evicted,
+        so evicting one never leaves a stale entry (its other tables) to trip over."""
         bound = self.store.settings.on_demand_memory_bytes
-        for key in list(self._recent):
-            if sum(self._recent.values()) <= bound:
+        held = sum(self._recent.values())
+        kept = group_of(self.specs[keep])
+        candidates = dict.fromkeys(group_of(self.specs[key]) for key in self._recent)
+        for group in candidates:
+            if held <= bound:
                 return
-            group = group_of(self.specs[key])
-            if key == keep or group == group_of(self.specs[keep]):
-                continue
-            if self._group_status[group] in ("queued", "loading"):
+            if group == kept or self._group_status[group] in ("queued", "loading"):
                 continue
             for spec in self._groups.pop(group):
-                self._recent.pop(spec.key, None)
+                held -= self._recent.pop(spec.key, 0)
                 self._tables.pop(spec.key, None)
                 self.store.forget(spec.key)
                 del self.specs[spec.key], self.states[spec.key]
