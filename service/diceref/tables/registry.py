@@ -425,11 +425,13 @@ class TableRegistry:
             self._group_status[group] = "failed"
             self._failed_at[group] = time.monotonic()
         if self._is_on_demand(group):
-            await asyncio.to_thread(self.store.trim_disk, self._on_demand_keys())
+            await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self.observer.store_stats(self.store.stats())
 
-    def _on_demand_keys(self) -> set[TableKey]:
-        return {k for k, state in self.states.items() if state.on_demand}
+    def _builtin_keys(self) -> set[TableKey]:
+        """The tables trimming the disk spares: every other file there is an on-demand one
+        (this process's, another worker's, an earlier run's) or a stale one."""
+        return {k for k, state in self.states.items() if not state.on_demand}
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed
