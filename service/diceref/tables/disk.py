@@ -2,9 +2,11 @@
 
 Memory-mapping lets every worker process on a host share one copy of a table in the page
 cache instead of each holding a private one.  That is only safe because a table file is
-never modified in place: it is written to a temporary file, fsynced and renamed over the
-final name, so a reader sees either the old complete file or the new complete file, and a
-mapping of a replaced file keeps the old inode alive.
+never modified in place: it is written to a temporary file (read-only), fsynced and renamed
+over the final name, so a reader sees either the old complete file or the new complete file,
+and a mapping of a replaced file keeps the old inode alive.  A file something else writes
+or truncates in place is caught: verified when mapped (size, checksum), and `changed` when
+its size or modification time has moved since, so that it is no longer served.
 
 `HostLock` lets the workers of one host (which share this directory) compute a missing
 table once between them when there is no Redis to coordinate them.
@@ -27,6 +29,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from diceref.core.arrays import FloatArray
@@ -147,10 +150,51 @@ def _private_directory(directory: Path) -> Path:
     return directory
 
 
+@dataclass(frozen=True)
+class _Mapped:
+    """The file a table was mapped from, as it was when its contents were verified."""
+
+    path: Path
+    device: int
+    inode: int
+    size: int
+    modified_ns: int
+
+    @classmethod
+    def of(cls, path: Path, info: os.stat_result) -> _Mapped:
+        return cls(path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 class DiskCache:
+    """Table files, verified when mapped (`codec.decode`: size and checksum) and watched
+    afterwards: `changed` tells whether a mapped file was written or truncated in place
+    since (its inode's size or modification time moved), which this code never does."""
+
     def __init__(self, cache_dir: Path, fallback: Path | None = None) -> None:
         self.directory = Path(cache_dir) / "tables"
         self.fallback = fallback_directory(Path(cache_dir)) if fallback is None else fallback
+        self._mapped: dict[TableKey, _Mapped] = {}
+
+    def changed(self, key: TableKey) -> bool:
+        """Whether the file `key`'s table was mapped from has been written or truncated in
+        place since it was verified: its mapping then shows what was written (or faults
+        past the new end), so the table must not be served from it any more.  A file
+        deleted or replaced (a new inode at the path) leaves the mapping intact: False.
+        One `stat`, cheap enough for every request that reads a table."""
+        mapped = self._mapped.get(key)
+        if mapped is None:
+            return False
+        try:
+            now = os.stat(mapped.path)
+        except OSError:
+            return False
+        if (now.st_dev, now.st_ino) != (mapped.device, mapped.inode):
+            return False
+        return (now.st_size, now.st_mtime_ns) != (mapped.size, mapped.modified_ns)
+
+    def forget(self, key: TableKey) -> None:
+        """Stop watching the file of a table no longer served from its mapping."""
+        self._mapped.pop(key, None)
 
     def path(self, key: TableKey) -> Path:
         return self.directory / f"{key.id}{SUFFIX}"
@@ -271,12 +315,15 @@ class DiskCache:
         finally:
             os.close(fd)  # the mapping stays valid without the descriptor
         try:
-            return decode(key, mapped, shape)
+            array = decode(key, mapped, shape)
         except CorruptTable:
             with contextlib.suppress(BufferError):
                 mapped.close()
             self._discard(path, opened)
             raise
+        # as opened: a change made after that moves its size or time, verified or not
+        self._mapped[key] = _Mapped.of(path, opened)
+        return array
 
     def save(self, key: TableKey, blob: bytes) -> FloatArray:
         """Write atomically and return the table mapped from the file just written: in the
@@ -301,20 +348,27 @@ class DiskCache:
     def _save(self, directory: Path, key: TableKey, blob: bytes) -> FloatArray:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key.id}.", suffix=".tmp")
+        final = directory / self.path(key).name
         try:
             with os.fdopen(fd, "wb") as file:
                 file.write(blob)
                 file.flush()
+                # Read-only: a tool that would write over it in place (`cp`) is refused
+                # (unless run by root) instead of changing what every worker maps.
+                os.fchmod(file.fileno(), 0o400)
                 os.fsync(file.fileno())
+                written = os.fstat(file.fileno())
                 # Map before the rename: the mapping is of exactly the inode we wrote.
                 mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-            os.replace(tmp, directory / self.path(key).name)
+            os.replace(tmp, final)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
         self._fsync_directory(directory)
-        return decode(key, mapped)
+        array = decode(key, mapped)
+        self._mapped[key] = _Mapped.of(final, written)
+        return array
 
     @staticmethod
     def _fsync_directory(directory: Path) -> None:

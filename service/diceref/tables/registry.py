@@ -160,11 +160,32 @@ class TableRegistry:
         A spec the registry has not seen (a house-rules variant) is admitted on demand:
         `SolveQueueFull` if too many are already waiting."""
         table = self._tables.get(spec.key)
+        if table is not None and self.store.disk.changed(spec.key):
+            self._unload(spec)
+            table = None
         if table is None:
             self.admit((spec,))
         elif spec.key in self._recent:
             self._recent.move_to_end(spec.key)
         return table
+
+    def _unload(self, spec: TableSpec) -> None:
+        """Stop serving a table whose file was written or truncated in place since it was
+        mapped (its mapping would show the new bytes, or kill the process past the new
+        end): it is loaded again, and the load finds the file corrupt (counted, deleted)
+        and fetches or solves the table anew."""
+        log.warning(
+            "the file of table %s changed in place since it was mapped; loading it again",
+            spec.key,
+        )
+        self._tables.pop(spec.key, None)
+        self._recent.pop(spec.key, None)
+        self.store.forget(spec.key)
+        state = self.states[spec.key]
+        state.status, state.source, state.progress = "missing", None, 0.0
+        group = group_of(spec)
+        if self._group_status[group] == "ready":
+            self._group_status[group] = "missing"
 
     def require(self, spec: TableSpec) -> FloatArray:
         """The table; `TableNotLoaded` (a 503 for the client) while it is loading."""

@@ -195,6 +195,7 @@ class TableStore(HostTables):
         """Drop the process's copy of a table (an evicted on-demand table); the disk cache
         and Redis keep theirs."""
         self._memory.pop(key, None)
+        self.disk.forget(key)
 
     def trim_disk(self, keep: Collection[TableKey]) -> int:
         """Delete the least recently used table files beyond the on-demand disk bound,
