@@ -140,7 +140,7 @@ def test_the_disk_bound_holds_across_workers_and_restarts(tmp_path: Path) -> Non
     bound = int(3.5 * N * 8)
     builtin = TableSpec("value", "game", "0" * 16, "t", (N,), lambda _: np.full(N, 7.0))
 
-    async def worker(rulesets: int) -> None:
+    async def worker(rulesets: int, bound: int = bound) -> None:
         settings = TableSettings(cache_dir=tmp_path, on_demand_disk_bytes=bound)
         registry = TableRegistry(TableStore(settings), [builtin])
         await registry.start(())
@@ -170,6 +170,10 @@ def test_the_disk_bound_holds_across_workers_and_restarts(tmp_path: Path) -> Non
     tables = on_disk(tmp_path / "tables")
     assert builtin_file in tables and len(tables) == 1 + 3, tables
     assert on_disk(tmp_path / "locks") == {}
+
+    asyncio.run(worker(0, bound=int(1.5 * N * 8)))  # a restart with a lower bound trims at once
+    tables = on_disk(tmp_path / "tables")
+    assert builtin_file in tables and len(tables) == 1 + 1, tables
 
 
 def test_trimming_sweeps_stale_lock_and_temporary_files(tmp_path: Path) -> None:

@@ -375,6 +375,9 @@ class TableRegistry:
         for group in self._builtin.values():
             if any(s.at_startup for s in self._groups[group]):
                 await self._load_group(group)
+        # The files earlier runs left (or a bound lowered since) fit the bound before any
+        # house rules are asked for.
+        await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self._tasks.append(asyncio.create_task(self._work(self._queue)))
         for _ in range(self.store.settings.max_solves):
             self._tasks.append(asyncio.create_task(self._work(self._on_demand_queue)))
