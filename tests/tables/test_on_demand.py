@@ -333,6 +333,28 @@ def test_redis_keeps_on_demand_tables_within_their_byte_budget(
 
 
 @pytest.mark.redis
+def test_an_on_demand_table_over_the_whole_redis_budget_is_not_kept(
+    redis_url: str, redis_prefix: str
+) -> None:
+    from diceref.tables.redis_store import RedisTables
+
+    async def run() -> None:
+        tables = RedisTables(redis_url, redis_prefix, on_demand_bytes=100)
+        try:
+            small, big = spec(), spec()
+            await tables.put(small.key, b"s" * 60, ttl=600)
+            await tables.put(big.key, b"b" * 101, ttl=600)
+            assert await tables.get(big.key) is None
+            assert await tables.get(small.key) == b"s" * 60
+            await tables.put(big.key, b"b" * 101)  # no TTL: a built-in table, not budgeted
+            assert await tables.get(big.key) == b"b" * 101
+        finally:
+            await tables.aclose()
+
+    asyncio.run(run())
+
+
+@pytest.mark.redis
 def test_two_replicas_solve_one_ruleset_once(
     tmp_path: Path, redis_url: str, redis_prefix: str
 ) -> None:

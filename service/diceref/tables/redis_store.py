@@ -48,13 +48,18 @@ return 0
 
 
 # Run in the transaction that stores an on-demand table (KEYS[1] the list, ARGV[1] the
-# table's key, ARGV[2] the byte budget, ARGV[3] the TTL): list it, drop the entries of
-# tables that expired, delete the oldest until the rest fit (the new one too, if alone it
-# is over the budget).  Returns {tables deleted, bytes kept}.  The sizes are read each time
-# (STRLEN is O(1)) rather than kept in a counter, which expiry would leave wrong.
+# table's key, ARGV[2] the byte budget, ARGV[3] the TTL): list it, scored by Redis's clock
+# in milliseconds (a Lua number keeps 14 digits) and after the newest listed, so "oldest"
+# is the order of storing; drop the entries of tables that expired; delete the new one if
+# alone it is over the budget, else the oldest until the rest fit.  Returns {tables
+# deleted, bytes kept}.  The sizes are read each time (STRLEN is O(1)) rather than kept in a
+# counter, which expiry would leave wrong.
 _TRIM = """
 local now = redis.call('time')
-redis.call('zadd', KEYS[1], tonumber(now[1]) * 1000000 + tonumber(now[2]), ARGV[1])
+local score = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local last = redis.call('zrange', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] and tonumber(last[2]) >= score then score = tonumber(last[2]) + 1 end
+redis.call('zadd', KEYS[1], score, ARGV[1])
 redis.call('expire', KEYS[1], ARGV[3])
 local names = redis.call('zrange', KEYS[1], 0, -1)
 local sizes, total = {}, 0
@@ -64,6 +69,15 @@ for i, name in ipairs(names) do
   total = total + sizes[i]
 end
 local budget, deleted = tonumber(ARGV[2]), 0
+for i, name in ipairs(names) do
+  if name == ARGV[1] and sizes[i] > budget then
+    redis.call('del', name)
+    redis.call('zrem', KEYS[1], name)
+    total = total - sizes[i]
+    sizes[i] = 0
+    deleted = 1
+  end
+end
 for i, name in ipairs(names) do
   if total <= budget then break end
   if sizes[i] > 0 then
