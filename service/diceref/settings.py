@@ -85,6 +85,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     on_demand_memory_bytes: Annotated[int, msgspec.Meta(ge=1)] = 512 * 1024 * 1024
     on_demand_disk_bytes: Annotated[int, msgspec.Meta(ge=1)] = 2 * 1024 * 1024 * 1024
     on_demand_redis_ttl: Annotated[int, msgspec.Meta(ge=1)] = 7 * 24 * 3600
+    on_demand_redis_bytes: Annotated[int, msgspec.Meta(ge=1)] = 1024 * 1024 * 1024
 
     @property
     def tables(self) -> TableSettings:
@@ -108,6 +109,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             on_demand_memory_bytes=self.on_demand_memory_bytes,
             on_demand_disk_bytes=self.on_demand_disk_bytes,
             on_demand_redis_ttl=self.on_demand_redis_ttl,
+            on_demand_redis_bytes=self.on_demand_redis_bytes,
         )
 
     @classmethod
@@ -170,6 +172,7 @@ VARIABLES: dict[str, str] = {
     "DICEREF_ON_DEMAND_MEMORY_BYTES": "on_demand_memory_bytes",
     "DICEREF_ON_DEMAND_DISK_BYTES": "on_demand_disk_bytes",
     "DICEREF_ON_DEMAND_REDIS_TTL": "on_demand_redis_ttl",
+    "DICEREF_ON_DEMAND_REDIS_BYTES": "on_demand_redis_bytes",
 }
 _VARIABLE_OF = {field: name for name, field in VARIABLES.items()}
 

@@ -123,6 +123,7 @@ def test_corrupt_disk_file_is_recomputed(
         del blob[len(blob) // 2 :]
     else:
         blob = bytearray(encode(TableKey("value", "yahtzee", "c0ffee", "0"), expected()))
+    path.chmod(0o600)  # table files are read-only
     path.write_bytes(bytes(blob))
     fresh = sync_store(tmp_path)
     got = fresh.get_sync(KEY, compute)
