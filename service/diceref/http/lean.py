@@ -41,6 +41,7 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from diceref.http.depth import check_depth
 from diceref.http.problems import (
     MSGSPEC_MESSAGE,
     FieldError,
@@ -373,6 +374,7 @@ def lean_json(app: ASGIApp) -> ASGIApp:
             declared = check_content_headers(headers)
             timeout = request.app.state.settings.body_timeout
             body = await read_body(receive, headers, plan.max_body_size, timeout)
+            check_depth(body)
             if not declared:
                 require_json(body)
             data = decode(plan, body)
