@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from diceref.core.dice import FACES, Dice, canonical, counts, multisets
+from diceref.core.dice import FACES, Dice, canonical, counts, multisets, wrong_dice_count
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import (
     DEFAULT_RULES,
@@ -174,9 +174,8 @@ def is_yardkle(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> bool
 
 def validate_throw(dice: Sequence[int], where: str, rules: YardkleRules = DEFAULT_RULES) -> None:
     if not 1 <= len(dice) <= rules.dice:
-        raise RuleViolation(
-            where, f"a throw has 1 to {rules.dice} dice, got {len(dice)}", "wrong_dice_count"
-        )
+        reason = wrong_dice_count(1, rules.dice, len(dice))
+        raise RuleViolation(where, reason, "wrong_dice_count")
     for i, d in enumerate(dice):
         if d not in FACES:
             raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}", "not_a_die")
