@@ -31,6 +31,7 @@ __all__ = [
     "YardkleRules",
     "is_yardkle",
     "missing_dice",
+    "placements",
     "set_asides",
     "validate_throw",
     "valuation",
@@ -69,7 +70,7 @@ class SetAside:
     parts: tuple[Part, ...]
 
 
-def _placements(combo: Combination, c: Counts) -> Iterator[Counts]:
+def placements(combo: Combination, c: Counts) -> Iterator[Counts]:
     """Every way `combo` can take dice out of counts `c`, as the counts it uses."""
 
     def place(g: int, used: list[int], low: int) -> Iterator[Counts]:
@@ -110,7 +111,7 @@ def _best_splits(rules: YardkleRules) -> dict[Counts, tuple[int, tuple[tuple[int
             for i, combo in enumerate(combos):
                 if combo.size > size:
                     continue
-                for used in _placements(combo, c):
+                for used in placements(combo, c):
                     rest = tuple(a - b for a, b in zip(c, used, strict=True))
                     tail = best.get(rest)
                     if tail is None:
