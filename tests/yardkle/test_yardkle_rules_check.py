@@ -111,3 +111,14 @@ def test_the_throws_summary_is_what_every_option_gives(values: dict[str, Any]) -
     got = list(zip(*columns, strict=True))
     assert got == splits
     assert summary.max_points == max(s[2] if s[1] < s[2] else s[1] for s in splits)
+
+
+def test_another_target_reuses_what_depends_on_the_throws_alone() -> None:
+    """A flood of targets one apart builds the throws' figures once, not once a target."""
+    from diceref.games.yardkle.solver.race import race_options
+
+    a, b = YardkleRules(three_ones=700, target=12_000), YardkleRules(three_ones=700, target=12_001)
+    assert throw_summary(a) is throw_summary(b)
+    assert policy.throw_options(a) is policy.throw_options(b)
+    assert race_options(a) is race_options(b)
+    assert throw_summary(a) is not throw_summary(YardkleRules(three_ones=750, target=12_000))
