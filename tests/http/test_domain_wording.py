@@ -110,3 +110,10 @@ def test_chicago_kept_dice_not_on_the_table_are_counted(client: Client) -> None:
     field, reason, code = only_error(r)
     assert (field, code) == ("turns[0].throws[0].kept", "kept_not_on_table")
     assert reason.endswith("kept [1, 1] from [1, 2, 3]: two 1s kept, one on the table"), reason
+
+
+def test_a_truncated_body_refused_early_is_still_a_400(client: Client) -> None:
+    """The typed decoder refuses `[` as not an object before it sees the truncation."""
+    for body in ("[", '{"game": "yahtzee", "dice": [1, 2, 3, 4]', '{"dice": [1, 2], "x": ['):
+        r = client.post("/holds", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400, (body, r.text)

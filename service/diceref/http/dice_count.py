@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import msgspec
 import msgspec.inspect as mi
 
 from diceref.core.dice import wrong_dice_count
@@ -20,11 +21,16 @@ _LENGTH = re.compile(r"^Expected `array` of length [<>]= \d+ - at `\$(?P<path>[^
 _STEP = re.compile(r"\.(?P<name>[^.\[]+)|\[(?P<index>\d+)\]|\[\.\.\.\]")
 
 
-def dice_count_error(message: str, document: Any, data_type: Any) -> tuple[str, str] | None:
+def dice_count_error(message: str, body: bytes, data_type: Any) -> tuple[str, str] | None:
     """(field, reason) when `message` is msgspec's refusal of a list of dice's length in
-    `document` (the body decoded as plain JSON) of `data_type`; None otherwise."""
+    `body`, a request of `data_type`; None otherwise (also for a body that is not whole
+    JSON: the typed decoder may refuse a value before it reaches the truncation)."""
     match = _LENGTH.match(message)
     if match is None:
+        return None
+    try:
+        document = msgspec.json.decode(body)
+    except msgspec.DecodeError:
         return None
     path = match.group("path")
     node: mi.Type | None = mi.type_info(data_type)

@@ -121,8 +121,7 @@ def decode(plan: _Plan, body: bytes) -> Any:
 def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> ValidationException:
     """The 400 of a body the decoder refused: a list of dice of the wrong length in the
     domain's words (`diceref.http.dice_count`), anything else in msgspec's."""
-    document = _integral_floats_as_int(msgspec.json.decode(body))
-    counted = dice_count_error(str(exc), document, data_type)
+    counted = dice_count_error(str(exc), body, data_type)
     if counted is not None:
         field, reason = counted
         message = f"{reason} - at `$.{field}`"
