@@ -6,7 +6,6 @@ words would mislead a client or echo a huge value), and the stable `code`.
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from litestar.exceptions import ValidationException
 
@@ -23,7 +22,9 @@ _NAMED = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
 MSGSPEC_MESSAGE = re.compile(r"^(?P<reason>.*?)(?: - at (?P<key>`key` in )?`\$(?P<path>[^`]*)`)?$")
 
 
-def validation_errors(exc: ValidationException) -> list[FieldError]:
+def validation_errors(exc: ValidationException, dice: re.Pattern[str]) -> list[FieldError]:
+    """Each item msgspec refused as a field, a reason and a code (`dice`: the fields whose
+    items are dice, from `dice_fields`)."""
     errors: list[FieldError] = []
     extra = exc.extra if isinstance(exc.extra, list) else []
     for item in extra:
@@ -41,25 +42,16 @@ def validation_errors(exc: ValidationException) -> list[FieldError]:
         if match and match.group("key"):  # a dict's key, not its value, is refused
             reason = f"a key: {reason}"
         field = field or str(item.get("key") or "body")
-        errors.append(FieldError(field, reason, validation_code(field, raw)))
+        code = item.get("code") or validation_code(field, raw, dice)
+        errors.append(FieldError(field, reason, str(code)))
     if not errors:
         errors.append(FieldError("body", str(exc.detail), "invalid"))
     return errors
 
 
-# The fields of every family that hold dice (a family adds its own: `FamilyApi.dice_fields`).
-DICE_FIELDS = ("dice",)
-
-
-@cache
-def _die_field() -> re.Pattern[str]:
-    """Where a value out of range is a die that is not 1 to 6: an item of a list of dice,
-    as the families name them (`throws[]`: any item of `throws` is such a list)."""
-    # Imported when first asked: `diceref.http.family` imports the lean path, which imports
-    # this module.
-    from diceref.http.family import family_apis
-
-    names = {*DICE_FIELDS, *(n for api in family_apis().values() for n in api.dice_fields)}
+def dice_fields(names: set[str]) -> re.Pattern[str]:
+    """Where a value out of range is a die that is not 1 to 6: an item of a list of dice
+    named in `names` (`throws[]`: any item of `throws` is such a list)."""
     fields = "|".join(re.escape(n).replace(r"\[\]", r"\[\d+\]") for n in sorted(names))
     return re.compile(rf"(?:^|\.)(?:{fields})\[\d+\]$")
 
@@ -83,12 +75,12 @@ _CODES = (
 )
 
 
-def validation_code(field: str, reason: str) -> str:
+def validation_code(field: str, reason: str, dice: re.Pattern[str]) -> str:
     """The stable code of a request that does not match the document, read off msgspec's
     words (`Expected `int` <= 6` at `dice[4]` is `not_a_die`)."""
     for pattern, code in _CODES:
         if pattern.search(reason):
-            if code == "out_of_range" and _die_field().search(field):
+            if code == "out_of_range" and dice.search(field):
                 return "not_a_die"
             return code
     return "invalid"

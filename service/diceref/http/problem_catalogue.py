@@ -68,6 +68,7 @@ SHARED_ERROR_CODES: dict[str, str] = {
     "too_long": "a text or map longer than the document allows",
     "too_short": "a text or map shorter than the document allows",
     "control_character": "a text with control characters",
+    "too_deep": "a body nested deeper than the limit (32 arrays and objects)",
     "invalid": "any other mismatch with the document",
     "unknown_game": "a game the service does not know",
     "unknown_route": "a path no operation has",

@@ -9,6 +9,8 @@ translated (`diceref.http.msgspec_errors`); anything else is a logged 500.
 from __future__ import annotations
 
 import logging
+import re
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -23,7 +25,9 @@ from litestar.types import ExceptionHandlersMap
 
 from diceref.core.errors import RuleViolation
 from diceref.core.game import RuleParameterError
-from diceref.http.msgspec_errors import unknown_game_named, validation_errors
+from diceref.http.family import family_apis
+from diceref.http.game_routes import served_elsewhere
+from diceref.http.msgspec_errors import dice_fields, unknown_game_named, validation_errors
 from diceref.http.problems import (
     FIELD_LIMIT,
     PROBLEM_BASE,
@@ -42,6 +46,15 @@ from diceref.tables.registry import SolveQueueFull
 from diceref.tables.spec import TableNotLoaded
 
 log = logging.getLogger("diceref.api")
+
+# The fields of every family that hold dice (a family adds its own: `FamilyApi.dice_fields`).
+DICE_FIELDS = ("dice",)
+
+
+@cache
+def die_fields() -> re.Pattern[str]:
+    """Every family's fields whose items are dice (an item out of range is `not_a_die`)."""
+    return dice_fields({*DICE_FIELDS, *(n for a in family_apis().values() for n in a.dice_fields)})
 
 
 def _response(
@@ -150,7 +163,9 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         game = unknown_game_named(exc)
         if game is not None:
             return problem_handler(request, unknown_game(game))
-        errors = validation_errors(exc)
+        errors = [
+            _served_elsewhere(e, request.url.path) for e in validation_errors(exc, die_fields())
+        ]
         body = ProblemDetails(
             type=PROBLEM_BASE + "invalid-request",
             title="Invalid request",
@@ -179,6 +194,16 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         detail=str(exc.detail),
     )
     return _response(request, body, exc.headers)
+
+
+def _served_elsewhere(error: FieldError, path: str) -> FieldError:
+    """A `game` of another family's routes, answered with the route that serves it."""
+    named = _GAME_NAMED.match(error.reason) if error.field == "game" else None
+    reason = named and served_elsewhere(named.group("value"), path)
+    return FieldError(error.field, reason, error.code) if reason else error
+
+
+_GAME_NAMED = re.compile(r"^Invalid enum value '(?P<value>.*)'$", re.S)
 
 
 def internal_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:

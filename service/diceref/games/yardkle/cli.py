@@ -14,7 +14,7 @@ from diceref.tables.spec import TableSpec
 
 def yardkle_review(body: Any) -> Any:
     """The `POST /yardkle/reviews` answer for `body`, under its `rules` (the policy table
-    of any rules is solved here, in a fraction of a second)."""
+    of any rules is small enough to solve here)."""
     from diceref.games.yardkle.api.reviews import YardkleReviewRequest, review_answer
     from diceref.games.yardkle.tables import solve_policy_table
 
