@@ -22,7 +22,7 @@ from diceref.http.desk import desk_routes
 from diceref.http.family import family_apis
 from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
-from diceref.http.problems import EXCEPTION_HANDLERS
+from diceref.http.problem_handlers import EXCEPTION_HANDLERS
 from diceref.http.request_id import add_request_id, request_id_middleware
 from diceref.http.routes import games, health, ops, rulesets
 from diceref.logs import configure_logging
