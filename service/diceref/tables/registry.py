@@ -48,6 +48,7 @@ class LoadObserver(Protocol):
     def failed(self, kind: str, game: str) -> None: ...
     def redis_up(self, up: bool) -> None: ...
     def store_stats(self, stats: StoreStats) -> None: ...
+    def solver_pool_restarted(self) -> None: ...
 
 
 class NoObserver:
@@ -63,6 +64,9 @@ class NoObserver:
         pass
 
     def store_stats(self, stats: StoreStats) -> None:
+        pass
+
+    def solver_pool_restarted(self) -> None:
         pass
 
 
@@ -139,7 +143,11 @@ class TableRegistry:
         # recently used evicted), and on disk likewise.
         settings = store.settings
         self._on_demand_queue: asyncio.Queue[GroupKey] | None = None
-        self._pool = SolverPool(settings.max_solves, kernel_dir=settings.kernel_dir)
+        self._pool = SolverPool(
+            settings.max_solves,
+            kernel_dir=settings.kernel_dir,
+            on_replaced=lambda: self.observer.solver_pool_restarted(),
+        )
         self._recent: OrderedDict[TableKey, int] = OrderedDict()  # on-demand, in memory
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
