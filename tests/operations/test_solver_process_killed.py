@@ -79,6 +79,8 @@ def test_a_killed_solver_process_is_replaced_and_its_solve_done_again(tmp_path: 
             time.sleep(0.05)
             first = ruleset(server, 11)
         assert first["status"] == "solving", first  # killed mid-solve
+        # at the lowest priority, so that a request waking up gets a core before a solve
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in victims} == {19}
         for pid in victims:
             os.kill(pid, signal.SIGKILL)
 

@@ -4,8 +4,9 @@ A built-in game's tables are solved at most once per deployment, mostly before t
 takes requests; a house-rules table is solved while the service answers other requests.
 Solved in a thread of the serving process it would share the interpreter lock with every
 request, and a request could wait up to a switch interval (5 ms) for it on each step.  So a
-solve asked for on demand runs in one of `workers` spawned processes, at a lower CPU
-priority (`nice`), and the serving process only waits for its result in a thread:
+solve asked for on demand runs in one of `workers` spawned processes, at the lowest CPU
+priority (`nice` 19: a request that wakes up gets the core before a solve), and the serving
+process only waits for its result in a thread:
 `/score` and the built-in games' `/holds` keep their latency while a flood of house rules is
 being solved (a test floods and measures both).
 
@@ -160,7 +161,7 @@ class SolverPool:
     def __init__(
         self,
         workers: int,
-        nice: int = 10,
+        nice: int = 19,
         kernel_dir: Path | None = None,
         on_replaced: Callable[[], None] | None = None,
     ) -> None:
