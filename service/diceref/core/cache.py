@@ -142,14 +142,8 @@ class PerRuleset(Generic[K, V]):
         self._items: OrderedDict[K, V] = OrderedDict()
 
     def get(self, key: K, make: Callable[[], V]) -> V:
-        # A hit takes no lock (`POST /score` asks four times): under the GIL, `get` and
-        # `move_to_end` are each atomic, and an entry evicted between the two is still a
-        # valid answer.  Inserting and evicting together is what the lock is for.
-        found = self._items.get(key)
+        found = self.peek(key)
         if found is not None:
-            with contextlib.suppress(KeyError):
-                self._items.move_to_end(key)
-            self.budget._touch(self, key)
             return found
         made = make()  # outside the lock: building a state space takes milliseconds
         self.put(key, made)
@@ -157,6 +151,9 @@ class PerRuleset(Generic[K, V]):
 
     def peek(self, key: K) -> V | None:
         """The entry if held (used now), else None; never builds one."""
+        # A hit takes no lock (`POST /score` asks four times): under the GIL, `get` and
+        # `move_to_end` are each atomic, and an entry evicted between the two is still a
+        # valid answer.  Inserting and evicting together is what the lock is for.
         found = self._items.get(key)
         if found is not None:
             with contextlib.suppress(KeyError):
