@@ -121,14 +121,15 @@ class _Generation:
     breaks the whole executor (`BrokenProcessPool`) and may have died holding the queue's
     write lock, so both are replaced together."""
 
-    def __init__(self, workers: int, nice: int, kernel_dir: Path | None, pool: SolverPool) -> None:
+    def __init__(self, pool: SolverPool) -> None:
         context = multiprocessing.get_context("spawn")
         self.queue: Queue[Any] = context.Queue()
         self.executor = ProcessPoolExecutor(
-            workers,
+            pool.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(self.queue, nice, kernel_dir),
+            initargs=(self.queue, pool._nice, pool._kernel_dir),
+            max_tasks_per_child=pool.solves_per_process,
         )
         self.ended = threading.Event()
         self.reader = threading.Thread(
@@ -156,7 +157,13 @@ class SolverPool:
 
     A worker that dies (`kill -9`, the kernel's out-of-memory killer) breaks its executor
     and fails every solve it held; the pool then starts a new executor, solves those again
-    (`LOST_SOLVE_RETRIES`) and calls `on_replaced`, so that house rules keep working."""
+    (`LOST_SOLVE_RETRIES`) and calls `on_replaced`, so that house rules keep working.
+
+    A worker leaves after `solves_per_process` solves (None: never) and a fresh one takes
+    its place: a solve leaves its process holding hundreds of MiB (the solver's workspace,
+    its caches, a heap the allocator keeps), which a process kept for the next solve would
+    hold while idle; a fresh one costs a spawn and the imports, a fraction of a second
+    against a solve's seconds (`benchmarks/bench_solver_memory.py` measures both)."""
 
     def __init__(
         self,
@@ -164,9 +171,11 @@ class SolverPool:
         nice: int = 19,
         kernel_dir: Path | None = None,
         on_replaced: Callable[[], None] | None = None,
+        solves_per_process: int | None = 1,
     ) -> None:
         return_large_arrays()  # this process receives the solved tables
         self.workers = workers
+        self.solves_per_process = solves_per_process
         self._nice = nice
         self._kernel_dir = kernel_dir
         self._on_replaced = on_replaced
@@ -179,7 +188,7 @@ class SolverPool:
     def _current(self) -> _Generation:
         with self._lock:
             if self._generation is None:
-                self._generation = _Generation(self.workers, self._nice, self._kernel_dir, self)
+                self._generation = _Generation(self)
             return self._generation
 
     def worker_pids(self) -> list[int]:
