@@ -146,6 +146,8 @@ class _Generation:
             with contextlib.suppress(Exception):
                 worker.terminate()
         self.ended.set()
+        with contextlib.suppress(Exception):
+            self.queue.put(None)  # wakes the reader at once where the queue still works
         self.reader.join(2 * READER_POLL_SECONDS)
         with contextlib.suppress(Exception):
             self.queue.close()
@@ -210,6 +212,8 @@ class SolverPool:
             except queue.Empty:
                 continue
             except (EOFError, OSError, ValueError):  # the queue was closed under it
+                return
+            if message is None:
                 return
             token, fraction = message
             callback = self._callbacks.get(token)
