@@ -41,6 +41,8 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from diceref.http.depth import check_depth
+from diceref.http.dice_count import dice_count_error
 from diceref.http.problems import (
     MSGSPEC_MESSAGE,
     FieldError,
@@ -106,14 +108,25 @@ def decode(plan: _Plan, body: bytes) -> Any:
         return plan.decoder.decode(body)
     except msgspec.ValidationError as exc:
         if "got `float`" not in str(exc):
-            raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+            raise _refused(exc, body, plan.data_type) from None
     except msgspec.DecodeError as exc:  # not JSON at all
         raise invalid_body(exc, body) from None
     value = _integral_floats_as_int(msgspec.json.decode(body))
     try:
         return msgspec.convert(value, plan.data_type)
     except msgspec.ValidationError as exc:
-        raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+        raise _refused(exc, body, plan.data_type) from None
+
+
+def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> ValidationException:
+    """The 400 of a body the decoder refused: a list of dice of the wrong length in the
+    domain's words (`diceref.http.dice_count`), anything else in msgspec's."""
+    counted = dice_count_error(str(exc), body, data_type)
+    if counted is not None:
+        field, reason = counted
+        message = f"{reason} - at `$.{field}`"
+        return invalid_body(msgspec.ValidationError(message), body, "wrong_dice_count")
+    return invalid_body(_with_keys(exc, body, data_type), body)
 
 
 def _integral_floats_as_int(value: Any) -> Any:
@@ -164,13 +177,15 @@ def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exc
     return exc
 
 
-def invalid_body(exc: Exception, body: bytes) -> ValidationException:
+def invalid_body(exc: Exception, body: bytes, code: str | None = None) -> ValidationException:
     """A body that is not the documented JSON, named by field (`body` when it is not JSON
-    at all) in the shape of Litestar's own validation errors, so one handler renders both."""
+    at all) in the shape of Litestar's own validation errors, so one handler renders both
+    (`code`: the error's code, when msgspec's words do not say it)."""
     empty = not body.strip()
     message = "the request body is empty: expected a JSON object" if empty else str(exc)
     detail = "Validation failed for the request body"
-    return ValidationException(detail=detail, extra=[{"message": message, "key": "body"}])
+    item = {"message": message, "key": "body"} | ({} if code is None else {"code": code})
+    return ValidationException(detail=detail, extra=[item])
 
 
 @dataclass(frozen=True)
@@ -373,6 +388,7 @@ def lean_json(app: ASGIApp) -> ASGIApp:
             declared = check_content_headers(headers)
             timeout = request.app.state.settings.body_timeout
             body = await read_body(receive, headers, plan.max_body_size, timeout)
+            check_depth(body)
             if not declared:
                 require_json(body)
             data = decode(plan, body)

@@ -176,11 +176,32 @@ class TableRegistry:
         A spec the registry has not seen (a house-rules variant) is admitted on demand:
         `SolveQueueFull` if too many are already waiting."""
         table = self._tables.get(spec.key)
+        if table is not None and self.store.disk.changed(spec.key):
+            self._unload(spec)
+            table = None
         if table is None:
             self.admit((spec,))
         elif spec.key in self._recent:
             self._recent.move_to_end(spec.key)
         return table
+
+    def _unload(self, spec: TableSpec) -> None:
+        """Stop serving a table whose file was written or truncated in place since it was
+        mapped (its mapping would show the new bytes, or kill the process past the new
+        end): it is loaded again, and the load finds the file corrupt (counted, deleted)
+        and fetches or solves the table anew."""
+        log.warning(
+            "the file of table %s changed in place since it was mapped; loading it again",
+            spec.key,
+        )
+        self._tables.pop(spec.key, None)
+        self._recent.pop(spec.key, None)
+        self.store.forget(spec.key)
+        state = self.states[spec.key]
+        state.status, state.source, state.progress = "missing", None, 0.0
+        group = group_of(spec)
+        if self._group_status[group] == "ready":
+            self._group_status[group] = "missing"
 
     def require(self, spec: TableSpec) -> FloatArray:
         """The table; `TableNotLoaded` (a 503 for the client) while it is loading."""
@@ -299,20 +320,24 @@ class TableRegistry:
         """Forget the least recently used on-demand rulesets beyond the memory bound, their
         tables and their states (a later request admits one again, and loads it from disk
         or Redis if they still hold it), so that a flood of house rules cannot grow the
-        process without end."""
+        process without end.
+
+        Whole rulesets go, oldest first, until the bound holds or only the one of `keep`
+        and those still loading are left: the candidates are listed before any is evicted,
+        so evicting one never leaves a stale entry (its other tables) to trip over."""
         bound = self.store.settings.on_demand_memory_bytes
         if self._budget is not None:  # what the caches hold is taken from the same budget
             bound -= self._budget.cached
-        for key in list(self._recent):
-            if sum(self._recent.values()) <= bound:
+        held = sum(self._recent.values())
+        kept = group_of(self.specs[keep])
+        candidates = dict.fromkeys(group_of(self.specs[key]) for key in self._recent)
+        for group in candidates:
+            if held <= bound:
                 return
-            group = group_of(self.specs[key])
-            if key == keep or group == group_of(self.specs[keep]):
-                continue
-            if self._group_status[group] in ("queued", "loading"):
+            if group == kept or self._group_status[group] in ("queued", "loading"):
                 continue
             for spec in self._groups.pop(group):
-                self._recent.pop(spec.key, None)
+                held -= self._recent.pop(spec.key, 0)
                 self._tables.pop(spec.key, None)
                 self.store.forget(spec.key)
                 del self.specs[spec.key], self.states[spec.key]
@@ -375,6 +400,9 @@ class TableRegistry:
         for group in self._builtin.values():
             if any(s.at_startup for s in self._groups[group]):
                 await self._load_group(group)
+        # The files earlier runs left (or a bound lowered since) fit the bound before any
+        # house rules are asked for.
+        await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self._tasks.append(asyncio.create_task(self._work(self._queue)))
         for _ in range(self.store.settings.max_solves):
             self._tasks.append(asyncio.create_task(self._work(self._on_demand_queue)))
@@ -448,11 +476,13 @@ class TableRegistry:
             self._group_status[group] = "failed"
             self._failed_at[group] = time.monotonic()
         if self._is_on_demand(group):
-            await asyncio.to_thread(self.store.trim_disk, self._on_demand_keys())
+            await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self.observer.store_stats(self.store.stats())
 
-    def _on_demand_keys(self) -> set[TableKey]:
-        return {k for k, state in self.states.items() if state.on_demand}
+    def _builtin_keys(self) -> set[TableKey]:
+        """The tables trimming the disk spares: every other file there is an on-demand one
+        (this process's, another worker's, an earlier run's) or a stale one."""
+        return {k for k, state in self.states.items() if not state.on_demand}
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed

@@ -31,7 +31,7 @@ class TableSpec:
     rules_hash: str
     solver_version: str
     # The table's shape, or a function giving it at first use (`shape`): Yardkle's comes from
-    # its layout (~50 ms of Python), which listing the specs at start-up need not pay for.
+    # its layout, which listing the specs at start-up need not work out.
     _shape: tuple[int, ...] | Callable[[], tuple[int, ...]] = field(compare=False, repr=False)
     # The pure solve, given an optional progress callback (done, total); it runs in a worker
     # thread, never on a request's path.

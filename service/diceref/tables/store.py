@@ -91,6 +91,7 @@ class TableStore(HostTables):
                 connect_timeout=settings.redis_connect_timeout,
                 timeout=settings.redis_timeout,
                 lock_ttl=settings.lock_ttl,
+                on_demand_bytes=settings.on_demand_redis_bytes,
             )
         self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
         self._saving: set[asyncio.Task[FloatArray | None]] = set()
@@ -194,30 +195,13 @@ class TableStore(HostTables):
         """Drop the process's copy of a table (an evicted on-demand table); the disk cache
         and Redis keep theirs."""
         self._memory.pop(key, None)
+        self.disk.forget(key)
 
-    def trim_disk(self, on_demand: Collection[TableKey]) -> int:
-        """Delete the least recently used of these tables' files beyond the on-demand disk
-        bound; returns how many (built-in tables are never listed here, so never trimmed)."""
-        files = []
-        for key in on_demand:
-            path = self.disk.path(key)
-            with contextlib.suppress(OSError):
-                info = path.stat()
-                files.append((info.st_mtime, info.st_size, key, path))
-        # oldest first; files written within the clock's resolution tie on the time (and
-        # then the size), so the key's id decides, never the keys themselves (unordered)
-        files.sort(key=lambda file: (file[0], file[1], file[2].id))
-        total = sum(size for _, size, _, _ in files)
-        removed = 0
-        for _, size, key, path in files:
-            if total <= self.settings.on_demand_disk_bytes:
-                break
-            with contextlib.suppress(OSError):
-                path.unlink()
-                total -= size
-                removed += 1
-                log.info("trimmed on-demand table %s from the disk cache", key)
-        return removed
+    def trim_disk(self, keep: Collection[TableKey]) -> int:
+        """Delete the least recently used table files beyond the on-demand disk bound,
+        whoever wrote them, sparing those of `keep` (the built-in tables); returns how many
+        (`DiskCache.trim`)."""
+        return self.disk.trim(self.settings.on_demand_disk_bytes, keep)
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(0 if self.redis is None else self.redis.errors)

@@ -45,6 +45,7 @@ from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.policy import hot_dice_reach, kept_chance, throw_options
+from diceref.games.yardkle.solver.throws import scoring_key
 
 MAX_LEVELS = 2_000  # units a race may miss: a need of 100,000 at the built-in unit (50)
 MEMO_RULESETS = 16  # rulesets whose solved levels are kept (least recently raced leave)
@@ -70,8 +71,13 @@ class RaceOptions:
     chance: FloatArray  # (throws, dice): the merged throw's chance, in its dice's column
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
 def race_options(rules: YardkleRules) -> RaceOptions:
+    """The race's grid of options, kept per scoring rules (another target reuses it)."""
+    return _race_options(scoring_key(rules))
+
+
+@lru_cache(maxsize=RULESETS_KEPT)
+def _race_options(rules: YardkleRules) -> RaceOptions:
     opts = throw_options(rules)
     bounds = [*opts.starts.tolist(), len(opts.option_steps)]
     merged: dict[tuple[int, tuple[tuple[int, int], ...]], float] = {}
