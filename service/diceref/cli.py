@@ -101,8 +101,8 @@ def _connection_limits(settings: Settings) -> dict[str, Any]:
     withstands").
 
     HTTP/1.1 only: in granian's `auto` mode hyper first reads the bytes that tell HTTP/1
-    from an HTTP/2 preface, with no timeout, so a connection that sends nothing held its
-    slot for ever (issue 18: 1,100 such sockets blocked every new client).  hyper's HTTP/1
+    from an HTTP/2 preface, with no timeout, so a connection that sends nothing would hold
+    its slot for ever (docs/reliability.md).  hyper's HTTP/1
     header timer starts as soon as the connection is served and again after each response,
     so `DICEREF_HEADER_TIMEOUT` closes silent, half-sent and idle keep-alive connections
     alike.  The body timeout is the app's (`diceref.http.lean`): granian has none; the send
@@ -128,10 +128,9 @@ def _connection_limits(settings: Settings) -> dict[str, Any]:
 
 def _has_uvloop() -> bool:
     """uvloop (a dependency except on Windows) hands a request body from granian's Rust
-    threads to the event loop far faster than asyncio's loop: on one worker POST /score
-    answered about 1.3x the requests a second (4,800 vs 3,650, side by side).  Named
-    explicitly, since granian's `auto` would prefer rloop, an experimental loop, if it
-    happened to be installed."""
+    threads to the event loop faster than asyncio's loop (docs/solver.md, "The request
+    path").  Named explicitly, since granian's `auto` would prefer rloop, an experimental
+    loop, if it happened to be installed."""
     import importlib.util
 
     return importlib.util.find_spec("uvloop") is not None
@@ -231,7 +230,7 @@ def _score(args: argparse.Namespace, settings: Settings) -> int:
 def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     """Solve (or load) every table of the games named, all games by default."""
     from diceref.games.families import GAME_IDS, table_specs
-    from diceref.tables.host import sync_store
+    from diceref.tables.drivers import sync_store
     from diceref.tables.spec import load_sync
 
     unknown = [g for g in args.games if g not in GAME_IDS]
@@ -294,7 +293,7 @@ class _ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         percent = 100 * done // max(total, 1)
-        if self.console is None and sys.stderr.isatty():  # rich costs 25 ms to import
+        if self.console is None and sys.stderr.isatty():  # rich: imported only for a terminal
             from rich.console import Console
 
             self.console = Console(stderr=True)

@@ -1,21 +1,14 @@
 """granian's server with a send timeout: a connection whose answer the client does not
 take is closed (README, "What the service withstands").
 
-granian has no write timeout, and nothing in the app can supply one: an answer handed to
-granian in one piece leaves the app at once, and hyper then waits, with no deadline, for
-a client that never reads (its receive window shut) to make room for it, holding one of
-the worker's connection slots the while.  Enough such clients (1,100 pipelining large
-answers against two workers) took every slot and kept every new client out.
-
-The timeout is the kernel's: `TCP_USER_TIMEOUT` on the listening socket, which every
-accepted connection inherits, aborts a connection whose sent data stays unacknowledged,
-or whose peer's window stays shut, for longer than it (Linux; RFC 5482).  granian builds
-each worker's listener inside the worker on Linux, where no option can be set on it, so
-this server builds the one listener in the main process, sets the option, and hands it
-to the workers as granian does on the platforms where it shares one listener (a file
-descriptor the workers accept from).  It overrides one private method of granian's,
-which the locked version pins; tests/operations/test_slow_readers.py fails if an upgrade
-changes it.
+granian has no write timeout, and the app cannot supply one (an answer handed over in one
+piece leaves it at once), so a client that never reads holds a connection slot for good.
+The timeout is the kernel's: `TCP_USER_TIMEOUT` on the listening socket, which every accepted
+connection inherits (Linux; RFC 5482).  granian builds each worker's listener inside the
+worker on Linux, so this server builds the one listener in the main process, sets the
+option, and hands it to the workers as granian does where it shares one listener.  It
+overrides one private method of granian's, which the locked version pins;
+tests/operations/test_slow_readers.py fails if an upgrade changes it.
 """
 
 from __future__ import annotations

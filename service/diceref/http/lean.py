@@ -1,22 +1,13 @@
 """The lean request path of the JSON operations: decode, call the handler, encode.
 
-Litestar's generic handler path (kwargs model, signature model, `Response` object) costs
-about as much per request as the whole of `GET /healthz`, and it decodes a body twice (JSON
-to builtins, then a lax `msgspec.convert` that turns `"2"` into `2` and `5.0` into `5`).
-`POST /score` runs on every throw a frontend shows, so issue 2 asks it to keep half of
-`/healthz`'s throughput; and the brief forbids silent corrections of bad input.
-
-`lean_json` is a middleware (declared once per family router) that answers the request
-itself with the handler's own function: the body is read through Litestar's `Request` (so
-the body limit and its 413 stay Litestar's), decoded once and strictly by a msgspec
-`Decoder` for the handler's `data` type, passed to the function, and the returned Struct
-is encoded by msgspec.  The handler stays an ordinary Litestar route handler, so routing,
-the OpenAPI document, app middleware (metrics, CORS) and the problem+json exception
-handlers are those
-of every other route; only the per-request handler machinery is skipped.
-
-A handler served this way takes `data` (its JSON body) and optionally `request`, and
-returns a msgspec Struct with the handler's declared status code.
+`lean_json` is a middleware (declared once per family router) that answers with the
+handler's own function: the body is read through Litestar's `Request` (its body limit and
+413 stay), decoded once and strictly by a msgspec `Decoder` for the handler's `data` type
+(Litestar's lax conversion would turn `"2"` into `2`), and the returned Struct encoded by
+msgspec.  Routing, the OpenAPI document, app middleware and the problem+json handlers stay
+Litestar's; only its per-request handler machinery, which costs about as much as a whole
+`GET /healthz`, is skipped.  A handler served this way takes `data` and optionally
+`request`, and returns a Struct with its declared status code.
 """
 
 from __future__ import annotations
@@ -262,8 +253,8 @@ def require_json(body: bytes) -> None:
 class BodyDeadlines:
     """The deadlines of the bodies being read in one event loop, watched by one timer.
 
-    `asyncio.timeout` around each read arms and cancels a timer handle per request, about
-    4 us: a tenth of a whole `POST /score`.  Here a read only enters and leaves a dict, and
+    `asyncio.timeout` around each read arms and cancels a timer handle per request, a cost
+    that shows against a whole `POST /score`.  Here a read only enters and leaves a dict, and
     a timer that runs every `TICK` seconds while reads are pending cancels each read whose
     deadline has passed, so a late body is cut off at most `TICK` after its deadline.
     """
@@ -319,7 +310,7 @@ async def read_body(receive: Receive, headers: BodyHeaders, limit: float, timeou
 
     Read straight off `receive`, with Litestar's own limits and errors: a body (announced or
     received) over the route's `request_max_body_size` is Litestar's 413, a malformed
-    `Content-Length` its 400 (Litestar's `Request.body` costs some 4 us more a request)."""
+    `Content-Length` its 400 (Litestar's `Request.body` would cost more a request)."""
     if headers.content_length is not None:
         try:
             announced = int(headers.content_length)

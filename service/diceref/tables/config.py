@@ -48,8 +48,8 @@ class TableSettings:
 
     def __post_init__(self) -> None:
         if self.redis_url is not None:
-            # imported only here: redis-py costs a process ~0.1 s to import, paid only by
-            # a deployment that uses Redis (`diceref precompute` and a laptop's serve do not)
+            # imported only here: redis-py's import is paid only by a deployment that
+            # uses Redis (`diceref precompute` and a laptop's serve do not)
             from redis.asyncio.connection import parse_url
 
             parse_url(self.redis_url)  # a malformed URL fails at start-up, not on first use

@@ -1,21 +1,13 @@
 """The local disk cache: one file per table, memory-mapped read-only when loaded.
 
-Memory-mapping lets every worker process on a host share one copy of a table in the page
-cache instead of each holding a private one.  That is only safe because a table file is
-never modified in place: it is written to a temporary file (read-only), fsynced and renamed
-over the final name, so a reader sees either the old complete file or the new complete file,
-and a mapping of a replaced file keeps the old inode alive.  A file something else writes
-or truncates in place is caught: verified when mapped (size, checksum), and `changed` when
-its size or modification time has moved since, so that it is no longer served.
-
-`HostLock` lets the workers of one host (which share this directory) compute a missing
-table once between them when there is no Redis to coordinate them.
-
-A cache directory the service cannot write (a read-only image with the tables baked in, a
-mistyped path) is still read; locks and new tables then go to a private directory under
-the system's temporary directory (`fallback_directory`), which the workers of the host
-share just the same, so that they still solve a missing table once between them and map
-one copy of it.
+Memory-mapping lets the workers of a host share one copy of a table in the page cache.  That
+is safe because a table file is never modified in place: it is written to a temporary file
+(read-only), fsynced and renamed over the final name.  A file something else writes or
+truncates in place is caught: verified when mapped (size, checksum), and `changed` when its
+size or modification time has moved since.  `HostLock` lets the workers of a host compute a
+missing table once between them when there is no Redis.  A cache directory the service
+cannot write is still read; locks and new tables then go to a private directory under the
+system's temporary directory (`fallback_directory`), which the host's workers share alike.
 """
 
 from __future__ import annotations

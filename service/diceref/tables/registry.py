@@ -2,18 +2,10 @@
 
 Every family describes its tables as `TableSpec`s; the registry serves them all alike and
 knows no family.  The request path only ever *reads* tables here (`table`, `require`): a
-table that is not loaded yet gets a 503 with Retry-After and a background load, never an
-inline solve.  Specs marked `at_startup` (Yardkle's 32 KB policy table) are loaded by
-`start`, before the service takes requests; the others when a request or `DICEREF_PRELOAD`
-asks for their game, one game at a time (all of its tables in the order the family lists).
-
-While the service runs, a watchdog pings Redis every `redis_check_interval` seconds: the
-observer's Redis gauge follows it, and the tables this process holds are written to Redis
-where it lacks them, at the first answer (tables loaded from disk at start-up), after each
-load from disk, and when Redis answers again after an outage (a restart without
-persistence), so that no replica has to solve them again.
-
-The registry reports loads to a `LoadObserver` (the HTTP layer's Prometheus metrics), so that
+table not loaded yet gets a 503 with Retry-After and a background load, never an inline
+solve.  Specs marked `at_startup` load before the service takes requests; the others when a
+request or `DICEREF_PRELOAD` asks for their game.  A watchdog pings Redis and writes back
+the tables Redis lacks (docs/tables.md); loads are reported to a `LoadObserver`, so that
 this layer imports no web or metrics framework.
 """
 
@@ -32,8 +24,8 @@ import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
 from diceref.core.cache import MemoryBudget
-from diceref.tables.host import LoadedTable
 from diceref.tables.key import TableKey
+from diceref.tables.lookup import LoadedTable
 from diceref.tables.solver_pool import SolverPool
 from diceref.tables.spec import TableNotLoaded, TableSpec
 from diceref.tables.stats import StoreStats
@@ -395,7 +387,7 @@ class TableRegistry:
         for state in self.states.values():
             if state.status in ("queued", "loading"):
                 state.status = "missing"
-        # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
+        # Small tables a route always needs (quick to solve): loaded before requests
         # come in, so those routes answer from the first request on.
         for group in self._builtin.values():
             if any(s.at_startup for s in self._groups[group]):

@@ -1,8 +1,8 @@
 """Yardkle's one table, as a spec the tables registry serves: the expected turn points of
 every state (pad or not, turn points, dice left) under the optimal turn policy.
 
-It is small (32 KB, solved in 0.1 s; a house-rules variant at most 1.92 MB, see
-`MAX_LEVELS`), so it is loaded before the service takes its first request (`at_startup`),
+It is small (32 KB, a house-rules variant at most 1.92 MB, see `MAX_LEVELS`) and quick to
+solve, so it is loaded before the service takes its first request (`at_startup`),
 and `/yardkle/holds` reads it from the registry like every other table: a process without
 it answers 503 while it loads, never solves inline.
 """
@@ -94,9 +94,8 @@ def levels_at_most(rules: YardkleRules) -> int | None:
     """An upper bound on `levels_needed` from the rules' numbers alone, in microseconds
     (None with hot dice forced, whose bound has no such shortcut).
 
-    The exact count reads the throws' summary (`solver/throws.py`, a millisecond of array
-    work, never every option of every throw): most house rules need not even that.  The
-    banking bound is
+    The exact count reads the throws' summary (`solver/throws.py`, array work, never every
+    option of every throw): most house rules need not even that.  The banking bound is
     max over n of a_n / q_n (`policy.layout`): a_n, the expected best set-aside of n dice,
     is at most n times the largest combination (each combination takes at least one die),
     and q_n, the chance that nothing scores, is at least its value with every combination

@@ -66,8 +66,8 @@ async def with_tables(game: GameInfo, rules: GameRules, registry: TableRegistry)
     """The maximum score (from the max table) and the optimal expected score from an empty
     card (from the value table), from what is loaded: a missing table is asked for in the
     background (`registry.table`) and its figure is null, with `tables: "loading"`.  Never
-    awaited: with an empty cache the max table took 3.3 s to solve, and with another
-    replica's Redis lock held up to DICEREF_REDIS_WAIT_TIMEOUT (issue 18)."""
+    awaited: with an empty cache the max table is solved first, and with another replica's
+    Redis lock held a load waits up to DICEREF_REDIS_WAIT_TIMEOUT."""
     assert isinstance(game, Ruleset)
     ruleset = game
     maxima = registry.table(max_spec(ruleset))

@@ -1,20 +1,11 @@
 """A scorecard ruleset as the document `GET /games/{game}` publishes, and back.
 
-A client fetches a built-in game, changes it (a box, a bonus, the order) and sends it back as
-a request's `ruleset`: `ruleset_from_description` rebuilds the `Ruleset` from that document,
-and `box_fields` is what the document says of each box, so the two are one vocabulary.  A
-built-in game sent back unchanged is the same ruleset (the same `rules_hash`, so the same
-tables and the same answers).
-
-The vocabulary is the rules layer's own (`boxes.Pattern`, `boxes.Points`): each pattern and
-scoring rule takes the fields it needs and no other, so a field set where it would change
-nothing (a run on a pair) is refused rather than carried silently.  The limits are those of
-the solver and its state space (see `solver/statespace.py`): five dice, one to four throws,
-at most 15 boxes, an upper section of six boxes (ones to sixes, in that order, first on the
-card) whose points depend only on how many dice show their face, and a bounded table.
-
-Every refusal is a `RuleViolation` naming the field by its path in the request
-(`ruleset.boxes[3].pattern`), a reason, and a stable code.
+A client fetches a built-in game, changes it and sends it back as a request's `ruleset`:
+`ruleset_from_description` rebuilds the `Ruleset`, and `box_fields` is what the document
+says of each box, so the two are one vocabulary (a built-in game sent back unchanged has the
+same `rules_hash`).  A field where it would change nothing is refused, not carried; the
+limits are the solver's (docs/rules/house-rules.md, "Limits").  Every refusal is a
+`RuleViolation` naming the field by its path in the request, a reason and a stable code.
 """
 
 from __future__ import annotations

@@ -1,29 +1,11 @@
 """The Yardkle turn policy that maximises expected points per turn, solved exactly.
 
-State: (points accumulated this turn t, dice left to throw n).  After a throw the player picks
-a set-aside, then banks (worth t, or 0 while off the pad and t is under the entry threshold)
-or throws the dice left (all of them again after hot dice).  A throw with nothing to set
-aside is a Yardkle and is worth 0.
-
-Two facts make the solve exact and small:
-
-* Every set-aside scores (at least `unit` points), so t strictly grows along a turn: the
-  states form an acyclic graph, and value iteration swept from high t down to 0 reaches its
-  fixed point in one sweep.  The solve still sweeps until the Bellman residual is under the
-  tolerance and reports it, so the claim is checked rather than assumed.
-* Above `bank_from` the policy provably banks.  Throwing n dice once more and banking is
-  worth (1 - q_n) t + a_n (q_n: chance of a Yardkle, a_n: expected best set-aside), which is
-  at most t once t >= a_n / q_n.  The set {t >= max_n a_n / q_n} is closed (t only grows), so
-  this is a monotone stopping problem and the one-step look-ahead rule, bank, is optimal
-  there (Chow, Robbins & Siegmund, "Great Expectations", ch. 3; integrable since a turn ends
-  in a Yardkle with chance at least q_6 per throw).  Values above the bound are closed-form.
-
-With hot dice forced (`hot_dice_optional` false) the state after hot dice has no choice:
-its value is the throw's, never the bank's.  The states that may bank are those with fewer
-than all the dice left, and a step from one of them to the next may pass through forced
-throws (see `HotDiceForced` for the bound and the closed form that replace the above).
-
-Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the table store.
+State: (points accumulated this turn t, dice left to throw n); after a throw the player
+picks a set-aside, then banks or throws the dice left.  Every set-aside scores, so t only
+grows and one sweep from high t down is the fixed point (the Bellman residual is still
+checked); above a proven bound the policy banks and values are closed-form (`HotDiceForced`
+when hot dice are forced).  The proofs and figures: docs/rules/yardkle.md, "The turn
+policy".  Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the store.
 """
 
 from __future__ import annotations

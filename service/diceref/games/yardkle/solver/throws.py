@@ -1,20 +1,14 @@
 """What the policy's layout needs of every throw, for any points, as array work.
 
 The layout (`policy.layout`: the banking bound, hence the table's levels) needs per throw
-only its best set-aside, its best set-aside keeping dice back and the points of setting
-all of them aside; per dice count, the chance of a Yardkle and the expected best set-aside.
-`policy.throw_options` works them out with every set-aside of every throw (some 60 ms of
-Python per ruleset), which is the solve's business.  Checking a request's house rules must
-not cost that on the serving process, whatever the points.
-
-A set-aside is worth its best split into combinations, so the best set-aside of a throw is
-the best *packing*: disjoint combinations taken from its dice.  Which packings a throw has
-does not depend on the points, only on which combinations exist and whether grouped
-combinations need distinct faces (`groups_distinct_faces`).  So the packings of all 923
-throws of one to six dice are listed once per process (as counts of each combination), and
-a ruleset's figures are one matrix product with its points and a few segment maxima.  A
-packing that uses a combination the ruleset does not score (0 points, or more dice than it
-throws) is not a set-aside of that ruleset and is left out.
+its best set-aside, its best keeping dice back and the points of setting all aside; per dice
+count, the chance of a Yardkle and the expected best set-aside.  `policy.throw_options`
+enumerates every set-aside, which checking a request's house rules must not pay for.  The
+best set-aside is the best *packing* of disjoint combinations, and which packings a throw
+has depends only on which combinations exist (and `groups_distinct_faces`), not the points:
+so the packings of all 923 throws of one to six dice are listed once per process, and a
+ruleset's figures are one matrix product with its points and a few segment maxima (a
+packing using a combination the ruleset does not score is left out).
 """
 
 from __future__ import annotations
