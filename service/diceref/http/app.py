@@ -15,7 +15,7 @@ from litestar.middleware import DefineMiddleware
 from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ControllerRouterHandler
 
-from diceref.core import kernel
+from diceref.core import cache, kernel
 from diceref.games.families import table_specs
 from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.desk import desk_routes
@@ -84,6 +84,7 @@ def create_app(
         table_specs(),
         observer=TableMetrics(),
         owns_store=store is None,
+        budget=cache.BUDGET,
     )
 
     async def start_tables(app: Litestar) -> None:
