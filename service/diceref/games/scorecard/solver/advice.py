@@ -13,14 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from diceref.core.arrays import FloatArray
-from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets
+from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets, throw_index
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.rules.scorecard import (
-    Scorecard,
-    card_total,
-    five_box_holds_top,
-    legal_options,
-)
+from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
+from diceref.games.scorecard.rules.turn import card_state as turn_card_state
+from diceref.games.scorecard.rules.turn import turn_model
 from diceref.games.scorecard.solver.engine import TurnValues, turn_values
 from diceref.games.scorecard.solver.keeps import keep_graph
 from diceref.games.scorecard.solver.request_turn import RequestTurn, handles, request_turn
@@ -56,11 +53,7 @@ class CardState:
 
 
 def card_state(ruleset: Ruleset, card: Scorecard) -> CardState:
-    filled = card.boxes
-    mask = sum(1 << i for i, b in enumerate(ruleset.boxes) if b.id in filled)
-    sub = sum(filled.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
-    flag = 1 if five_box_holds_top(ruleset, filled) else 0
-    return CardState(mask, sub, flag)
+    return CardState(*turn_card_state(ruleset, card.boxes))
 
 
 def state_value(space: StateSpace, values: FloatArray, state: CardState) -> float:
@@ -125,21 +118,21 @@ def advise(
     state = card_state(ruleset, card)
     total = card_total(ruleset, card)
     options: list[Advice] = []
-    five = ruleset.five_box_index
-    box_index, upper = ruleset.box_index, ruleset.upper_set
-    for option in legal_options(ruleset, card, dice, throw):
-        i = box_index[option.box]
-        after_sub = state.sub + option.points if i in upper else state.sub
-        after_flag = 1 if i == five and option.points == ruleset.five_box_top else state.flag
-        future = float(values[space.index_one(state.mask | 1 << i, after_sub, after_flag)])
+    ids = ruleset.box_ids
+    placements = turn_model(ruleset).placements(
+        state.mask, state.sub, state.flag, throw_index(dice), throw == 1
+    )
+    for p in placements:
+        future = float(values[space.index_one(p.mask, p.sub, p.flag)])
+        bonus = p.upper_bonus + p.extra_bonus
         options.append(
             BoxAdvice(
-                option.box,
-                option.points,
-                option.bonus,
-                total + option.points + option.bonus + future,
-                option.upper_bonus,
-                option.extra_bonus,
+                ids[p.box],
+                p.points,
+                bonus,
+                total + p.points + bonus + future,
+                p.upper_bonus,
+                p.extra_bonus,
             )
         )
     if throws_left > 0:
