@@ -13,9 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
+from diceref.core.arrays import FloatArray, IntArray
 from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
+
+BoolArray = npt.NDArray[np.bool_]
 
 
 class Candidate(NamedTuple):
@@ -98,6 +104,19 @@ class TurnModel:
             and bool(mask >> five & 1)
             and (flag == 1 or self.joker_when_scratched)
         )
+
+    def joker_on_each(self, mask: IntArray, flag: IntArray) -> BoolArray:
+        """`joker_on` for arrays of states."""
+        five = self.five
+        if not self.fives or five is None:
+            return np.zeros(len(mask), dtype=bool)
+        on: BoolArray = ((mask >> five & 1) == 1) & ((flag == 1) | self.joker_when_scratched)
+        return on
+
+    def extra_each(self, flag: IntArray) -> FloatArray:
+        """The extra bonus a five of a kind earns from each of an array of states."""
+        extra: FloatArray = np.where(flag == 1, float(self.extra_bonus), 0.0)
+        return extra
 
     def extra_for(self, flag: int, throw: int) -> int:
         """The extra bonus a five of a kind earns: its box already holds the top score."""
@@ -182,7 +201,7 @@ def _tiers(ruleset: Ruleset, throw: int, face: int) -> tuple[Tiers | None, Tiers
     # An upper box records what these dice score there (0 in most games: none of its face).
     upper = tuple(Candidate(b, joker[b]) for b in ruleset.upper_indices if b != matching)
     if rule.joker is Joker.FORCED:  # a lower box at full value, else an upper one
-        return when_open, (lower, upper)
+        return when_open, tuple(tier for tier in (lower, upper) if tier)
     return when_open, (tuple(sorted(upper + lower)),)
 
 

@@ -18,9 +18,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
 from diceref.games.scorecard.rules.turn import card_state as turn_card_state
 from diceref.games.scorecard.rules.turn import turn_model
-from diceref.games.scorecard.solver.engine import TurnValues, turn_values
-from diceref.games.scorecard.solver.keeps import keep_graph
-from diceref.games.scorecard.solver.request_turn import RequestTurn, handles, request_turn
+from diceref.games.scorecard.solver.request_turn import RequestTurn, request_turn
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
 
@@ -67,41 +65,22 @@ def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) 
     return card_total(ruleset, card) + state_value(space, values, card_state(ruleset, card))
 
 
-_TURNS: OrderedDict[tuple[str, int, CardState], RequestTurn | TurnValues] = OrderedDict()
+_TURNS: OrderedDict[tuple[str, int, CardState], RequestTurn] = OrderedDict()
 TURN_CACHE_SIZE = 512  # ~8 KB each: a turn's keep values, reused by its next decisions
 
 
-def _turn(space: StateSpace, values: FloatArray, state: CardState) -> RequestTurn | TurnValues:
-    """A turn's keep values, cached: a frontend asks after each throw of the same turn.
-    One state's turn is `request_turn` (a dozen numpy calls over all keeps at once) where
-    the compiled solver takes the ruleset, else `engine.turn_values`."""
-    key = (space.ruleset.rules_hash, id(values), state)
+def _turn(ruleset: Ruleset, values: FloatArray, state: CardState) -> RequestTurn:
+    """A turn's keep values, cached: a frontend asks after each throw of the same turn."""
+    key = (ruleset.rules_hash, id(values), state)
     turn = _TURNS.get(key)
     if turn is None:
-        if handles(space.ruleset):
-            turn = request_turn(space.ruleset, values, state.mask, state.sub, state.flag)
-        else:
-            turn = turn_values(
-                space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
-            )
+        turn = request_turn(ruleset, values, state.mask, state.sub, state.flag)
         _TURNS[key] = turn
         if len(_TURNS) > TURN_CACHE_SIZE:
             _TURNS.popitem(last=False)
     else:
         _TURNS.move_to_end(key)
     return turn
-
-
-def _keep_values(
-    turn: RequestTurn | TurnValues, throws_left: int, keeps: list[tuple[int, ...]]
-) -> list[float]:
-    if isinstance(turn, RequestTurn):
-        flat = [KEEP_INDEX[keep] for keep in keeps]
-        values: list[float] = turn.keeps_with(throws_left)[flat].tolist()
-        return values
-    levels = turn.keeps_with(throws_left)
-    index = keep_graph().index
-    return [float(levels[len(keep)][index[len(keep)][keep], 0]) for keep in keeps]
 
 
 def advise(
@@ -137,7 +116,10 @@ def advise(
         )
     if throws_left > 0:
         keeps = sub_multisets(canonical(dice))
-        turn_keeps = _keep_values(_turn(space, values, state), throws_left, keeps)
+        flat = [KEEP_INDEX[keep] for keep in keeps]
+        turn_keeps: list[float] = (
+            _turn(ruleset, values, state).keeps_with(throws_left)[flat].tolist()
+        )
         options += [KeepAdvice(k, total + v) for k, v in zip(keeps, turn_keeps, strict=True)]
     options.sort(key=lambda o: -o.expected_total)
     return options
