@@ -233,8 +233,10 @@ def legal_options(
     mask, sub, flag = card_state(ruleset, card.boxes)
     ids = ruleset.box_ids
     return [
-        Option(ids[p.box], p.points, p.upper_bonus + p.extra_bonus, p.upper_bonus, p.extra_bonus)
-        for p in model.placements(mask, sub, flag, throw_index(dice), throw == 1)
+        Option(ids[box], points, upper + extra, upper, extra)
+        for box, points, upper, extra in model.scored(
+            mask, sub, flag, throw_index(dice), throw == 1
+        )
     ]
 
 

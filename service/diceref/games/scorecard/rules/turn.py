@@ -72,6 +72,7 @@ class TurnModel:
     flag: the five-of-a-kind box holds its top score) and a throw."""
 
     ruleset: Ruleset
+    box_range: range  # every box, in scorecard order
     n_upper: int  # the upper boxes lead the scorecard
     five: int | None  # the five-of-a-kind box, in a game with a five-of-a-kind rule
     five_top: int
@@ -81,11 +82,12 @@ class TurnModel:
     extra_bonus: int  # per further five of a kind once the box holds its top score
     joker_when_scratched: bool
     upper_least: tuple[int, ...]  # per upper box: the least points it can record
+    open_least: tuple[int, ...]  # per upper mask: what its open upper boxes add at least
+    upper_all: int  # the mask of the upper boxes
 
     def fillable(self, mask: int) -> list[int]:
         """The open boxes the order lets a throw fill, in scorecard order."""
-        n = len(self.ruleset.boxes)
-        open_boxes = [b for b in range(n) if not mask >> b & 1]
+        open_boxes = [b for b in self.box_range if not mask >> b & 1]
         order = self.ruleset.order
         if order is Order.SERIES:
             upper = [b for b in open_boxes if b < self.n_upper]
@@ -122,47 +124,61 @@ class TurnModel:
         """The extra bonus a five of a kind earns: its box already holds the top score."""
         return self.extra_bonus if flag == 1 and self.five_face[throw] else 0
 
-    def candidates(self, mask: int, flag: int, throw: int, first_throw: bool) -> list[Candidate]:
-        """Every box the throw may fill from this state, with its points."""
+    def candidates(
+        self, mask: int, flag: int, throw: int, first_throw: bool
+    ) -> list[tuple[int, int]]:
+        """Every box the throw may fill from this state, with its points (box, points)."""
         fillable = self.fillable(mask)
         five = self.fives.get(throw)
         tiers = five.tiers(mask) if five is not None and self.joker_on(mask, flag) else None
         if tiers is None:
             points = self.natural[1 if first_throw else 0][throw]
-            return [Candidate(b, points[b]) for b in fillable]
+            return [(b, points[b]) for b in fillable]
         allowed = set(fillable)
         for tier in tiers:
-            legal = [c for c in tier if c.box in allowed]
+            legal = [(box, points) for box, points in tier if box in allowed]
             if legal:
                 return legal
         return []
 
-    def placements(
+    def scored(
         self, mask: int, sub: int, flag: int, throw: int, first_throw: bool
-    ) -> list[Placement]:
-        """Every legal placement of the throw, with the bonuses it earns and where it leads.
+    ) -> list[tuple[int, int, int, int]]:
+        """Every legal placement of the throw as (box, points, upper bonus, extra bonus).
 
         The upper bonus counts once no open upper box can take it away (russian-poker's boxes
         go below zero): a placement earns it when it secures it."""
         bonus = self.ruleset.upper_bonus
         least = self.upper_least
-        worst = sub + sum(least[b] for b in range(self.n_upper) if not mask >> b & 1)
-        secured = bonus.reached(worst)
+        worst = sub + self.open_least[mask & self.upper_all]
         extra = self.extra_for(flag, throw)
-        out = []
-        for box, points in self.candidates(mask, flag, throw, first_throw):
-            upper = box < self.n_upper
-            earned = (
-                bonus.points
-                if upper and not secured and bonus.reached(worst - least[box] + points)
-                else 0
+        options = self.candidates(mask, flag, throw, first_throw)
+        if bonus.reached(worst):  # secured already: no placement earns it
+            return [(box, points, 0, extra) for box, points in options]
+        n_upper, reached, earn = self.n_upper, bonus.reached, bonus.points
+        return [
+            (
+                box,
+                points,
+                earn if box < n_upper and reached(worst - least[box] + points) else 0,
+                extra,
             )
+            for box, points in options
+        ]
+
+    def placements(
+        self, mask: int, sub: int, flag: int, throw: int, first_throw: bool
+    ) -> list[Placement]:
+        """`scored`, each placement with the state it leads to."""
+        out = []
+        for box, points, upper_bonus, extra in self.scored(mask, sub, flag, throw, first_throw):
+            upper = box < self.n_upper
             after_flag = 1 if box == self.five and points == self.five_top else flag
             out.append(
                 Placement(
                     box,
                     points,
-                    earned,
+                    upper_bonus,
                     extra,
                     mask | 1 << box,
                     sub + points if upper else sub,
@@ -176,11 +192,13 @@ def card_state(ruleset: Ruleset, boxes: Mapping[str, int]) -> tuple[int, int, in
     """A card's state: (boxes filled as a mask, upper subtotal, five box holds its top)."""
     mask = sub = 0
     n_upper = len(ruleset.upper_indices)
-    for b, box_id in enumerate(ruleset.box_ids):
-        if box_id in boxes:
+    index = ruleset.box_index
+    for box_id, points in boxes.items():
+        b = index.get(box_id)
+        if b is not None:
             mask |= 1 << b
             if b < n_upper:
-                sub += boxes[box_id]
+                sub += points
     rule = ruleset.five_of_a_kind
     flag = 1 if rule is not None and boxes.get(rule.box) == ruleset.five_box_top else 0
     return mask, sub, flag
@@ -210,6 +228,7 @@ def _build(ruleset: Ruleset) -> TurnModel:
     upper = ruleset.upper_indices
     assert upper == tuple(range(len(upper))), "upper boxes must lead the scorecard"
     rule = ruleset.five_of_a_kind
+    least = tuple(table.upper_min[b] for b in upper)
     fives: dict[int, FiveThrow] = {}
     if rule is not None and rule.joker is not Joker.NONE:
         for throw, face in enumerate(table.five_face_of):
@@ -220,6 +239,7 @@ def _build(ruleset: Ruleset) -> TurnModel:
                 )
     return TurnModel(
         ruleset=ruleset,
+        box_range=range(len(ruleset.boxes)),
         n_upper=len(upper),
         five=ruleset.five_box_index,
         five_top=ruleset.five_box_top,
@@ -228,7 +248,11 @@ def _build(ruleset: Ruleset) -> TurnModel:
         fives=fives,
         extra_bonus=0 if rule is None else rule.extra_bonus,
         joker_when_scratched=rule is not None and rule.joker_when_scratched,
-        upper_least=tuple(table.upper_min[b] for b in upper),
+        upper_least=least,
+        open_least=tuple(
+            sum(least[b] for b in upper if not key >> b & 1) for key in range(1 << len(upper))
+        ),
+        upper_all=(1 << len(upper)) - 1,
     )
 
 
