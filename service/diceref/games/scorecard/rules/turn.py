@@ -141,6 +141,25 @@ class TurnModel:
                 return legal
         return []
 
+    def upper_bonus_each(self, mask: IntArray, sub: IntArray, box: int, points: int) -> IntArray:
+        """The upper bonus that `points` in upper box `box` earns from each of an array of
+        states (the box open): it secures the bonus, which was not secured before."""
+        worst = sub + np.asarray(self.open_least)[mask & self.upper_all]
+        reached = self._reached_each
+        earned: IntArray = np.where(
+            ~reached(worst) & reached(worst - self.upper_least[box] + points),
+            self.ruleset.upper_bonus.points,
+            0,
+        )
+        return earned
+
+    def _reached_each(self, subtotal: IntArray) -> BoolArray:
+        bonus = self.ruleset.upper_bonus
+        out: BoolArray = (
+            subtotal > bonus.threshold if bonus.strictly_greater else subtotal >= bonus.threshold
+        )
+        return out
+
     def scored(
         self, mask: int, sub: int, flag: int, throw: int, first_throw: bool
     ) -> list[tuple[int, int, int, int]]:

@@ -418,13 +418,12 @@ class _Builder:
         return stand, joker, self.max_candidates()
 
     def upper_tables(self) -> tuple[npt.NDArray[np.int64], FloatArray]:
-        space, ruleset = self.space, self.ruleset
+        space = self.space
         n_sub, low = space.n_sub, space.sub_low
         keys = np.repeat(np.arange(1 << len(self.upper), dtype=np.int64), n_sub)
         subs = np.tile(np.arange(low, low + n_sub, dtype=np.int64), 1 << len(self.upper))
         delta = np.zeros((6 * len(self.upper), len(keys)), dtype=np.int64)
         add = np.full((6 * len(self.upper), len(keys)), NEG)
-        secured_now = space.secured(keys, subs)
         # which upper boxes a throw may fill depends on the upper boxes filled only
         fillable = self.fillable([m for m in range(1 << len(self.upper))])
         for j, b in enumerate(self.upper):
@@ -433,9 +432,7 @@ class _Builder:
             for c, pts in enumerate(space.upper_points_by_count[b].tolist()):
                 new_sub = subs + pts
                 folded = space.fold(new_keys, new_sub)
-                bonus = np.where(
-                    ~secured_now & space.secured(new_keys, new_sub), ruleset.upper_bonus.points, 0
-                )
+                bonus = self.model.upper_bonus_each(keys, subs, b, pts)
                 step = ((1 << b) * n_sub + folded - subs) * space.n_flag
                 delta[6 * j + c] = np.where(is_open, step, 0)
                 add[6 * j + c] = np.where(is_open, pts + bonus, NEG)
