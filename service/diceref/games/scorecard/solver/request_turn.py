@@ -1,17 +1,10 @@
 """One state's turn for a request (`POST /holds`), in a dozen numpy calls.
 
-The table solve evaluates a batch of states at a time; for the single state of a request
-one state is a vector over the 252 throws and the 462 keeps, and each step is one call over
-all of them:
-
-* the next values: every box's successor index, points and bonus from the solver's own
-  gathers (`batched.TurnPlan.upper` / `lower`), one gather from the table;
-* standing on each throw: a (boxes, 252) gather of those next values plus each box's
-  points, one max over the boxes; the six five-of-a-kind throws (Joker, extra bonus) take
-  the choices of the ruleset's `TurnModel`, in plain Python;
-* a keep's value: the sparse keep -> throw transition (the 4,368 ways to complete the 462
-  keeps to a throw, with their probabilities), one multiply and one `add.reduceat`;
-* the best keep of each throw: the max over its distinct sub-keeps, one `maximum.reduceat`.
+The table solve evaluates a batch of states at a time; here the state is a vector over the
+252 throws and the 462 keeps, and each step (next values from the solver's own gathers,
+standing on each throw with the `TurnModel`'s Joker choices, the keeps' values, each
+throw's best keep) is one call over all of them (docs/solver.md).  Keep values agree with
+the box-by-box reference to rounding (`tests/scorecard/test_solver_request_turn.py`).
 """
 
 from __future__ import annotations
