@@ -36,9 +36,9 @@ from collections.abc import Callable
 import numpy as np
 import yatzy_solver as ys
 
-from diceref.games.scorecard.rules import points
+from diceref.games.scorecard.rules import points, turn
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.solver import batched, engine, keeps, statespace
+from diceref.games.scorecard.solver import batched, keeps, statespace
 from diceref.games.scorecard.solver.engine import solve
 from diceref.games.scorecard.solver.statespace import state_space
 
@@ -51,7 +51,7 @@ def forget_derived() -> None:
     """Drop what an earlier solve left in process memory (so 'from scratch' means it)."""
     statespace._SPACES.clear()
     points._CACHE.clear()
-    engine._ALL_ROWS.clear()
+    turn._MODELS.clear()
     keeps.keep_graph.cache_clear()
     batched._PLANS.clear()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -372,6 +373,25 @@ def test_table_matches_brute_force_for_new_rules(
     ruleset: Ruleset, open_boxes: set[str], values: dict[str, int]
 ) -> None:
     card = near_end(ruleset, open_boxes, values)
+    exact = brute_force(ruleset, card)
+    table = expected_final_score(ruleset, small_solve(ruleset), card) - card_total(ruleset, card)
+    assert table == pytest.approx(exact, rel=1e-9, abs=1e-9)
+
+
+def _doubled_chance() -> Ruleset:
+    """Yahtzee with a free-choice Joker that keeps natural values while the matching box is
+    open, and chance doubled on the first throw: a five of a kind thrown first may go to
+    chance at its doubled points."""
+    free = yahtzee(joker="free_choice", matching_upper_forced=False)
+    doubled = [replace(b, first_throw_multiplier=2) if b.id == "chance" else b for b in free.boxes]
+    return replace(free, boxes=tuple(doubled))
+
+
+def test_a_joker_on_the_first_throw_scores_as_the_tables_do() -> None:
+    """`/score`'s options and the solver read one turn: the exhaustive recursion over
+    `legal_options` gives the table's value for a Joker thrown first."""
+    ruleset = _doubled_chance()
+    card = near_end(ruleset, {"threes", "chance"}, {"yahtzee": 50})
     exact = brute_force(ruleset, card)
     table = expected_final_score(ruleset, small_solve(ruleset), card) - card_total(ruleset, card)
     assert table == pytest.approx(exact, rel=1e-9, abs=1e-9)

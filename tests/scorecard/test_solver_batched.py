@@ -1,4 +1,4 @@
-"""The fast solve (`solver/batched.py`) against the box-by-box one (`engine.solve_reference`).
+"""The fast solve (`solver/batched.py`) against the box-by-box one (`reference_solver.py`).
 
 The two share the rules (points table, state space) but not the code that turns them into
 a turn's value: the fast one compiles the turn into gathers with points added ahead of
@@ -12,16 +12,18 @@ import itertools
 
 import numpy as np
 import pytest
+from reference_solver import solve_max_reference, solve_reference, turn_values
 
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, dice_poker, yardzee
+from diceref.games.scorecard.rules.games import (
+    SCORECARD_GAMES,
+    dice_poker,
+    russian_poker,
+    yardzee,
+    yatzy,
+)
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
-from diceref.games.scorecard.solver.engine import (
-    solve,
-    solve_max,
-    solve_max_reference,
-    solve_reference,
-)
+from diceref.games.scorecard.solver.engine import solve, solve_max
 from diceref.games.scorecard.solver.statespace import state_space
 
 
@@ -45,6 +47,21 @@ def test_value_table_equals_the_reference(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(SCORECARD_GAMES))
 def test_max_table_equals_the_reference(game: str) -> None:
     ruleset = SCORECARD_GAMES[game]
+    assert_same_table(solve_max(ruleset), solve_max_reference(ruleset))
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        yatzy(order="forced"),
+        yatzy(order="forced", throws_per_turn=4),
+        russian_poker(throws_per_turn=1),
+    ],
+    ids=["forced-order", "forced-order-4-throws", "one-throw"],
+)
+def test_forced_order_and_one_throw_turns_equal_the_reference(ruleset: Ruleset) -> None:
+    """Every box in scorecard order, and turns of a single throw (no keep to solve)."""
+    assert_same_table(solve(ruleset), solve_reference(ruleset))
     assert_same_table(solve_max(ruleset), solve_max_reference(ruleset))
 
 
@@ -73,8 +90,6 @@ def test_fifteen_boxes_at_sampled_states() -> None:
     """dice-poker (15 boxes, 1.4 million states) is too slow for the reference in full: its
     fast table is checked by evaluating the reference's turn at sampled states of every
     layer against the fast table's own next states."""
-    from diceref.games.scorecard.solver.engine import turn_values
-
     ruleset = HOUSE_RULES[2]
     table = solve(ruleset)
     space = state_space(ruleset)

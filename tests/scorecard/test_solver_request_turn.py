@@ -1,8 +1,8 @@
-"""`request_turn` (one request's turn as a dozen numpy calls over every keep at once) gives
-the keep values `engine.turn_values` gives the same state, on every game the compiled
-solver takes: Joker and extra-bonus states, states with the bonus secured, open or out of
-reach, and house rules (free-choice Joker, russian-poker's doubled first throw, series
-order) included, to 1e-11 (the same additions in another order)."""
+"""`request_turn` (the one-state turn behind `/holds`, from the compiled turn) gives the
+keep values the box-by-box reference (`reference_solver.turn_values`) gives the same state,
+on every game: Joker and extra-bonus states, states with the bonus secured, open or out of
+reach, and house rules (free-choice Joker, russian-poker's doubled first throw, series and
+forced order) included, to 1e-11 (the same additions in another order)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from reference_solver import turn_values
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee, yatzy
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.engine import turn_values
-from diceref.games.scorecard.solver.request_turn import handles, request_turn
+from diceref.games.scorecard.solver.request_turn import request_turn
 from diceref.games.scorecard.solver.statespace import state_space
 
 
@@ -34,7 +34,6 @@ def _states(ruleset: Ruleset, count: int) -> list[int]:
 
 
 def assert_turns_agree(ruleset: Ruleset, values: FloatArray, count: int = 60) -> None:
-    assert handles(ruleset)
     space = state_space(ruleset)
     mask, sub, flag = space.all_states()
     for i in _states(ruleset, count):
@@ -52,8 +51,6 @@ def assert_turns_agree(ruleset: Ruleset, values: FloatArray, count: int = 60) ->
 @pytest.mark.parametrize("game", sorted(SCORECARD_GAMES))
 def test_request_turn_equals_turn_values(game: str, solved: Callable[[str], FloatArray]) -> None:
     ruleset = SCORECARD_GAMES[game]
-    if not handles(ruleset):
-        pytest.skip(f"{game}: turn_values serves it (forced order or one-throw turns)")
     assert_turns_agree(ruleset, solved(game))
 
 
@@ -74,7 +71,12 @@ def test_request_turn_on_a_raw_upper_subtotal(solved: Callable[[str], FloatArray
 
 
 def test_request_turn_under_house_rules(solved_ruleset: Callable[[Ruleset], FloatArray]) -> None:
-    """Free-choice Joker at natural value while the matching box is open, and no Joker
-    after a scratched five of a kind."""
-    for ruleset in (yardzee(matching_upper_forced=False), yardzee(joker_when_scratched=False)):
+    """Free-choice Joker at natural value while the matching box is open, no Joker after a
+    scratched five of a kind, and every box in scorecard order."""
+    house = (
+        yardzee(matching_upper_forced=False),
+        yardzee(joker_when_scratched=False),
+        yatzy(order="forced", throws_per_turn=2),
+    )
+    for ruleset in house:
         assert_turns_agree(ruleset, solved_ruleset(ruleset), count=30)

@@ -1,23 +1,12 @@
 """Tables shared through Redis, and the lock that lets only one replica compute a table.
 
-Every operation either succeeds or raises `RedisDown`: the store treats that as a miss and
-carries on with disk and memory.  An outage is logged once at WARNING (then at DEBUG while
-it lasts) and its recovery once at INFO, so a dead Redis cannot flood the logs.
-Reconnection needs no code: redis-py opens a new connection on the next call.
-
-A Redis that stops answering without closing its connections (a stopped process, a
-partition) costs an operation its whole socket timeout.  A load asks Redis several times
-(the table, the lock, then the solved table and the unlock, for each table of a ruleset),
-so after a timeout the other operations fail at once for `pause_after_timeout` seconds
-instead of each waiting it out; the watchdog's ping is always sent, and an answer ends the
-pause.  A timeout is not retried either (only a connection found dead is).  A refused
-connection (Redis not running) fails at once anyway, and pauses nothing.
-
-A table stored with a TTL is an on-demand one (house rules): its key is also listed in a
-sorted set, `<prefix>on-demand`, by the time it was stored, and the same transaction that
-stores it trims that list, oldest first, until the bytes of the tables still there are
-within `on_demand_bytes`.  Built-in tables (stored without a TTL) are never listed, never
-trimmed.
+Every operation either succeeds or raises `RedisDown`, which the store treats as a miss.
+An outage is logged once at WARNING and its recovery once at INFO.  After a timeout (a
+Redis that stops answering) the other operations fail at once for `pause_after_timeout`
+seconds instead of each waiting it out; the watchdog's ping ends the pause.  On-demand
+(house-rules) tables carry a TTL and are listed in `<prefix>on-demand`, trimmed oldest
+first to `on_demand_bytes` in the transaction that stores one; built-in tables never are.
+docs/tables.md tells the whole story.
 """
 
 from __future__ import annotations

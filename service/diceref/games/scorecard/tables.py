@@ -69,8 +69,7 @@ def _values(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
     after the value table.  (A house rule's max table solved in another worker process of
     the solver pool does not find it there and is solved on its own: the same number.)"""
     values, best = solve_with_max(ruleset, progress)
-    if best is not None:
-        _MAX_FROM_SOLVE.put(ruleset.rules_hash, _empty_card(ruleset, best))
+    _MAX_FROM_SOLVE.put(ruleset.rules_hash, _empty_card(ruleset, best))
     return values
 
 

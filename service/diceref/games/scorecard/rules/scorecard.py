@@ -14,7 +14,8 @@ from typing import NamedTuple
 from diceref.core.dice import DICE_PER_THROW, FACES, throw_index, wrong_dice_count
 from diceref.core.errors import RuleViolation
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
+from diceref.games.scorecard.rules.ruleset import Order, Ruleset
+from diceref.games.scorecard.rules.turn import card_state, turn_model
 
 __all__ = ["RuleViolation"]
 
@@ -225,47 +226,17 @@ def validate_extra_bonus(ruleset: Ruleset, card: Scorecard, where: str) -> None:
 def legal_options(
     ruleset: Ruleset, card: Scorecard, dice: list[int] | tuple[int, ...], throw: int = 3
 ) -> list[Option]:
-    """Every box these dice may fill now, with points and the bonus the placement earns.
-
-    Runs on every `POST /score`, so it reads the ruleset's precomputed Python lists rather
-    than numpy arrays (a numpy scalar lookup costs more than the arithmetic here).
-    """
-    table = points_table(ruleset)
-    t = throw_index(dice)
-    boxes = card.boxes
+    """Every box these dice may fill now, with points and the bonus the placement earns
+    (the turn's rules are `rules/turn.py`'s)."""
+    model = turn_model(ruleset)
+    mask, sub, flag = card_state(ruleset, card.boxes)
     ids = ruleset.box_ids
-    open_ids = [i for i, box_id in enumerate(ids) if box_id not in boxes]
-    if ruleset.order is Order.SERIES:
-        upper = ruleset.upper_set
-        open_ids = [i for i in open_ids if i in upper] or open_ids
-    elif ruleset.order is Order.FORCED:
-        open_ids = open_ids[:1]  # the first open box in scorecard order, and only it
-    rule = ruleset.five_of_a_kind
-    face = table.five_face_of[t]  # 0 unless the dice are a five of a kind
-    holds_top = rule is not None and boxes.get(rule.box) == ruleset.five_box_top
-    if (
-        face
-        and rule is not None
-        and rule.box in boxes
-        and rule.joker is not Joker.NONE
-        and (holds_top or rule.joker_when_scratched)
-    ):
-        placements = _joker_placements(ruleset, open_ids, t, face)
-    else:
-        column = table.by_throw[1 if throw == 1 else 0][t]
-        placements = [(i, column[i]) for i in open_ids]
-    extra = rule.extra_bonus if face and holds_top and rule is not None else 0
-    worst = _worst_upper_total(ruleset, boxes)
-    reached = ruleset.upper_bonus.reached
-    if reached(worst):  # bonus already secured: no placement earns it
-        return [Option(ids[i], points, extra, 0, extra) for i, points in placements]
-    bonus = ruleset.upper_bonus.points
-    upper_min = table.upper_min
-    options = []
-    for i, points in placements:
-        earned = bonus if i in upper_min and reached(worst - upper_min[i] + points) else 0
-        options.append(Option(ids[i], points, earned + extra, earned, extra))
-    return options
+    return [
+        Option(ids[box], points, upper + extra, upper, extra)
+        for box, points, upper, extra in model.scored(
+            mask, sub, flag, throw_index(dice), throw == 1
+        )
+    ]
 
 
 def blocked_boxes(ruleset: Ruleset, card: Scorecard, options: list[Option]) -> list[Blocked]:
@@ -312,24 +283,3 @@ def extra_bonus_for(
     if rule is None or len(set(dice)) != 1 or not five_box_holds_top(ruleset, boxes):
         return 0
     return rule.extra_bonus
-
-
-def _joker_placements(
-    ruleset: Ruleset, open_ids: list[int], t: int, face: int
-) -> list[tuple[int, int]]:
-    table = points_table(ruleset)
-    rule = ruleset.five_of_a_kind
-    assert rule is not None
-    natural = table.by_throw[0][t]
-    matching = ruleset.upper_box_of_face[face]
-    if matching in open_ids:
-        if rule.matching_upper_forced:
-            return [(matching, natural[matching])]
-        return [(i, natural[i]) for i in open_ids]  # natural values only
-    joker = table.joker_by_throw[t]
-    lower_set, upper_set = ruleset.lower_set, ruleset.upper_set
-    lower = [(i, joker[i]) for i in open_ids if i in lower_set]
-    upper = [(i, 0) for i in open_ids if i in upper_set]
-    if rule.joker is Joker.FORCED:
-        return lower or upper
-    return sorted(upper + lower)

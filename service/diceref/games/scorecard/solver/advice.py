@@ -13,17 +13,12 @@ import numpy as np
 
 from diceref.core.arrays import FloatArray
 from diceref.core.cache import PerRuleset
-from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets
+from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets, throw_index
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.rules.scorecard import (
-    Scorecard,
-    card_total,
-    five_box_holds_top,
-    legal_options,
-)
-from diceref.games.scorecard.solver.engine import TurnValues, turn_values
-from diceref.games.scorecard.solver.keeps import keep_graph
-from diceref.games.scorecard.solver.request_turn import RequestTurn, handles, request_turn
+from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
+from diceref.games.scorecard.rules.turn import card_state as turn_card_state
+from diceref.games.scorecard.rules.turn import turn_model
+from diceref.games.scorecard.solver.request_turn import RequestTurn, request_turn
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
 
@@ -56,11 +51,7 @@ class CardState:
 
 
 def card_state(ruleset: Ruleset, card: Scorecard) -> CardState:
-    filled = card.boxes
-    mask = sum(1 << i for i, b in enumerate(ruleset.boxes) if b.id in filled)
-    sub = sum(filled.get(ruleset.boxes[i].id, 0) for i in ruleset.upper_indices)
-    flag = 1 if five_box_holds_top(ruleset, filled) else 0
-    return CardState(mask, sub, flag)
+    return CardState(*turn_card_state(ruleset, card.boxes))
 
 
 def state_value(space: StateSpace, values: FloatArray, state: CardState) -> float:
@@ -75,37 +66,13 @@ def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) 
 
 
 TURN_CACHE_SIZE = 512  # ~8 KB each: a turn's keep values, reused by its next decisions
-_TURNS: PerRuleset[tuple[str, int, CardState], RequestTurn | TurnValues] = PerRuleset(
-    TURN_CACHE_SIZE
-)
+_TURNS: PerRuleset[tuple[str, int, CardState], RequestTurn] = PerRuleset(TURN_CACHE_SIZE)
 
 
-def _turn(space: StateSpace, values: FloatArray, state: CardState) -> RequestTurn | TurnValues:
-    """A turn's keep values, cached: a frontend asks after each throw of the same turn.
-    One state's turn is `request_turn` (a dozen numpy calls over all keeps at once) where
-    the compiled solver takes the ruleset, else `engine.turn_values`."""
-    key = (space.ruleset.rules_hash, id(values), state)
-
-    def make() -> RequestTurn | TurnValues:
-        if handles(space.ruleset):
-            return request_turn(space.ruleset, values, state.mask, state.sub, state.flag)
-        return turn_values(
-            space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
-        )
-
-    return _TURNS.get(key, make)
-
-
-def _keep_values(
-    turn: RequestTurn | TurnValues, throws_left: int, keeps: list[tuple[int, ...]]
-) -> list[float]:
-    if isinstance(turn, RequestTurn):
-        flat = [KEEP_INDEX[keep] for keep in keeps]
-        values: list[float] = turn.keeps_with(throws_left)[flat].tolist()
-        return values
-    levels = turn.keeps_with(throws_left)
-    index = keep_graph().index
-    return [float(levels[len(keep)][index[len(keep)][keep], 0]) for keep in keeps]
+def _turn(ruleset: Ruleset, values: FloatArray, state: CardState) -> RequestTurn:
+    """A turn's keep values, cached: a frontend asks after each throw of the same turn."""
+    key = (ruleset.rules_hash, id(values), state)
+    return _TURNS.get(key, lambda: request_turn(ruleset, values, state.mask, state.sub, state.flag))
 
 
 def advise(
@@ -122,26 +89,29 @@ def advise(
     state = card_state(ruleset, card)
     total = card_total(ruleset, card)
     options: list[Advice] = []
-    five = ruleset.five_box_index
-    box_index, upper = ruleset.box_index, ruleset.upper_set
-    for option in legal_options(ruleset, card, dice, throw):
-        i = box_index[option.box]
-        after_sub = state.sub + option.points if i in upper else state.sub
-        after_flag = 1 if i == five and option.points == ruleset.five_box_top else state.flag
-        future = float(values[space.index_one(state.mask | 1 << i, after_sub, after_flag)])
+    ids = ruleset.box_ids
+    placements = turn_model(ruleset).placements(
+        state.mask, state.sub, state.flag, throw_index(dice), throw == 1
+    )
+    for p in placements:
+        future = float(values[space.index_one(p.mask, p.sub, p.flag)])
+        bonus = p.upper_bonus + p.extra_bonus
         options.append(
             BoxAdvice(
-                option.box,
-                option.points,
-                option.bonus,
-                total + option.points + option.bonus + future,
-                option.upper_bonus,
-                option.extra_bonus,
+                ids[p.box],
+                p.points,
+                bonus,
+                total + p.points + bonus + future,
+                p.upper_bonus,
+                p.extra_bonus,
             )
         )
     if throws_left > 0:
         keeps = sub_multisets(canonical(dice))
-        turn_keeps = _keep_values(_turn(space, values, state), throws_left, keeps)
+        flat = [KEEP_INDEX[keep] for keep in keeps]
+        turn_keeps: list[float] = (
+            _turn(ruleset, values, state).keeps_with(throws_left)[flat].tolist()
+        )
         options += [KeepAdvice(k, total + v) for k, v in zip(keeps, turn_keeps, strict=True)]
     options.sort(key=lambda o: -o.expected_total)
     return options

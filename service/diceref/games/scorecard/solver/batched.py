@@ -1,14 +1,13 @@
 """The solve's inner loop: every turn of a batch of states as a few kernel programs.
 
-A ruleset's turn is compiled, once, into a `TurnPlan`: reductions over the rows of a
-per-batch buffer (each output row the max, the mean or the sum of other rows,
-`diceref.core.kernel`), with a batch's states as the buffer's columns.  A batch is five
-calls into the kernel: the next values gathered from the table, the rows built from them and
-standing on each throw, the Joker's rows, the keeps, and for the max table its own rows.
-What keeps the programs short (points added ahead of time, sparse placements, keeps by
-distinct faces, a forked helper on the second core): docs/solver.md, "How the tables are
-built fast".  The arithmetic is the engine's, so tables agree with `engine.solve_reference`
-to rounding (`tests/scorecard/test_solver_batched.py`, state by state).
+A ruleset's turn (its `TurnModel`: which boxes a throw may fill, the Joker, the bonuses) is
+compiled, once, into a `TurnPlan`: reductions over the rows of a per-batch buffer (each
+output row the max, the mean or the sum of other rows, `diceref.core.kernel`), with a
+batch's states as the buffer's columns.  A batch is five calls into the kernel: the next
+values gathered from the table, the rows built from them and standing on each throw, the
+Joker's rows, the keeps, and for the max table its own rows.  What keeps the programs short:
+docs/solver.md, "How the tables are built fast".  The tests hold the tables to an
+independent box-by-box solver (`tests/scorecard/reference_solver.py`), state by state.
 """
 
 from __future__ import annotations
@@ -28,9 +27,10 @@ import numpy.typing as npt
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.cache import PerRuleset
 from diceref.core.dice import DICE_PER_THROW, FACES, N_THROWS, face_counts
-from diceref.core.kernel import Gather, Kind, Program, Reduction, kernel, padded
+from diceref.core.kernel import Gather, Program, Reduction, kernel, padded
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.turn import Candidate, TurnModel, turn_model
 from diceref.games.scorecard.solver.allocator import reuse_freed_memory
 from diceref.games.scorecard.solver.keeps import keep_graph
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
@@ -76,14 +76,18 @@ class TurnPlan:
     """
 
     space: StateSpace
+    model: TurnModel
     upper: Gather  # rows [0, n_upper_rows), keyed by the upper boxes filled and the subtotal
     lower: Gather  # the rows after the upper ones, keyed by the lower boxes filled
     n_upper_rows: int
+    lower_boxes: tuple[int, ...]  # the boxes of the lower gather's rows, in order (then,
+    # in a game with a five-of-a-kind rule, its box holding the top score and scratched)
     joker: Program | None  # the five-of-a-kind throws once their box is used (`joker_rows`)
     joker_facts: slice  # the rows the Joker program reads each state's facts from
     matching_bit: npt.NDArray[np.int64]  # (6, 1) bit of each five-of-a-kind's upper box
     values: Program  # the built next-value rows, then standing on each throw
-    keeps: Program  # every round of keeps, down to the best value after the first throw
+    keeps: Program | None  # every round of keeps, down to the best value after the first
+    # throw (None: a turn of one throw)
     final: slice  # that value, one row per throw
     final_probability: FloatArray  # the chance of each of those throws
     maxima: Program  # solve_max: the next-value rows it reads, each box at its best over
@@ -119,7 +123,7 @@ class Workspace:
             self.buf[plan.no_scratch_row] = NEG
         self.values = plan.values.bind(self.buf)
         self.joker = plan.joker.bind(self.buf) if plan.joker is not None else None
-        self.keeps = plan.keeps.bind(self.buf)
+        self.keeps = plan.keeps.bind(self.buf) if plan.keeps is not None else None
         self.maxima = plan.maxima.bind(self.buf)
         fives = plan.best_with_fives
         self.best_with_fives = fives.bind(self.buf) if fives is not None else None
@@ -149,11 +153,12 @@ class Gathers:
 
 
 MAX_PLANS = 8  # a plan is ~1 MB of tables and index arrays
-_PLANS: PerRuleset[str, TurnPlan] = PerRuleset(MAX_PLANS)  # house rules: the few in use
+_PLANS: PerRuleset[str, TurnPlan] = PerRuleset(MAX_PLANS)
 
 
 def turn_plan(ruleset: Ruleset) -> TurnPlan:
-    """The ruleset's plan, built on first use (a few milliseconds) and kept per process."""
+    """The ruleset's plan, built on first use (a few milliseconds) and kept for the few
+    rulesets in use (house rules must not grow the process without end)."""
     return _PLANS.get(ruleset.rules_hash, lambda: _Builder(ruleset).plan())
 
 
@@ -166,15 +171,15 @@ class Block:
     facts: FloatArray  # (JOKER_FACTS, n)
 
 
-JOKER_FACTS = 20  # rows: not on; on and matching open (6); on and matching closed (6);
-# not (on and matching closed) (6); the extra bonus
+JOKER_FACTS = 14  # rows: not on; on and matching open (6); on and matching filled (6);
+# the extra bonus
 
 
 @dataclass(frozen=True)
 class Keys:
     """Where a block's states are in a table and which gathers' rows apply to them: the
-    upper key (upper boxes filled, subtotal) and the lower key (lower boxes filled; in
-    series order also whether the upper boxes are all filled, which opens them)."""
+    upper key (upper boxes filled, subtotal) and the lower key (lower boxes filled, and
+    whether the upper boxes are all filled: series and forced order open them then)."""
 
     base: npt.NDArray[np.int64]  # (n,) each state's own index
     upper: npt.NDArray[np.int64]
@@ -191,9 +196,7 @@ def block_keys(
     ruleset = space.ruleset
     n_upper = len(ruleset.upper_indices)
     key = mask & ((1 << n_upper) - 1)
-    lower = mask >> n_upper
-    if ruleset.series_order:
-        lower = 2 * lower + (key == (1 << n_upper) - 1)
+    lower = 2 * (mask >> n_upper) + (key == (1 << n_upper) - 1)
     return Keys(
         space.index(mask, sub, flag),
         np.ascontiguousarray(key * space.n_sub + (sub - space.sub_low)),
@@ -207,20 +210,16 @@ def block_facts(
     """What the Joker program needs to know about each state of a block (None without a
     Joker game): whether the Joker applies, whether each face's upper box is open, and the
     extra bonus a further five of a kind earns."""
-    ruleset = plan.space.ruleset
-    rule = ruleset.five_of_a_kind
-    five = ruleset.five_box_index
-    if plan.joker is None or rule is None or five is None:
+    model = plan.model
+    five = model.five
+    if plan.joker is None or five is None:
         return None
-    used = (mask >> five & 1) == 1
-    top = used & (flag == 1)
-    on = used & (top | rule.joker_when_scratched) & (rule.joker is not Joker.NONE)
+    on = model.joker_on_each(mask, flag)
     matching_open = (mask[None, :] >> plan.matching_bit & 1) == 0
-    closed_on = on & ~matching_open
-    facts = np.concatenate([~on[None], on & matching_open, closed_on, ~closed_on], dtype=np.float64)
+    facts = np.concatenate([~on[None], on & matching_open, on & ~matching_open], dtype=np.float64)
     facts = np.where(facts > 0, 0.0, NEG)
-    extra = np.where(top, float(rule.extra_bonus), 0.0)
-    return Block(used, np.concatenate([facts, extra[None]]))
+    used = (mask >> five & 1) == 1
+    return Block(used, np.concatenate([facts, model.extra_each(flag)[None]]))
 
 
 def solve_block(
@@ -257,7 +256,8 @@ def solve_block(
             ws.values(cols)
             if joker is not None:
                 joker(cols)
-            ws.keeps(cols)
+            if ws.keeps is not None:
+                ws.keeps(cols)
             # einsum, not BLAS: no BLAS thread pool is ever started in the forked helper
             np.einsum("t,ts->s", plan.final_probability, ws.buf[plan.final, :n], out=out[:n])
             values[states] = out[:n]
@@ -278,9 +278,8 @@ class _Builder:
         self.ruleset = ruleset
         self.space = state_space(ruleset)
         self.table = points_table(ruleset)
+        self.model = turn_model(ruleset)
         upper = ruleset.upper_indices
-        assert upper == tuple(range(len(upper))), "upper boxes must lead the scorecard"
-        assert ruleset.throws_per_turn >= 2, "a turn of one throw has no keep to solve"
         self.upper = upper
         self.five = ruleset.five_box_index
         self.joker_game = ruleset.five_of_a_kind is not None and self.five is not None
@@ -351,11 +350,23 @@ class _Builder:
             return self.w_row[boxes[0]]
         return self.sets.setdefault(tuple(boxes), -1)
 
-    def others(self, matching: int) -> list[int]:
-        return [b for b in self.upper if b != matching]
+    def candidate_row(self, t: int, candidate: Candidate) -> int:
+        """The row of filling a box with these dice: its next value, points included."""
+        box, points = candidate
+        if box in self.face_of:  # upper rows are kept by the count of the face, points added
+            count = int(face_counts()[t, self.face_of[box] - 1])
+            assert int(self.space.upper_points_by_count[box][count]) == points
+            return self.q_row[self.face_of[box]][count]
+        return self.scored(self.w_row[box], points)
 
-    def joker_lower(self, t: int) -> list[int]:
-        return [self.scored(self.w_row[b], int(self.table.joker[b, t])) for b in self.lower]
+    def joker_choices(self, t: int) -> list[list[list[int]] | None]:
+        """The rows of each Joker tier of a five of a kind (`TurnModel.fives`), while its
+        upper box is open and once it is filled (None: it scores as any throw)."""
+        five = self.model.fives[t]
+        return [
+            None if tiers is None else [[self.candidate_row(t, c) for c in tier] for tier in tiers]
+            for tiers in (five.matching_open, five.matching_filled)
+        ]
 
     def max_candidates(self) -> list[int]:
         out: list[int] = []
@@ -369,50 +380,64 @@ class _Builder:
             out.append(self.other_row)
         return out
 
-    def lookups(self) -> tuple[list[list[int]], list[int], list[int]]:
+    def lookups(self) -> tuple[list[list[int]], list[list[list[list[int]] | None]], list[int]]:
         stand = [self.throw_candidates(t, v) for v in self.variants for t in range(N_THROWS)]
-        fives = [int(t) for t in np.flatnonzero(self.five_throw)]
-        joker = [r for t in fives for r in self.joker_lower(t)]
+        fives = [int(t) for t in np.flatnonzero(self.five_throw)] if self.model.fives else []
+        joker = [self.joker_choices(t) for t in fives]
         return stand, joker, self.max_candidates()
 
     def upper_tables(self) -> tuple[npt.NDArray[np.int64], FloatArray]:
-        space, ruleset = self.space, self.ruleset
+        space = self.space
         n_sub, low = space.n_sub, space.sub_low
         keys = np.repeat(np.arange(1 << len(self.upper), dtype=np.int64), n_sub)
         subs = np.tile(np.arange(low, low + n_sub, dtype=np.int64), 1 << len(self.upper))
         delta = np.zeros((6 * len(self.upper), len(keys)), dtype=np.int64)
         add = np.full((6 * len(self.upper), len(keys)), NEG)
-        secured_now = space.secured(keys, subs)
+        # which upper boxes a throw may fill depends on the upper boxes filled only
+        fillable = self.fillable([m for m in range(1 << len(self.upper))])
         for j, b in enumerate(self.upper):
-            is_open = (keys >> b & 1) == 0
+            is_open = np.repeat(fillable[:, b], n_sub)
             new_keys = keys | 1 << b
             for c, pts in enumerate(space.upper_points_by_count[b].tolist()):
                 new_sub = subs + pts
                 folded = space.fold(new_keys, new_sub)
-                bonus = np.where(
-                    ~secured_now & space.secured(new_keys, new_sub), ruleset.upper_bonus.points, 0
-                )
+                bonus = self.model.upper_bonus_each(keys, subs, b, pts)
                 step = ((1 << b) * n_sub + folded - subs) * space.n_flag
                 delta[6 * j + c] = np.where(is_open, step, 0)
                 add[6 * j + c] = np.where(is_open, pts + bonus, NEG)
         return delta, add
 
     def lower_tables(self) -> tuple[npt.NDArray[np.int64], FloatArray]:
+        """Keyed by 2 * (lower boxes filled) + (the upper boxes are all filled): which lower
+        boxes a throw may fill depends on those two only."""
         n_upper = len(self.upper)
         n_lower_bits = self.space.n_boxes - n_upper
-        keys = np.arange(1 << n_lower_bits, dtype=np.int64)
+        full = (1 << n_upper) - 1
+        masks = [
+            lower << n_upper | (full if upper_full else 0)
+            for lower in range(1 << n_lower_bits)
+            for upper_full in (0, 1)
+        ]
+        fillable = self.fillable(masks)
         per_mask = self.space.n_sub * self.space.n_flag
         specs = [(b, 0) for b in self.lower]
         if self.joker_game:
             assert self.five is not None
             specs += [(self.five, 1), (self.five, 0)]  # holds the top score / scratched
-        delta = np.zeros((len(specs), len(keys)), dtype=np.int64)
-        add = np.full((len(specs), len(keys)), NEG)
+        delta = np.zeros((len(specs), len(masks)), dtype=np.int64)
+        add = np.full((len(specs), len(masks)), NEG)
         for r, (b, flag_step) in enumerate(specs):
-            is_open = (keys >> (b - n_upper) & 1) == 0
+            is_open = fillable[:, b]
             delta[r] = np.where(is_open, (1 << b) * per_mask + flag_step, 0)
             add[r] = np.where(is_open, 0.0, NEG)
         return delta, add
+
+    def fillable(self, masks: list[int]) -> BoolArray:
+        """[i, b]: the order lets a throw fill box b from masks[i] (`TurnModel.fillable`)."""
+        out = np.zeros((len(masks), self.space.n_boxes), dtype=bool)
+        for i, mask in enumerate(masks):
+            out[i, self.model.fillable(mask)] = True
+        return out
 
     def plan(self) -> TurnPlan:
         table = self.table
@@ -442,7 +467,7 @@ class _Builder:
             scratch_src.append(self.other_row)
         scratch_row = self.take(1)
         missing = self.missing_steps(scratch_row)
-        stand_cands, joker_cands, max_cands = self.lookups()  # third pass: real rows
+        stand_cands, joker_choices, max_cands = self.lookups()  # third pass: real rows
 
         stand: list[Step] = []
         stand_at: list[dict[int, int]] = []
@@ -477,14 +502,18 @@ class _Builder:
         matching_bit = np.zeros((len(fives), 1), dtype=np.int64)
         if self.joker_game:
             faces = [int(table.five_face[t]) for t in fives]
-            matching = [next(b for b in self.upper if self.face_of[b] == f) for f in faces]
+            matching = [self.ruleset.upper_box_of_face[f] for f in faces]
             matching_bit = np.array(matching, dtype=np.int64)[:, None]
-            n_lower = len(self.lower)
-            lower = [joker_cands[i * n_lower : (i + 1) * n_lower] for i in range(len(fives))]
-            joker_reads = [r for rows in lower for r in rows]
+            joker_reads = [
+                r
+                for choices in joker_choices
+                for tiers in choices
+                for tier in tiers or []
+                for r in tier
+            ]
             facts = slice(self.n, self.n + JOKER_FACTS)
             self.take(JOKER_FACTS)
-            joker = self.joker_rows(faces, matching, lower, five_rows, facts.start)
+            joker = self.joker_rows(joker_choices, five_rows, facts.start)
         best_with_fives: list[Reduction] = []
         best_row = maximum.start
         if five_steps:
@@ -510,21 +539,18 @@ class _Builder:
         ]
         upper_delta, upper_add = self.upper_tables()
         lower_delta, lower_add = self.lower_tables()
-        if self.ruleset.series_order:  # lower boxes open only once the upper boxes are full
-            lower_delta = np.repeat(lower_delta, 2, axis=1)
-            lower_add = np.repeat(lower_add, 2, axis=1)
-            lower_delta[:, 0::2] = 0
-            lower_add[:, 0::2] = NEG
         return TurnPlan(
             space=self.space,
+            model=self.model,
             upper=Gather(upper_delta.T, upper_add.T),
             lower=Gather(lower_delta.T, lower_add.T),
             n_upper_rows=n_upper_rows,
+            lower_boxes=tuple(self.lower),
             joker=Program(joker, self.n) if joker else None,
             joker_facts=facts,
             matching_bit=matching_bit,
             values=Program([*next_rows, *(step.reduction() for step in stand)], self.n),
-            keeps=Program(keeps, self.n),
+            keeps=Program(keeps, self.n) if keeps else None,
             final=final,
             final_probability=probability,
             maxima=Program(maxima, self.n),
@@ -553,60 +579,50 @@ class _Builder:
 
     def joker_rows(
         self,
-        faces: list[int],
-        matching: list[int],
-        lower: list[list[int]],
+        choices: list[list[list[list[int]] | None]],
         five_rows: list[slice],
         facts: int,
     ) -> list[Reduction]:
-        """The five-of-a-kind throws once their box is used (`engine._five_of_a_kind_rows`):
-        the extra bonus, and with the Joker the matching upper box (forced, or a free
-        choice while it is open) or elsewhere: a lower box for its Joker points (forced
-        first under the forced Joker), else 0 in another upper box.
+        """The five-of-a-kind throws once their box is used: the extra bonus, and where the
+        Joker applies the choices `TurnModel.fives` lists (`joker_choices`' rows): each tier
+        is the best of its rows, a choice the first tier with a box open to the throw.
 
-        Per state the choice is made by the facts `block_facts` writes, rows of 0 (true) or
+        Per state the case is picked by the facts `block_facts` writes, rows of 0 (true) or
         -inf (false): a candidate plus its fact row is itself or -inf, and the max of the
         candidates is the one that applies, exactly (adding 0 changes no value).  Rows from
-        `facts`: not on; on with the matching box open (6); on with it closed (6); not
-        (on with it closed) (6); the extra bonus."""
-        rule = self.ruleset.five_of_a_kind
-        assert rule is not None
-        not_on, on_open, on_closed, not_on_closed, extra = (
-            facts,
-            facts + 1,
-            facts + 7,
-            facts + 13,
-            facts + 19,
-        )
+        `facts`: not on; on with the matching box open (6); on with it filled (6); the extra
+        bonus (without a Joker, only the extra bonus is added)."""
+        not_on, on_open, on_filled, extra = facts, facts + 1, facts + 7, facts + 13
         out: list[Reduction] = []
-        lower_best, upper_zero, elsewhere = (self.take(6) for _ in range(3))
-        out.append(Reduction("max", lower_best, lower))
-        zeros = [[self.q_row[self.face_of[b]][0] for b in self.others(m)] for m in matching]
-        out.append(Reduction("max", upper_zero, zeros))
-        pick: Kind = "first" if rule.joker is Joker.FORCED else "max"
-        out.append(Reduction(pick, elsewhere, [[lower_best + i, upper_zero + i] for i in range(6)]))
+        tiers: list[list[int]] = []
+        tiers_of: dict[tuple[int, int], list[int]] = {}
+        for i, per_case in enumerate(choices):
+            for case, case_tiers in enumerate(per_case):
+                if case_tiers is not None:
+                    tiers_of[i, case] = list(range(len(tiers), len(tiers) + len(case_tiers)))
+                    tiers += case_tiers
+        chosen: dict[tuple[int, int], int] = {}
+        if tiers:
+            tier_start = self.take(len(tiers))
+            out.append(Reduction("max", tier_start, tiers))
+            several = [(key, rows) for key, rows in tiers_of.items() if len(rows) > 1]
+            chosen = {key: tier_start + rows[0] for key, rows in tiers_of.items()}
+            if several:
+                first = self.take(len(several))
+                groups = [[tier_start + r for r in rows] for _, rows in several]
+                out.append(Reduction("first", first, groups))
+                chosen.update({key: first + g for g, (key, _) in enumerate(several)})
+        throws = range(6)
         for rows in five_rows:
-            natural, matched, other = (self.take(6) for _ in range(3))
-            throws = range(6)
-            if rule.matching_upper_forced:
-                out.append(
-                    Reduction("plus", natural, [[rows.start + i, not_on] for i in throws], 0.0)
-                )
-                fives = [[self.q_row[f][5], on_open + i] for i, f in enumerate(faces)]
-                out.append(Reduction("plus", matched, fives, 0.0))
-            else:  # the natural value unless the Joker applies with the matching box closed
-                out.append(
-                    Reduction(
-                        "plus", natural, [[rows.start + i, not_on_closed + i] for i in throws], 0.0
-                    )
-                )
-            out.append(
-                Reduction("plus", other, [[elsewhere + i, on_closed + i] for i in throws], 0.0)
-            )
-            chosen = [[natural + i, other + i] for i in throws]
-            if rule.matching_upper_forced:
-                chosen = [[*c, matched + i] for i, c in enumerate(chosen)]
-            out.append(Reduction("max", rows.start, chosen))
+            if choices:
+                cases = self.take(18)
+                natural = [rows.start + i for i in throws]
+                sources = [[natural[i], not_on] for i in throws]
+                sources += [[chosen.get((i, 0), natural[i]), on_open + i] for i in throws]
+                sources += [[chosen.get((i, 1), natural[i]), on_filled + i] for i in throws]
+                out.append(Reduction("plus", cases, sources, 0.0))
+                picked = [[cases + i, cases + 6 + i, cases + 12 + i] for i in throws]
+                out.append(Reduction("max", rows.start, picked))
             out.append(
                 Reduction("plus", rows.start, [[rows.start + i, extra] for i in throws], 0.0)
             )
@@ -685,6 +701,8 @@ class _Builder:
         first = [stand_at[-1][t] for t in range(N_THROWS)] if self.multiplied else None
         out: list[Reduction] = []
         rounds = self.ruleset.throws_per_turn - 1
+        if rounds == 0:  # a turn of one throw: its value is standing on that throw
+            return out, first if first is not None else after
         for rnd in range(rounds):
             rows: dict[int, list[int]] = {DICE_PER_THROW: after}
             for k in range(DICE_PER_THROW - 1, -1, -1):

@@ -1,12 +1,10 @@
 """One state's turn for a request (`POST /holds`), in a dozen numpy calls.
 
-`engine.turn_values` has the right shape for a batch of states, but for one state its many
-numpy calls on one-column arrays are nearly all per-call cost.  Here the state is a vector
-over the 252 throws and the 462 keeps, and each step (next values, standing on each throw,
-the keeps' values, each throw's best keep) is one call over all of them (docs/solver.md).
-Keep values agree with `turn_values` to rounding (`tests/scorecard/
-test_solver_request_turn.py`); rulesets the compiled solver does not take (forced order,
-one-throw turns) keep `turn_values`.
+The table solve evaluates a batch of states at a time; here the state is a vector over the
+252 throws and the 462 keeps, and each step (next values from the solver's own gathers,
+standing on each throw with the `TurnModel`'s Joker choices, the keeps' values, each
+throw's best keep) is one call over all of them (docs/solver.md).  Keep values agree with
+the box-by-box reference to rounding (`tests/scorecard/test_solver_request_turn.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.cache import PerRuleset
 from diceref.core.dice import (
     DICE_PER_THROW,
-    FACES,
     KEEP_INDEX,
     KEEPS,
     THROWS,
@@ -30,9 +27,9 @@ from diceref.core.dice import (
     sub_multisets,
 )
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Joker, Ruleset
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.turn import Tiers, TurnModel
 from diceref.games.scorecard.solver import batched
-from diceref.games.scorecard.solver.engine import batched_solves
 from diceref.games.scorecard.solver.statespace import StateSpace
 
 NEG = -np.inf
@@ -81,27 +78,23 @@ class RequestPlan:
     """Per ruleset: where every box leads from a state, and what it scores per throw."""
 
     space: StateSpace
-    upper_delta: IndexArray  # (6 * upper boxes, 64 * n_sub) index step to the next state
-    upper_add: FloatArray  # points + bonus, -inf if the box is closed
-    lower_delta: IndexArray  # (lower rows, lower masks)
-    lower_add: FloatArray  # 0 if open, -inf if closed
+    model: TurnModel
+    upper_delta: IndexArray  # (64 * n_sub, 6 * upper boxes) index step to the next state
+    upper_add: FloatArray  # points + bonus, -inf if the box may not be filled
+    lower_delta: IndexArray  # (lower keys, lower rows)
+    lower_add: FloatArray  # 0 if the box may be filled, -inf if not
     n_upper_bits: int
     stand_rows: IndexArray  # (boxes, 252) next-value row each box takes for each throw
     stand_points: FloatArray  # (boxes, 252) points (dice from a throw after the first)
-    five_throws: tuple[int, ...]  # the six five-of-a-kind throws, by face
-    joker_lower: tuple[tuple[int, tuple[int, ...]], ...]  # (row, Joker points per face)
-    upper_zero_rows: tuple[int, ...]  # row of 0 in each upper box, by face
-    matching_five_rows: tuple[int, ...]  # row of five dice in each upper box, by face
-    matching_box: tuple[int, ...]  # the upper box of each face
+    # per five of a kind where the Joker may apply: (throw, its upper box, the rows and
+    # points of each tier of its choices while that box is open and once it is filled)
+    fives: tuple[tuple[int, int, tuple[JokerRows | None, JokerRows | None]], ...]
+    five_throws: tuple[int, ...]  # the six five-of-a-kind throws (the extra bonus)
 
 
+JokerRows = tuple[tuple[tuple[int, float], ...], ...]
 MAX_PLANS = 32  # 2.4 MB each at the built-in upper-bonus threshold (63), 18.6 MB at 500
 _PLANS: PerRuleset[str, RequestPlan] = PerRuleset(MAX_PLANS)  # and within the byte budget
-
-
-def handles(ruleset: Ruleset) -> bool:
-    """Whether this module evaluates the ruleset's turns (the compiled solver's rulesets)."""
-    return batched_solves(ruleset)
 
 
 def request_plan(ruleset: Ruleset) -> RequestPlan:
@@ -109,47 +102,57 @@ def request_plan(ruleset: Ruleset) -> RequestPlan:
 
 
 def _build(ruleset: Ruleset) -> RequestPlan:
-    builder = batched._Builder(ruleset)
-    upper_delta, upper_add = builder.upper_tables()
-    lower_delta, lower_add = builder.lower_tables()
+    turn = batched.turn_plan(ruleset)
+    model = turn.model
     table = points_table(ruleset)
     counts = face_counts()
-    n_up = 6 * len(builder.upper)
-    lower_row = {b: n_up + i for i, b in enumerate(builder.lower)}
+    upper = ruleset.upper_indices
+    n_up = turn.n_upper_rows
+    lower_row = {b: n_up + i for i, b in enumerate(turn.lower_boxes)}
     n_boxes = len(ruleset.boxes)
     rows = np.zeros((n_boxes, len(THROWS)), dtype=np.intp)
     points = np.zeros((n_boxes, len(THROWS)))
-    five = builder.five if builder.joker_game else None
+    five = ruleset.five_box_index if ruleset.five_of_a_kind is not None else None
     for b in range(n_boxes):
-        if b in builder.upper:
-            j = builder.upper.index(b)
-            rows[b] = 6 * j + counts[:, ruleset.boxes[b].face - 1]
+        if b in upper:
+            rows[b] = 6 * b + counts[:, ruleset.boxes[b].face - 1]
             continue
         points[b] = table.natural[0][b]
         if b == five:
-            top_row = n_up + len(builder.lower)  # (five, flag 1), then (five, flag 0)
+            top_row = n_up + len(turn.lower_boxes)  # (five, flag 1), then (five, flag 0)
             rows[b] = np.where(table.natural[0][b] == ruleset.five_box_top, top_row, top_row + 1)
         else:
             rows[b] = lower_row[b]
-    five_throws = tuple(int(np.flatnonzero(table.five_face == f)[0]) for f in FACES)
-    face_row = {ruleset.boxes[b].face: builder.upper.index(b) for b in builder.upper}
+
+    def joker_rows(t: int, tiers: Tiers | None) -> JokerRows | None:
+        """Each tier's (row, points): an upper box's row already holds its points."""
+        if tiers is None:
+            return None
+        return tuple(
+            tuple(
+                (int(rows[c.box, t]), 0.0)
+                if c.box in upper
+                else (lower_row[c.box], float(c.points))
+                for c in tier
+            )
+            for tier in tiers
+        )
+
     return RequestPlan(
-        space=builder.space,
-        upper_delta=upper_delta,
-        upper_add=upper_add,
-        lower_delta=lower_delta,
-        lower_add=lower_add,
-        n_upper_bits=len(builder.upper),
+        space=turn.space,
+        model=model,
+        upper_delta=turn.upper.delta,
+        upper_add=turn.upper.add,
+        lower_delta=turn.lower.delta,
+        lower_add=turn.lower.add,
+        n_upper_bits=len(upper),
         stand_rows=rows,
         stand_points=points,
-        five_throws=five_throws,
-        joker_lower=tuple(
-            (lower_row[b], tuple(int(table.joker[b, t]) for t in five_throws))
-            for b in builder.lower
+        fives=tuple(
+            (t, f.matching, (joker_rows(t, f.matching_open), joker_rows(t, f.matching_filled)))
+            for t, f in sorted(model.fives.items())
         ),
-        upper_zero_rows=tuple(6 * face_row[f] for f in FACES),
-        matching_five_rows=tuple(6 * face_row[f] + 5 for f in FACES),
-        matching_box=tuple(builder.upper[face_row[f]] for f in FACES),
+        five_throws=tuple(int(t) for t in np.flatnonzero(table.five_of_a_kind)),
     )
 
 
@@ -187,11 +190,10 @@ def request_turn(
     values when `keeps_with` asks."""
     plan = request_plan(ruleset)
     nxt = _next_values(plan, values, mask, sub, flag)
-    later = (nxt[plan.stand_rows] + plan.stand_points).max(axis=0)
-    rule = ruleset.five_of_a_kind
-    five = ruleset.five_box_index
-    if rule is not None and five is not None and mask >> five & 1:
-        _joker_rows(plan, ruleset, nxt, mask, flag, later)
+    later: FloatArray = (nxt[plan.stand_rows] + plan.stand_points).max(axis=0)
+    five = plan.model.five
+    if five is not None and mask >> five & 1:
+        _five_of_a_kind_rows(plan, nxt, mask, flag, later)
     return RequestTurn(ruleset.throws_per_turn - 1, later)
 
 
@@ -200,48 +202,38 @@ def _next_values(
 ) -> FloatArray:
     """Value of every box's next state (points and bonus added for upper boxes), in the
     rows `stand_rows` names: 6 per upper box, then one per lower box (two for a Joker
-    game's five-of-a-kind box); -inf for a closed box."""
+    game's five-of-a-kind box); -inf for a box the throw may not fill."""
     space = plan.space
-    folded = space._fold1(mask, sub)
+    folded = space.fold_one(mask, sub)
     base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
     key = mask & ((1 << plan.n_upper_bits) - 1)
     pair = key * space.n_sub + (folded - space.sub_low)
-    lower_key = mask >> plan.n_upper_bits
-    index = np.concatenate((plan.upper_delta[:, pair], plan.lower_delta[:, lower_key])) + base
-    add = np.concatenate((plan.upper_add[:, pair], plan.lower_add[:, lower_key]))
-    if space.ruleset.series_order and key != (1 << plan.n_upper_bits) - 1:
-        # lower boxes open once the upper boxes are full: not yet (and the state such a
-        # box would lead to is unreachable, NaN in the table, so it is not read)
-        index[len(plan.upper_delta) :] = base
-        add[len(plan.upper_delta) :] = NEG
+    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key])) + base
+    add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]))
     out: FloatArray = values[index] + add
     return out
 
 
-def _joker_rows(
-    plan: RequestPlan, ruleset: Ruleset, nxt: FloatArray, mask: int, flag: int, out: FloatArray
+def _five_of_a_kind_rows(
+    plan: RequestPlan, nxt: FloatArray, mask: int, flag: int, out: FloatArray
 ) -> None:
-    """The five-of-a-kind throws once their box is used (`engine._five_of_a_kind_one`)."""
-    rule = ruleset.five_of_a_kind
-    assert rule is not None
-    extra = float(rule.extra_bonus) if flag == 1 else 0.0
-    joker_on = (flag == 1 or rule.joker_when_scratched) and rule.joker is not Joker.NONE
-    lower = [(float(nxt[row]), pts) for row, pts in plan.joker_lower]
-    zeros = [float(nxt[row]) for row in plan.upper_zero_rows]
-    for i, t in enumerate(plan.five_throws):
-        natural = float(out[t]) + extra
-        if not joker_on:
-            out[t] = natural
+    """The five-of-a-kind throws once their box is used: the extra bonus, and where the
+    Joker applies the best box of the first tier of its choices with one open."""
+    model = plan.model
+    extra = float(model.extra_for(flag, plan.five_throws[0]))
+    if extra:
+        for t in plan.five_throws:
+            out[t] += extra
+    if not model.joker_on(mask, flag):
+        return
+    for t, matching, choices in plan.fives:
+        tiers = choices[1] if mask >> matching & 1 else choices[0]
+        if tiers is None:  # scores as any throw
             continue
-        lower_best = max((w + pts[i] for w, pts in lower), default=NEG)
-        upper_zero = max((z for j, z in enumerate(zeros) if j != i), default=NEG)
-        if rule.joker is Joker.FORCED:
-            elsewhere = lower_best if lower_best > NEG else upper_zero
-        else:
-            elsewhere = max(lower_best, upper_zero)
-        matching_open = not mask >> plan.matching_box[i] & 1
-        if rule.matching_upper_forced:
-            joker = (float(nxt[plan.matching_five_rows[i]]) if matching_open else elsewhere) + extra
-        else:
-            joker = natural if matching_open else elsewhere + extra
-        out[t] = joker
+        best = NEG
+        for tier in tiers:
+            best = max([float(nxt[row]) + points for row, points in tier])
+            if best > NEG:
+                break
+        out[t] = best + extra

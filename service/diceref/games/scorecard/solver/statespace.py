@@ -66,7 +66,7 @@ class StateSpace:
         return (mask * self.n_sub + (folded - self.sub_low)) * self.n_flag + flag
 
     def index_one(self, mask: int, sub: int, flag: int) -> int:
-        return (mask * self.n_sub + (self._fold1(mask, sub) - self.sub_low)) * self.n_flag + flag
+        return (mask * self.n_sub + (self.fold_one(mask, sub) - self.sub_low)) * self.n_flag + flag
 
     @cached_property
     def _upper_box_min(self) -> IntArray:
@@ -170,7 +170,7 @@ class StateSpace:
         order (filling a box only sets bits), each a whole-array step over its subtotals."""
         upper = self.ruleset.upper_indices
         reach = np.zeros((1 << len(upper), self.n_sub), dtype=bool)
-        reach[0, self._fold1(0, 0) - self.sub_low] = True
+        reach[0, self.fold_one(0, 0) - self.sub_low] = True
         # The distinct points each box can add (np.unique would import numpy.ma, to check
         # for a masked array: an import `diceref precompute` need not pay).
         points = {
@@ -190,7 +190,7 @@ class StateSpace:
                 reach[new_key, folded - self.sub_low] = True
         return reach
 
-    def _fold1(self, mask: int, sub: int) -> int:
+    def fold_one(self, mask: int, sub: int) -> int:
         """`fold` for one state, without numpy's per-call overhead."""
         key = mask & self._upper_all
         bonus = self.ruleset.upper_bonus
