@@ -18,15 +18,7 @@ from diceref.games.scorecard.rules.description import (
     ruleset_from_description,
     table_states,
 )
-from diceref.games.scorecard.rules.games import (
-    SCORECARD_GAMES,
-    chute_5,
-    dice_poker,
-    russian_poker,
-    yahtzee,
-    yardzee,
-    yatzy,
-)
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import solve_reference
 from diceref.games.scorecard.solver.statespace import state_space
@@ -35,15 +27,17 @@ from diceref.http.game_models import base_rules
 
 VARIANTS = [
     *SCORECARD_GAMES.values(),
-    yahtzee(joker="none", extra_bonus=0),
-    yahtzee(joker="free_choice", matching_upper_forced=False, throws_per_turn=4),
-    yahtzee(joker="none", order="forced", upper_bonus_threshold=60, upper_bonus_points=50),
-    yardzee(joker_when_scratched=False),
-    dice_poker(two_pairs_distinct=False, upper_bonus_strictly_greater=False),
-    russian_poker(poker_premium_doubled=True, first_throw_multiplier=3, order="free"),
-    chute_5(notches=tuple(range(12)), break_over=24),
-    yatzy(full_house_accepts_five_of_a_kind=True, two_pairs_accepts_four_of_a_kind=True),
-    yatzy(order="forced", throws_per_turn=1),
+    variant("yahtzee", joker="none", extra_bonus=0),
+    variant("yahtzee", joker="free_choice", matching_upper_forced=False, throws_per_turn=4),
+    variant(
+        "yahtzee", joker="none", order="forced", upper_bonus_threshold=60, upper_bonus_points=50
+    ),
+    variant("yardzee", joker_when_scratched=False),
+    variant("dice-poker", two_pairs_distinct=False, upper_bonus_strictly_greater=False),
+    variant("russian-poker", poker_premium_doubled=True, first_throw_multiplier=3, order="free"),
+    variant("chute-5", notches=tuple(range(12)), break_over=24),
+    variant("yatzy", full_house_accepts_five_of_a_kind=True, two_pairs_accepts_four_of_a_kind=True),
+    variant("yatzy", order="forced", throws_per_turn=1),
 ]
 
 

@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 import pytest
 
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, dice_poker, yardzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.engine import (
@@ -49,9 +49,9 @@ def test_max_table_equals_the_reference(game: str) -> None:
 
 
 HOUSE_RULES: list[Ruleset] = [
-    yardzee(matching_upper_forced=False),  # Joker: free choice, natural value while open
-    yardzee(joker_when_scratched=False),
-    dice_poker(upper_bonus_strictly_greater=False, two_pairs_distinct=False),
+    variant("yardzee", matching_upper_forced=False),  # Joker: free choice, natural value while open
+    variant("yardzee", joker_when_scratched=False),
+    variant("dice-poker", upper_bonus_strictly_greater=False, two_pairs_distinct=False),
 ]
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import turn_values
 from diceref.games.scorecard.solver.request_turn import handles, request_turn
@@ -76,5 +76,8 @@ def test_request_turn_on_a_raw_upper_subtotal(solved: Callable[[str], FloatArray
 def test_request_turn_under_house_rules(solved_ruleset: Callable[[Ruleset], FloatArray]) -> None:
     """Free-choice Joker at natural value while the matching box is open, and no Joker
     after a scratched five of a kind."""
-    for ruleset in (yardzee(matching_upper_forced=False), yardzee(joker_when_scratched=False)):
+    for ruleset in (
+        variant("yardzee", matching_upper_forced=False),
+        variant("yardzee", joker_when_scratched=False),
+    ):
         assert_turns_agree(ruleset, solved_ruleset(ruleset), count=30)

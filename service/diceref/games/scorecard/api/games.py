@@ -7,7 +7,7 @@ import msgspec
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.rules.boxes import describe as describe_box
-from diceref.games.scorecard.rules.description import box_fields
+from diceref.games.scorecard.rules.document import box_fields
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
@@ -33,6 +33,7 @@ def summarize(game: GameInfo, summary: GameSummary) -> GameSummary:
 def describe(game: GameInfo, rules: GameRules) -> GameRules:
     assert isinstance(game, Ruleset)
     table = points_table(game)
+    assert game.document is not None  # every ruleset is compiled from its document
     rules.boxes = [
         BoxRules(
             b.id,
@@ -42,9 +43,9 @@ def describe(game: GameInfo, rules: GameRules) -> GameRules:
             b.points.value,
             describe_box(b),
             max(table.achievable[b.id]),
-            **box_fields(b),
+            **box_fields(given),
         )
-        for b in game.boxes
+        for b, given in zip(game.boxes, game.document.boxes, strict=True)
     ]
     bonus = game.upper_bonus
     rules.upper_bonus_rule = UpperBonusOut(bonus.threshold, bonus.strictly_greater, bonus.points)

@@ -13,10 +13,13 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diceref.core.game import GameInfo, Parameter
 from diceref.games.scorecard.rules.boxes import Box, Section
+
+if TYPE_CHECKING:
+    from diceref.games.scorecard.rules.document import RulesetDocument
 
 
 class Order(StrEnum):
@@ -174,6 +177,8 @@ class Ruleset(GameInfo):
     five_of_a_kind: FiveOfAKindRule | None = None
     order: Order = Order.FREE
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # The document the ruleset was compiled from: what `GET /games/{game}` shows of a box.
+    document: RulesetDocument | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def box_index(self) -> dict[str, int]:
