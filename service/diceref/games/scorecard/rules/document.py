@@ -180,7 +180,7 @@ class FiveOfAKindDocument(msgspec.Struct, forbid_unknown_fields=True, frozen=Tru
 class RulesetDocument(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """A complete scorecard ruleset.  The limits a type can say are here; the rules between
     fields (the upper section's shape, the five-of-a-kind box, the table's size) are
-    `description.check_document`'s."""
+    `description.compile_document`'s."""
 
     id: str
     name: str

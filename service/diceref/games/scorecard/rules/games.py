@@ -297,25 +297,27 @@ def _document(boxes: list[BoxDocument], **fields: Any) -> Document:
     )
 
 
+def _five_box(box_id: str, name: str, points: int) -> OfAKindBox:
+    """The five-of-a-kind box at fixed points: what a Joker and an extra bonus key on."""
+    return OfAKindBox(id=box_id, name=name, scoring="fixed", fixed_points=points, of_a_kind_count=5)
+
+
+def _fixed_straight(box_id: str, name: str, points: int, runs: list[list[int]]) -> StraightBox:
+    return StraightBox(id=box_id, name=name, scoring="fixed", fixed_points=points, runs=runs)
+
+
+def _no_joker(box_id: str) -> FiveOfAKindDocument:
+    """No Joker and no extra bonus on `box_id`: the rule a request's `rules` may turn on."""
+    return FiveOfAKindDocument(box=box_id, extra_bonus=0, joker=Joker.NONE)
+
+
 TITLES = tuple(name.title() for name in UPPER_IDS)
 SMALL_RUNS = [[1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]]
 LARGE_RUNS = [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6]]
 FIXED_25_30_40: list[BoxDocument] = [
     FullHouseBox(id="full_house", name="Full house", scoring="fixed", fixed_points=25),
-    StraightBox(
-        id="small_straight",
-        name="Small straight",
-        scoring="fixed",
-        fixed_points=30,
-        runs=SMALL_RUNS,
-    ),
-    StraightBox(
-        id="large_straight",
-        name="Large straight",
-        scoring="fixed",
-        fixed_points=40,
-        runs=LARGE_RUNS,
-    ),
+    _fixed_straight("small_straight", "Small straight", 30, SMALL_RUNS),
+    _fixed_straight("large_straight", "Large straight", 40, LARGE_RUNS),
 ]
 
 
@@ -329,9 +331,7 @@ def _yahtzee_card(five_box_name: str) -> list[BoxDocument]:
             id="four_of_a_kind", name="Four of a kind", scoring="sum_all", of_a_kind_count=4
         ),
         *FIXED_25_30_40,
-        OfAKindBox(
-            id="yahtzee", name=five_box_name, scoring="fixed", fixed_points=50, of_a_kind_count=5
-        ),
+        _five_box("yahtzee", five_box_name, 50),
         ChanceBox(id="chance", name="Chance", scoring="sum_all"),
     ]
 
@@ -360,12 +360,14 @@ YAHTZEE = BuiltInGame(
     ),
 )
 
+# Yahtzee as the Yardzee text writes it: its own name for the five-of-a-kind box, and the
+# Joker in free choice.
 YARDZEE = BuiltInGame(
-    _document(
-        _yahtzee_card("Yardzee"),
+    msgspec.structs.replace(
+        YAHTZEE.document,
         id="yardzee",
         name="Yardzee",
-        upper_bonus_rule=UpperBonusRule(threshold=63, points=35),
+        boxes=_yahtzee_card("Yardzee"),
         five_of_a_kind=FiveOfAKindDocument(
             box="yahtzee", extra_bonus=100, joker=Joker.FREE_CHOICE, joker_when_scratched=True
         ),
@@ -373,7 +375,7 @@ YARDZEE = BuiltInGame(
     source="Yardzee rulebook (English)",
     summary="Yahtzee with the Joker as the Yardzee text writes it (free choice).",
     house_rules=(
-        UpperBonus("upper section"),
+        YAHTZEE.house_rules[0],
         FiveOfAKind(
             "As written: matching upper box if open, else any open box; upper boxes score "
             "0, lower boxes full value.",
@@ -385,7 +387,7 @@ YARDZEE = BuiltInGame(
             "convention (any open box at natural value while that box is open), whose "
             "optimum, 254.5896095, is the published one.",
         ),
-        Play(),
+        YAHTZEE.house_rules[2],
     ),
 )
 
@@ -401,9 +403,7 @@ DICE_POKER = BuiltInGame(
                 id="four_of_a_kind", name="Four of a kind", scoring="sum_all", of_a_kind_count=4
             ),
             *FIXED_25_30_40,
-            OfAKindBox(
-                id="poker", name="Poker", scoring="fixed", fixed_points=50, of_a_kind_count=5
-            ),
+            _five_box("poker", "Poker", 50),
             ChanceBox(id="chance", name="Chance", scoring="sum_all"),
         ],
         id="dice-poker",
@@ -473,7 +473,7 @@ RUSSIAN_POKER = BuiltInGame(
         id="russian-poker",
         name="Russian poker (Покер на костях)",
         upper_bonus_rule=UpperBonusRule(threshold=0, points=50),
-        five_of_a_kind=FiveOfAKindDocument(box="poker", extra_bonus=0, joker=Joker.NONE),
+        five_of_a_kind=_no_joker("poker"),
         face_labels=list(RUSSIAN_FACE_LABELS),
         order=Order.SERIES,
     ),
@@ -585,29 +585,15 @@ CHUTE_5 = BuiltInGame(
                 of_a_kind_count=4,
             ),
             FullHouseBox(id="full_house", name="Full house", scoring="fixed", fixed_points=6),
-            StraightBox(
-                id="small_straight",
-                name="Small straight",
-                scoring="fixed",
-                fixed_points=7,
-                runs=SMALL_RUNS,
-            ),
+            _fixed_straight("small_straight", "Small straight", 7, SMALL_RUNS),
             SumOverBox(id="break", name="Break", scoring="fixed", fixed_points=8, total_over=20),
-            StraightBox(
-                id="large_straight",
-                name="Large straight",
-                scoring="fixed",
-                fixed_points=9,
-                runs=LARGE_RUNS,
-            ),
-            OfAKindBox(
-                id="chute_5", name="Chute-5", scoring="fixed", fixed_points=20, of_a_kind_count=5
-            ),
+            _fixed_straight("large_straight", "Large straight", 9, LARGE_RUNS),
+            _five_box("chute_5", "Chute-5", 20),
         ],
         id="chute-5",
         name="Chute-5",
         upper_bonus_rule=UpperBonusRule(threshold=21, points=10),
-        five_of_a_kind=FiveOfAKindDocument(box="chute_5", extra_bonus=0, joker=Joker.NONE),
+        five_of_a_kind=_no_joker("chute_5"),
     ),
     source="Chute-5 Rulebook, the game's leaflet (English, partly illegible)",
     summary="13 windows with slides; three of a face one notch, four two; bonus 10 at 21.",
@@ -693,14 +679,12 @@ YATZY = BuiltInGame(
             ),
             FullHouseBox(id="full_house", name="Full house", scoring="sum_all"),
             ChanceBox(id="chance", name="Chance", scoring="sum_all"),
-            OfAKindBox(
-                id="yatzy", name="Yatzy", scoring="fixed", fixed_points=50, of_a_kind_count=5
-            ),
+            _five_box("yatzy", "Yatzy", 50),
         ],
         id="yatzy",
         name="Yatzy (Scandinavian)",
         upper_bonus_rule=UpperBonusRule(threshold=63, points=50),
-        five_of_a_kind=FiveOfAKindDocument(box="yatzy", extra_bonus=0, joker=Joker.NONE),
+        five_of_a_kind=_no_joker("yatzy"),
     ),
     source="Yatzyregler, skandinaviska varianten (tarningsspel.se, Swedish); Outdoor "
     "yacht game manual, Vinga of Sweden (English)",
