@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -33,7 +33,7 @@ from diceref.games.scorecard.rules.document import (
     RulesetDocument,
     StraightBox,
 )
-from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.points import upper_extremes
 from diceref.games.scorecard.rules.ruleset import (
     FiveOfAKindRule,
     Joker,
@@ -279,21 +279,31 @@ def _five_of_a_kind(
 
 def table_states(ruleset: Ruleset) -> int:
     """States of the ruleset's value table: `StateSpace.size` (the same folding of the upper
-    subtotal, read off the same points table; a test holds the two equal)."""
-    table = points_table(ruleset)
+    subtotal, read off the upper boxes' extremes; a test holds the two equal).  Those need
+    six throws per upper box, not the points table, so compiling a game stays cheap."""
+    upper_min, upper_max = upper_extremes(ruleset)
     target = ruleset.upper_bonus.target
-    low = min(0, sum(table.upper_min.values()))
-    if min(table.upper_min.values()) >= 0:
-        high = target
-    else:
-        high = max(target, sum(table.upper_max.values()))
+    low = min(0, sum(upper_min.values()))
+    # No upper box below 0: the subtotal is capped at the target, as `StateSpace` caps it.
+    high = target if min(upper_min.values()) >= 0 else max(target, sum(upper_max.values()))
     flags = 1 if ruleset.five_of_a_kind is None else 2
     return (1 << len(ruleset.boxes)) * (high - low + 1) * flags
 
 
-def compile_document(doc: RulesetDocument, where: str = "ruleset") -> Ruleset:
-    """The `Ruleset` the document describes, checked against the solver's limits, with the
-    parameters, source and summary of a custom ruleset (a built-in game replaces those)."""
+@dataclass(frozen=True)
+class About:
+    """What a built-in game says beside its rules: where they come from, a summary, and its
+    parameters (a custom ruleset reports its own, not settable)."""
+
+    source: str
+    summary: str
+    parameters: tuple[Parameter, ...]
+
+
+def compile_document(
+    doc: RulesetDocument, where: str = "ruleset", about: About | None = None
+) -> Ruleset:
+    """The `Ruleset` the document describes, checked against the solver's limits."""
     if ID_PATTERN.fullmatch(doc.id) is None:
         raise RuleViolation(
             f"{where}.id",
@@ -335,17 +345,13 @@ def compile_document(doc: RulesetDocument, where: str = "ruleset") -> Ruleset:
         doc.five_of_a_kind, f"{where}.five_of_a_kind", boxes, doc.order, where
     )
     throws = doc.throws_per_turn
-    parameters: list[Parameter] = [*upper_bonus_parameters(bonus, "upper section")]
-    if reported is not None:
-        parameters += five_of_a_kind_parameters(
-            reported,
-            "The Joker on the five-of-a-kind box: 'forced', 'free_choice' or 'none'.",
-            "With a Joker: does a 0 in the five-of-a-kind box still trigger it?",
-            scratched_reading=False,
+    if about is None:
+        about = About(
+            CUSTOM_SOURCE,
+            f"A custom scorecard of {len(boxes)} boxes; upper bonus {bonus.points} at "
+            f"{bonus.target}; order {doc.order.value}; {throws} throws a turn.",
+            _custom_parameters(bonus, reported, doc),
         )
-    parameters += play_parameters(
-        throws, doc.order, f"Which open boxes a turn may fill: {doc.order.value}."
-    )
     ruleset = Ruleset(
         id=doc.id,
         name=doc.name,
@@ -354,11 +360,9 @@ def compile_document(doc: RulesetDocument, where: str = "ruleset") -> Ruleset:
         throws_per_turn=throws,
         min_players=doc.min_players,
         max_players=doc.max_players,
-        source=CUSTOM_SOURCE,
-        summary=f"A custom scorecard of {len(boxes)} boxes; upper bonus {bonus.points} at "
-        f"{bonus.target}; order {doc.order.value}; {throws} throws a turn.",
-        # Reported for what they are, not settable: a custom ruleset changes by its document.
-        parameters=tuple(replace(p, settable=False) for p in parameters),
+        source=about.source,
+        summary=about.summary,
+        parameters=about.parameters,
         face_labels=labels,
         boxes=boxes,
         upper_bonus=bonus,
@@ -375,6 +379,25 @@ def compile_document(doc: RulesetDocument, where: str = "ruleset") -> Ruleset:
             "ruleset_limit",
         )
     return ruleset
+
+
+def _custom_parameters(
+    bonus: UpperBonus, five: FiveOfAKindRule | None, doc: RulesetDocument
+) -> tuple[Parameter, ...]:
+    """A custom ruleset's rules as parameters, reported for what they are and not settable:
+    a custom ruleset changes by its document."""
+    parameters: list[Parameter] = [*upper_bonus_parameters(bonus, "upper section")]
+    if five is not None:
+        parameters += five_of_a_kind_parameters(
+            five,
+            "The Joker on the five-of-a-kind box: 'forced', 'free_choice' or 'none'.",
+            "With a Joker: does a 0 in the five-of-a-kind box still trigger it?",
+            scratched_reading=False,
+        )
+    parameters += play_parameters(
+        doc.throws_per_turn, doc.order, f"Which open boxes a turn may fill: {doc.order.value}."
+    )
+    return tuple(replace(p, settable=False) for p in parameters)
 
 
 def ruleset_from_description(raw: object, where: str = "ruleset") -> Ruleset:

@@ -23,7 +23,11 @@ from diceref.core.game import (
     RuleParameterError,
     check_overrides,
 )
-from diceref.games.scorecard.rules.description import compile_document, decode_document
+from diceref.games.scorecard.rules.description import (
+    About,
+    compile_document,
+    decode_document,
+)
 from diceref.games.scorecard.rules.document import (
     MODIFIER_DEFAULTS,
     BoxDocument,
@@ -50,6 +54,7 @@ from diceref.games.scorecard.rules.ruleset import (
     upper_bonus_parameters,
     without_inert_readings,
 )
+from diceref.games.scorecard.rules.ruleset import UpperBonus as BonusRule
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 Document = RulesetDocument
@@ -69,8 +74,8 @@ class HouseRules(Protocol):
         bounds by `check_overrides`)."""
         ...
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
-        """The parameters as `GET /games/{game}` lists them, with the values in force."""
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
+        """The parameters as `GET /games/{game}` lists them, with the values of `doc`."""
         ...
 
 
@@ -101,7 +106,7 @@ class BoxField:
     def change(self, doc: Document, name: str, value: Any) -> Document:
         return _with_boxes(doc, self.boxes, **{self.field: not value if self.negated else value})
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
         value = getattr(_box(doc, self.boxes[0]), self.field)
         if isinstance(value, msgspec.UnsetType):
             value = MODIFIER_DEFAULTS[self.field]
@@ -126,7 +131,7 @@ class Notches:
             doc = _with_boxes(doc, (box_id,), notches=list(value[2 * i : 2 * i + 2]))
         return doc
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
         flat: list[int] = []
         for box_id in self.boxes:
             box = _box(doc, box_id)
@@ -152,7 +157,7 @@ class Fixed:
             raise RuleParameterError(name, self.refusal)
         return doc
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
         return (self.parameter,)
 
 
@@ -172,8 +177,8 @@ class SeriesOrder:
             doc = msgspec.structs.replace(doc, order=Order.FREE)
         return msgspec.structs.replace(doc, series_order=value)
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
-        return (replace(self.parameter, value=ruleset.order is Order.SERIES),)
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
+        return (replace(self.parameter, value=doc.order is Order.SERIES),)
 
 
 @dataclass(frozen=True)
@@ -189,8 +194,10 @@ class UpperBonus:
         bonus = msgspec.structs.replace(doc.upper_bonus_rule, **{field: value})
         return msgspec.structs.replace(doc, upper_bonus_rule=bonus)
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
-        return upper_bonus_parameters(ruleset.upper_bonus, self.section)
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
+        given = doc.upper_bonus_rule
+        bonus = BonusRule(given.threshold, given.points, given.strictly_greater)
+        return upper_bonus_parameters(bonus, self.section)
 
 
 MATCHING_UPPER_TEXT = (
@@ -223,7 +230,7 @@ class FiveOfAKind:
         rule = msgspec.structs.replace(doc.five_of_a_kind, **{name: value})
         return msgspec.structs.replace(doc, five_of_a_kind=rule)
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
         given = doc.five_of_a_kind
         assert given is not None
         rule = without_inert_readings(
@@ -266,10 +273,10 @@ class Play:
     def change(self, doc: Document, name: str, value: Any) -> Document:
         return msgspec.structs.replace(doc, **{name: Order(value) if name == "order" else value})
 
-    def report(self, doc: Document, ruleset: Ruleset) -> tuple[Parameter, ...]:
-        series = ruleset.order is Order.SERIES and self.series_text is not None
-        text = self.series_text if series and self.series_text else ORDER_TEXT[ruleset.order]
-        return play_parameters(ruleset.throws_per_turn, ruleset.order, text, series)
+    def report(self, doc: Document) -> tuple[Parameter, ...]:
+        series = doc.order is Order.SERIES and self.series_text is not None
+        text = self.series_text if series and self.series_text else ORDER_TEXT[doc.order]
+        return play_parameters(doc.throws_per_turn, doc.order, text, series)
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -750,19 +757,19 @@ def house_rules(game: str, **values: ParameterValue) -> Ruleset:
     for name in sorted(values, key=lambda n: n != "order"):
         doc = owner[name].change(doc, name, values[name])
     try:
-        ruleset = compile_document(decode_document(msgspec.to_builtins(doc)))
+        doc = decode_document(msgspec.to_builtins(doc))
+        about = About(
+            built_in.source,
+            built_in.summary,
+            tuple(p for rules in built_in.house_rules for p in rules.report(doc)),
+        )
+        return compile_document(doc, about=about)
     except RuleViolation as refused:
         name = _parameter_of(refused, doc, values)
         # A contradiction between parameters is `invalid_rule`, whichever document field
         # the check names; a table too large keeps its own code.
         code = refused.code if refused.code == "ruleset_limit" else "invalid_rule"
         raise RuleParameterError(name, refused.reason, code) from None
-    return replace(
-        ruleset,
-        source=built_in.source,
-        summary=built_in.summary,
-        parameters=tuple(p for rules in built_in.house_rules for p in rules.report(doc, ruleset)),
-    )
 
 
 SCORECARD_GAMES: dict[str, Ruleset] = {game: house_rules(game) for game in BUILT_IN}
