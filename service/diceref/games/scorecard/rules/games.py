@@ -44,6 +44,7 @@ from diceref.games.scorecard.rules.document import (
     UpperBonusRule,
 )
 from diceref.games.scorecard.rules.ruleset import (
+    MATCHING_UPPER_TEXT,
     MAX_POINTS,
     FiveOfAKindRule,
     Joker,
@@ -200,11 +201,6 @@ class UpperBonus:
         return upper_bonus_parameters(bonus, self.section)
 
 
-MATCHING_UPPER_TEXT = (
-    "While the matching upper box is open a Joker roll must go there (True); False: it may "
-    "go in any open box at natural value, the Joker values applying once that box is filled "
-    "(Verhoeff's free-choice convention)."
-)
 NO_JOKER_TEXT = (
     "'forced' or 'free_choice' add a Joker on the five-of-a-kind box (see yahtzee and "
     "yardzee); this game has none by default."
