@@ -4,6 +4,9 @@ inside functions) are read with `ast` and checked against the rules below."""
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,6 +131,115 @@ def test_each_rule_bites(module: str, target: str, rule: str) -> None:
     assert any(rule in v for v in found), found
 
 
+def import_cycles(graph: dict[str, list[tuple[int, str]]]) -> list[list[str]]:
+    """The groups of diceref modules that import one another, directly or round a cycle
+    (imports inside functions and under TYPE_CHECKING count: a circle is a design fault
+    even where Python resolves it): Tarjan's strongly connected components."""
+    edges = {
+        name: sorted({t for _, t in found if t in graph and t != name})
+        for name, found in graph.items()
+    }
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in edges[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for module in edges:
+        if module not in index:
+            visit(module)
+    return cycles
+
+
+def test_no_modules_import_each_other() -> None:
+    assert import_cycles(import_graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "cycles"),
+    [
+        ({"a": [(1, "b")], "b": [(1, "a")]}, [["a", "b"]]),
+        ({"a": [(1, "b")], "b": [(1, "c")], "c": [(9, "a")], "d": [(1, "a")]}, [["a", "b", "c"]]),
+        ({"a": [(1, "b"), (2, "a")], "b": [(1, "redis")]}, []),
+    ],
+)
+def test_the_cycle_check_bites(
+    graph: dict[str, list[tuple[int, str]]], cycles: list[list[str]]
+) -> None:
+    assert import_cycles(graph) == cycles
+
+
 def test_the_reader_sees_imports_inside_functions() -> None:
     cli = dict(imports(PACKAGE / "cli.py"))
     assert "diceref.http.app" in cli.values()  # imported inside _openapi
+
+
+# Code comments explain the code: a reference to an issue or to "the brief" is history that
+# goes stale (it belongs in the commit message), and a module docstring says what the
+# module is for in a few lines (the narrative goes to docs/).
+REFERENCE = re.compile(r"\bissues? #?\d+\b|(?<![\w&])#\d+\b|\bthe brief\b", re.I)
+MODULE_DOCSTRING_LINES = 12
+
+
+def prose(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every comment and docstring of a module's source."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                for offset, line in enumerate(first.value.value.splitlines()):
+                    yield first.lineno + offset, line
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+
+
+def hygiene(name: str, source: str) -> Iterator[str]:
+    for line, text in prose(source):
+        for found in REFERENCE.finditer(text):
+            yield f"{name}:{line}: {found.group()!r} in a comment or docstring"
+    doc = ast.get_docstring(ast.parse(source), clean=False)
+    lines = 0 if doc is None else len(doc.strip().splitlines())
+    if lines > MODULE_DOCSTRING_LINES:
+        yield f"{name}: module docstring of {lines} lines (at most {MODULE_DOCSTRING_LINES})"
+
+
+def test_comments_and_docstrings_explain_rather_than_narrate() -> None:
+    found = [v for name, path in modules().items() for v in hygiene(name, path.read_text())]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("source", "complaint"),
+    [
+        ("x = 1  # the fix of issue 18\n", "'issue 18'"),
+        ('def f() -> None:\n    """As asked in #24."""\n', "'#24'"),
+        ('"""Why.\n\nThe brief says so."""\n', "'The brief'"),
+        ('"""' + "\n".join(["line"] * 14) + '"""\n', "module docstring of 14 lines"),
+    ],
+)
+def test_the_hygiene_check_bites(source: str, complaint: str) -> None:
+    assert any(complaint in v for v in hygiene("m", source)), list(hygiene("m", source))
+
+
+def test_the_hygiene_check_passes_plain_prose() -> None:
+    source = '"""A module.\n\nIt does one thing."""\nCOLOR = "#fff"  # a color, not #x\n'
+    assert list(hygiene("m", source)) == []

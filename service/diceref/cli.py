@@ -20,15 +20,20 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.logs import configure_logging, granian_log_config
 
     level, fmt = settings.log_level, settings.log_format or "json"
+    refused = _unbindable(args.host, args.port)
+    if refused is not None:
+        print(f"diceref serve: error: {refused}", file=sys.stderr)
+        return 2
     configure_logging(level, fmt)
     metrics_dir = _metrics_directory(args.workers)
     try:
         if args.workers > 1 or args.server == "granian":
             import multiprocessing
 
-            from granian import Granian
             from granian.constants import Interfaces, Loops
             from granian.log import LogLevels
+
+            from diceref.serving import BoundedSendGranian as Granian
 
             if multiprocessing.get_start_method() == "fork":
                 # Import the app once here: forked workers share its pages copy-on-write
@@ -67,16 +72,41 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
+def _unbindable(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (taken, not allowed, no such address), or None.
+
+    Tried before granian starts: granian reports a taken port as a Python and Rust
+    traceback, where a port is a setting like any other and deserves one line.  The trial
+    socket sets SO_REUSEADDR as the servers do, so a port that only has connections in
+    TIME_WAIT is not taken for a busy one.
+    """
+    import socket
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            trial.bind((host, port))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return (
+            f"cannot listen on {host}:{port}: {reason} "
+            "(choose another with --port or DICEREF_PORT, --host or DICEREF_HOST)"
+        )
+    return None
+
+
 def _connection_limits(settings: Settings) -> dict[str, Any]:
     """granian's limits and timeouts, from the settings (README, "What the service
     withstands").
 
     HTTP/1.1 only: in granian's `auto` mode hyper first reads the bytes that tell HTTP/1
-    from an HTTP/2 preface, with no timeout, so a connection that sends nothing held its
-    slot for ever (issue 18: 1,100 such sockets blocked every new client).  hyper's HTTP/1
+    from an HTTP/2 preface, with no timeout, so a connection that sends nothing would hold
+    its slot for ever (docs/reliability.md).  hyper's HTTP/1
     header timer starts as soon as the connection is served and again after each response,
     so `DICEREF_HEADER_TIMEOUT` closes silent, half-sent and idle keep-alive connections
-    alike.  The body timeout is the app's (`diceref.http.lean`): granian has none.
+    alike.  The body timeout is the app's (`diceref.http.lean`): granian has none; the send
+    timeout is the kernel's, on the listener (`diceref.serving`).
     `workers_kill_timeout` is the shutdown deadline: SIGTERM closes the listeners, lets the
     workers finish what is in flight and kills those still busy after it.
     """
@@ -92,15 +122,15 @@ def _connection_limits(settings: Settings) -> dict[str, Any]:
             keep_alive=settings.keep_alive,
         ),
         "workers_kill_timeout": settings.shutdown_timeout,
+        "send_timeout": settings.send_timeout,
     }
 
 
 def _has_uvloop() -> bool:
     """uvloop (a dependency except on Windows) hands a request body from granian's Rust
-    threads to the event loop far faster than asyncio's loop: on one worker POST /score
-    answered about 1.3x the requests a second (4,800 vs 3,650, side by side).  Named
-    explicitly, since granian's `auto` would prefer rloop, an experimental loop, if it
-    happened to be installed."""
+    threads to the event loop faster than asyncio's loop (docs/solver.md, "The request
+    path").  Named explicitly, since granian's `auto` would prefer rloop, an experimental
+    loop, if it happened to be installed."""
     import importlib.util
 
     return importlib.util.find_spec("uvloop") is not None
@@ -200,7 +230,7 @@ def _score(args: argparse.Namespace, settings: Settings) -> int:
 def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     """Solve (or load) every table of the games named, all games by default."""
     from diceref.games.families import GAME_IDS, table_specs
-    from diceref.tables.host import sync_store
+    from diceref.tables.drivers import sync_store
     from diceref.tables.spec import load_sync
 
     unknown = [g for g in args.games if g not in GAME_IDS]
@@ -263,7 +293,7 @@ class _ProgressBar:
 
     def __call__(self, done: int, total: int) -> None:
         percent = 100 * done // max(total, 1)
-        if self.console is None and sys.stderr.isatty():  # rich costs 25 ms to import
+        if self.console is None and sys.stderr.isatty():  # rich: imported only for a terminal
             from rich.console import Console
 
             self.console = Console(stderr=True)

@@ -37,7 +37,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     access_log: bool = False
     # The connection limits (granian; see the README, "What the service withstands").
-    # Connections the kernel queues before a worker accepts them (each worker's listener).
+    # Connections the kernel queues before a worker accepts them (the one listener the
+    # workers share).
     backlog: Annotated[int, msgspec.Meta(ge=128, le=65535)] = 1024
     # Connections one worker holds at once; more wait in the backlog.
     max_connections: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 512
@@ -46,6 +47,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     header_timeout: Annotated[float, msgspec.Meta(ge=0.001, le=60)] = 10.0
     # Seconds a request has, once its headers are in, to send its whole body (a 408).
     body_timeout: Seconds = 30.0
+    # Seconds an answer's bytes may wait for the client to take them (its receive window
+    # shut, or nothing acknowledged) before the connection is aborted.
+    send_timeout: Annotated[float, msgspec.Meta(ge=0.5, le=600)] = 10.0
     # Keep a connection open for the next request (closed after DICEREF_HEADER_TIMEOUT idle).
     keep_alive: bool = True
     # Seconds SIGTERM waits for in-flight requests before the workers are killed; below
@@ -81,12 +85,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     on_demand_memory_bytes: Annotated[int, msgspec.Meta(ge=1)] = 512 * 1024 * 1024
     on_demand_disk_bytes: Annotated[int, msgspec.Meta(ge=1)] = 2 * 1024 * 1024 * 1024
     on_demand_redis_ttl: Annotated[int, msgspec.Meta(ge=1)] = 7 * 24 * 3600
+    on_demand_redis_bytes: Annotated[int, msgspec.Meta(ge=1)] = 1024 * 1024 * 1024
 
     @property
     def tables(self) -> TableSettings:
         cache_dir = self.cache_dir
         if not cache_dir:
-            import platformdirs  # 5-20 ms to import: only without DICEREF_CACHE_DIR
+            import platformdirs  # imported only without DICEREF_CACHE_DIR
 
             cache_dir = platformdirs.user_cache_dir("diceref")
         return TableSettings(
@@ -104,6 +109,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             on_demand_memory_bytes=self.on_demand_memory_bytes,
             on_demand_disk_bytes=self.on_demand_disk_bytes,
             on_demand_redis_ttl=self.on_demand_redis_ttl,
+            on_demand_redis_bytes=self.on_demand_redis_bytes,
         )
 
     @classmethod
@@ -120,7 +126,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         raw["preload"] = _preload(given.get("DICEREF_PRELOAD", "all"))
         raw["cors_origins"] = _list(given.get("DICEREF_CORS_ORIGINS", ""))
         if "redis_url" in raw:
-            from redis.asyncio.connection import parse_url  # only with REDIS_URL: 0.1 s
+            from redis.asyncio.connection import parse_url  # redis-py: only with REDIS_URL
 
             try:
                 parse_url(raw["redis_url"])
@@ -142,6 +148,7 @@ VARIABLES: dict[str, str] = {
     "DICEREF_MAX_CONNECTIONS": "max_connections",
     "DICEREF_HEADER_TIMEOUT": "header_timeout",
     "DICEREF_BODY_TIMEOUT": "body_timeout",
+    "DICEREF_SEND_TIMEOUT": "send_timeout",
     "DICEREF_KEEP_ALIVE": "keep_alive",
     "DICEREF_SHUTDOWN_TIMEOUT": "shutdown_timeout",
     "DICEREF_PRELOAD": "preload",
@@ -165,6 +172,7 @@ VARIABLES: dict[str, str] = {
     "DICEREF_ON_DEMAND_MEMORY_BYTES": "on_demand_memory_bytes",
     "DICEREF_ON_DEMAND_DISK_BYTES": "on_demand_disk_bytes",
     "DICEREF_ON_DEMAND_REDIS_TTL": "on_demand_redis_ttl",
+    "DICEREF_ON_DEMAND_REDIS_BYTES": "on_demand_redis_bytes",
 }
 _VARIABLE_OF = {field: name for name, field in VARIABLES.items()}
 

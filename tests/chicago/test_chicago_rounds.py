@@ -495,7 +495,7 @@ REJECTIONS: list[tuple[str, Json, str, list[str]]] = [
             one("Bob", [5, 5, 5], lives=4),
         ),
         "turns[0].throws[0].kept",
-        ["Ann", "kept [5] is not on the table"],
+        ["Ann", "kept [5] from [2, 3, 4]: one 5 kept, none on the table"],
     ),
     (
         "a throw that throws nothing",

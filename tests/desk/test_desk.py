@@ -563,6 +563,38 @@ def option_text(option: dict[str, Any]) -> str:
     return f"score {option['name']} ({option['points']}"
 
 
+# Every Content-Security-Policy violation the page reports, kept from before its first script.
+RECORD_VIOLATIONS = """window.violations = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`));"""
+HOSTILE_NAME = '<img src=x onerror="window.ran = 1">'
+
+
+def test_the_page_runs_under_its_policy_and_names_stay_text(desk: Watched) -> None:
+    """The desk under its strict Content-Security-Policy: it loads, every section draws,
+    a sheet scores, and the browser reports no violation; a player named with markup is
+    shown as that text and nothing in it runs."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.add_init_script(RECORD_VIOLATIONS)
+    answer = page.goto(desk.base + "/")
+    assert answer is not None
+    assert "script-src 'self'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-frame-options"] == "DENY"
+    page.wait_for_selector("body[data-ready=true]")
+    add_players(page, "sheet", [HOSTILE_NAME])
+    page.fill("#points-0-ones", "3")
+    page.press("#points-0-ones", "Enter")
+    expect(total_of(page, 0)).to_have_text("3")
+    expect(page.locator("#sheets")).to_contain_text(HOSTILE_NAME)
+    for tab in ("coach", "chicago", "yardkle", "event", "sheets"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        expect(page.locator(f"#{tab}")).to_be_visible()
+    assert page.evaluate("window.ran") is None
+    assert page.evaluate("window.violations") == []
+
+
 def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:
     from playwright.sync_api import expect
 

@@ -46,3 +46,29 @@ def test_the_api_docs_pages_load_only_the_services_assets(client: TestClient[Lit
             assert client.get(asset).status_code == 200, asset
     bundle = client.get("/docs-assets/redoc.standalone.js").text
     assert "cdn.redoc.ly" not in bundle and "/docs-assets/redoc/logo-mini.svg" in bundle
+
+
+def test_the_page_and_its_files_carry_the_security_headers(client: TestClient[Litestar]) -> None:
+    """A strict policy (this service's own files only, no inline script or style, no
+    framing) and `nosniff` on the page and every file it loads; the API docs' bundles get
+    `nosniff` and the framing refusal."""
+    page = client.get("/")
+    files = ["/", *re.findall(r'(?:src|href)="(/desk/[^"]+)"', page.text)]
+    assert len(files) >= 4, files  # the page, its script, its styles, its icon
+    for path in files:
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert headers["x-frame-options"] == "DENY", path
+        directives = headers["content-security-policy"].split("; ")
+        policy = {name: value for name, _, value in (d.partition(" ") for d in directives)}
+        assert policy["default-src"] == "'none'", path
+        assert policy["frame-ancestors"] == "'none'", path
+        for directive in ("script-src", "style-src", "connect-src", "img-src"):
+            assert policy[directive] == "'self'", (path, directive)
+        assert "unsafe" not in headers["content-security-policy"], path
+    for asset in ("/docs-assets/redoc.standalone.js", "/docs-assets/swagger-ui/swagger-ui.css"):
+        headers = client.get(asset).headers
+        assert (headers["x-content-type-options"], headers["x-frame-options"]) == (
+            "nosniff",
+            "DENY",
+        ), asset

@@ -19,8 +19,9 @@ TURN = [{"dice": [1, 5, 2, 3, 3, 3], "set_aside": [1, 3, 3, 3]}]
 
 
 CASES: list[tuple[str, dict[str, Any], int, str, str]] = [
-        ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4]}, 400, "dice", "too_few"),
-        ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4, 5, 6]}, 400, "dice", "too_many"),
+        ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4]}, 400, "dice", "wrong_dice_count"),
+        ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4, 5, 6]}, 400, "dice",
+         "wrong_dice_count"),
         ("/score", {"game": "yahtzee", "dice": [1, 2, 3, 4, 7]}, 400, "dice[4]", "not_a_die"),
         ("/score", {"game": "yahtzee", "dice": [0, 2, 3, 4, 5]}, 400, "dice[0]", "not_a_die"),
         ("/score", {"game": "yahtzee", "dice": ["a", 2, 3, 4, 5]}, 400, "dice[0]", "wrong_type"),

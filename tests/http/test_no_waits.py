@@ -1,6 +1,8 @@
 """No request waits for a table (issue 18): with an empty disk cache, no preload and
 another replica's Redis compute lock held on every table, every route of the app answers
-at once (under 100 ms), a table it needs being loaded in the background.
+at once: before any of those tables is loaded (a load waits for the lock, which expires
+after 120 s), a table it needs being loaded in the background.  How long each answer took
+is printed, never asserted.
 
 The routes are read off the app itself, so a route added later is audited too (and fails
 here until it has an example to replay)."""
@@ -24,11 +26,6 @@ from diceref.http.examples import Example
 from diceref.http.openapi import all_examples, operation_id_of
 from diceref.settings import Settings
 
-LIMIT_SECONDS = 0.1
-# The first request under house rules derives their scoring (Yardkle's table of set-asides,
-# a scorecard's points rows): tens of milliseconds, more on a loaded machine, never a solve
-# (a table solve takes seconds, and is refused inline: a 503).
-HOUSE_RULES_LIMIT_SECONDS = 0.5
 UNPUBLISHED = {("GET", "/readyz"), ("GET", "/metrics")}  # probes outside the document
 # The desk's page and files (outside the document too), each replayed with a file it serves.
 DESK_FILES = {
@@ -72,6 +69,13 @@ def locked_app(tmp_path: Path, redis_url: str, redis_prefix: str) -> Iterator[Te
         yield client
 
 
+def loaded_on_demand(client: TestClient[Litestar]) -> list[str]:
+    """The built-in tables whose lock the fixture holds that are loaded (none may be)."""
+    states = client.app.state.tables.states
+    locked = [spec.key for spec in table_specs() if not spec.at_startup]
+    return [str(key) for key in locked if key in states and states[key].status == "ready"]
+
+
 def replay(client: TestClient[Litestar], method: str, path: str, example: Example | None) -> Any:
     if example is not None:
         for name, value in (example.path or {}).items():
@@ -104,10 +108,8 @@ def test_every_route_answers_at_once_while_every_table_is_locked_elsewhere(
             took = time.perf_counter() - started
             where = f"{method} {path} {example.name if example else ''}"
             assert response.status_code < 500 or response.status_code == 503, where
-            body = example.body if example is not None else None
-            chosen = isinstance(body, dict) and ("rules" in body or "ruleset" in body)
-            limit = HOUSE_RULES_LIMIT_SECONDS if chosen else LIMIT_SECONDS
-            assert took < limit, f"{where} took {took * 1000:.0f} ms"
+            # Answered while every locked table is still unloaded: it waited for none.
+            assert not loaded_on_demand(locked_app), f"{where} answered after a table loaded"
             timings[where] = took
     # The game documents answered from nothing loaded, and asked for the loads.
     rules = locked_app.get("/games/yahtzee").json()

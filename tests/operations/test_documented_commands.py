@@ -1,14 +1,17 @@
 """Every command the README and the docs tell a user to run, and every `RUN` line of the
 Dockerfile, run as a subprocess exactly as written.
 
-A command is a line of a ```sh block in README.md or docs/ (a line ending in `\\` goes on
-with the next).  Each block has a runner below that runs its lines through bash verbatim
-and checks what they print; a block without a runner, or a runner whose block is gone,
-fails `test_every_block_has_a_runner`, so a new command cannot slip in untested.  The
-environment is the test's own: the shared test table cache (so `precompute` and the
-servers load tables from disk instead of solving them), logs at WARNING, and Redis keys
-under a prefix of this test.  Servers started by a command listen on the README's port
-8000: a test fails, rather than touching another process, when something else holds it.
+A command is a line of a ```sh block in README.md, docs/ or the chart's README (a line
+ending in `\\` goes on with the next).  Each block has a runner below that runs its lines
+through bash verbatim and checks what they print; a block without a runner, or a runner
+whose block is gone, fails `test_every_block_has_a_runner`, so a new command cannot slip
+in untested.  The commands run as in a new shell: the project's virtualenv is not on their
+`PATH` (a bare `diceref` fails, as it does for a user; the documents say `uv run diceref`).
+The environment is otherwise the test's own: the shared test table cache (so `precompute`
+and the servers load tables from disk instead of solving them), logs at WARNING, and Redis
+keys under a prefix of this test.  Servers started by a command listen on the README's
+port 8000: a test fails, rather than touching another process, when something else holds
+it.
 
 The Dockerfile's build stage is replayed on the host: its `ENV` values are set, `/app` and
 `/src` are mapped to a temporary directory (the only change to what is written), the
@@ -35,11 +38,16 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+import yaml
 
 from conftest import TEST_CACHE
 
 ROOT = Path(__file__).parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
+    ROOT / "helm" / "diceref" / "README.md",
+]
 PORT = 8000
 BASE = f"http://127.0.0.1:{PORT}"
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -57,10 +65,21 @@ def commands(block: str) -> list[str]:
     return [c for c in block.replace("\\\n", " ").splitlines() if c.strip()]
 
 
+def new_shell_path() -> str:
+    """This run's PATH without any virtualenv's `bin` (`uv run pytest` puts the project's
+    first): what a user's new shell has."""
+    venvs = {VENV_BIN.resolve()}
+    if os.environ.get("VIRTUAL_ENV"):
+        venvs.add((Path(os.environ["VIRTUAL_ENV"]) / "bin").resolve())
+    kept = [p for p in os.environ["PATH"].split(os.pathsep) if p and Path(p).resolve() not in venvs]
+    return os.pathsep.join(kept)
+
+
 def env(redis_prefix: str = "") -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DICEREF_", "REDIS_URL"))}
+    own = ("DICEREF_", "REDIS_URL", "VIRTUAL_ENV")
+    base = {k: v for k, v in os.environ.items() if not k.startswith(own)}
     return base | {
-        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ['PATH']}",  # `diceref` as installed
+        "PATH": new_shell_path(),
         "DICEREF_CACHE_DIR": str(TEST_CACHE),
         "DICEREF_LOG_LEVEL": "WARNING",
         "DICEREF_REDIS_PREFIX": redis_prefix or f"diceref-test:{uuid.uuid4().hex}:",
@@ -303,14 +322,43 @@ def run_house_rules_cli(block: str, tmp_path: Path) -> None:
     assert [line.split()[:2] for line in solved[1:]] == [["yahtzee", "value"], ["yahtzee", "max"]]
 
 
+def run_fresh_machine(block: str, tmp_path: Path) -> None:
+    """The README's tools for a fresh machine: uv installed by pip (into a virtualenv of
+    this test, whose `python3` comes first on PATH, not into this machine's Python), a curl
+    that has `--json` and a jq."""
+    install, curl_version, jq_version = commands(block)
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, timeout=120)
+    environ = env() | {"PATH": f"{venv / 'bin'}{os.pathsep}{new_shell_path()}"}
+    bash(install, environ, timeout=300)
+    assert bash("uv --version", environ).startswith("uv ")
+    assert shutil.which("uv", path=environ["PATH"]) == str(venv / "bin" / "uv")
+    found = re.match(r"curl (\d+)\.(\d+)", bash(curl_version, environ))
+    assert found and (int(found[1]), int(found[2])) >= (7, 82), found
+    assert bash(jq_version, environ).startswith("jq-")
+
+
+def run_helm_template(block: str, tmp_path: Path) -> None:
+    """The chart's README: linted and rendered through the Helm SDK, no `helm` binary."""
+    (command,) = commands(block)
+    docs = [d for d in yaml.safe_load_all(bash(command, env())) if d]
+    kinds = {d["kind"]: d for d in docs}
+    assert {"Deployment", "Service", "ConfigMap"} <= kinds.keys(), sorted(kinds)
+    (container,) = kinds["Deployment"]["spec"]["template"]["spec"]["containers"]
+    assert container["image"] == "registry.example/diceref:0.1.0"
+    assert kinds["ConfigMap"]["data"]["REDIS_URL"] == "redis://redis-master.redis.svc:6379/0"
+
+
 RUNNERS: dict[str, Callable[..., None]] = {
+    "python3 -m pip install uv": run_fresh_machine,
+    "uv run python helm/template.py diceref": run_helm_template,
     "DICEREF_HOST=0.0.0.0 uv run diceref serve": run_desk_for_phones,
     "uv run diceref serve      #": run_quick_start,
     "curl -s localhost:8000/games": run_using_it,
     "uv run diceref openapi > openapi/openapi.json": run_openapi,
     "uv run diceref serve --port 8000 &": run_schemathesis,
-    "diceref serve --workers 2          #": run_servers,
-    "diceref serve --workers 2 &": run_load_test,
+    "uv run diceref serve --workers 2   #": run_servers,
+    "uv run diceref serve --workers 2 &": run_load_test,
     "uv run diceref review docs/examples/": run_review,
     'curl -s --json \'{"game": "yahtzee", "dice": [6, 6, 6, 6, 6], "scorecard"': (
         run_house_rules_http
@@ -331,6 +379,23 @@ def all_blocks() -> dict[str, str]:
         for block in sh_blocks(doc):
             found.setdefault(block, str(doc.relative_to(ROOT)))
     return found
+
+
+def test_documented_commands_run_without_the_virtualenv_on_path() -> None:
+    """As in a new shell: a bare `diceref` is not found, `uv run diceref` is."""
+    assert shutil.which("diceref", path=env()["PATH"]) is None
+    assert "VIRTUAL_ENV" not in env()
+    assert bash("uv run diceref --help", env()).startswith("usage: diceref")
+
+
+def test_every_wait_loop_has_a_deadline() -> None:
+    """A loop that waits for the server ends by itself (`for i in $(seq N)`), even when the
+    server never answers: an `until` or `while` loop spins for ever after a failed start."""
+    loop_of = re.compile(r"\b(until|while|for)\b.*;\s*do\b")
+    loops = [c for b in all_blocks() for c in commands(b) if loop_of.search(c)]
+    assert loops, "no wait loop found: the reader is broken"
+    for loop in loops:
+        assert re.match(r"for i in \$\(seq \d+\); do .* && break; sleep [\d.]+; done$", loop), loop
 
 
 def test_every_block_has_a_runner() -> None:

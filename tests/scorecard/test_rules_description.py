@@ -18,7 +18,7 @@ from diceref.games.scorecard.rules.description import (
     ruleset_from_description,
     table_states,
 )
-from diceref.games.scorecard.rules.document import TwoPairsBox
+from diceref.games.scorecard.rules.document import RulesetDocument, TwoPairsBox
 from diceref.games.scorecard.rules.games import BUILT_IN, SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import solve_reference
@@ -270,7 +270,7 @@ def test_a_house_rule_changes_the_document_before_it_is_compiled() -> None:
     """`rules` are typed changes to the document: the variant's document shows them, and
     the variant is what that document compiles to."""
     house = variant("yatzy", two_pairs_accepts_four_of_a_kind=True, upper_bonus_threshold=60)
-    assert house.document is not None
+    assert isinstance(house.document, RulesetDocument)
     two_pairs = next(b for b in house.document.boxes if b.id == "two_pairs")
     assert isinstance(two_pairs, TwoPairsBox) and two_pairs.two_pairs_distinct is False
     assert house.document.upper_bonus_rule.threshold == 60

@@ -121,9 +121,103 @@ def test_files_written_at_one_instant_are_trimmed_without_error(tmp_path: Path) 
     for s in specs:
         store.disk.save(s.key, encode(s.key, np.ones(N)))
         os.utime(store.disk.path(s.key), (1000, 1000))
-    assert store.trim_disk([s.key for s in specs]) == 2
+    assert store.trim_disk(keep=()) == 2
     kept = [s for s in specs if store.disk.path(s.key).exists()]
     assert kept == [max(specs, key=lambda s: s.key.id)]
+
+
+def on_disk(directory: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_size for p in directory.iterdir() if p.is_file()}
+
+
+def test_the_disk_bound_holds_across_workers_and_restarts(tmp_path: Path) -> None:
+    """Two workers (two stores and registries on one cache directory) each solve rulesets
+    of their own, then a restarted worker solves more: after each, the on-demand files on
+    disk hold at most the bound, whoever wrote them, and no lock file is left.  A built-in
+    table, older than all of them, is never trimmed.  (Before, a worker trimmed only the
+    keys it still remembered: 10 rulesets left 88 MB for a 30 MB bound, and two lock files
+    per ruleset stayed.)"""
+    bound = int(3.5 * N * 8)
+    builtin = TableSpec("value", "game", "0" * 16, "t", (N,), lambda _: np.full(N, 7.0))
+
+    async def worker(rulesets: int, bound: int = bound) -> None:
+        settings = TableSettings(cache_dir=tmp_path, on_demand_disk_bytes=bound)
+        registry = TableRegistry(TableStore(settings), [builtin])
+        await registry.start(())
+        try:
+            registry.request("game")
+            await wait_ready(registry, builtin)
+            for _ in range(rulesets):
+                s = spec()
+                registry.admit((s,))
+                await wait_ready(registry, s)
+                await asyncio.sleep(0.01)  # the next file is newer
+        finally:
+            await registry.stop()
+
+    async def two_workers() -> None:
+        await asyncio.gather(worker(5), worker(5))
+
+    asyncio.run(two_workers())
+    tables = on_disk(tmp_path / "tables")
+    builtin_file = f"{builtin.key.id}.dtbl"
+    assert builtin_file in tables
+    assert sum(size for name, size in tables.items() if name != builtin_file) <= bound, tables
+    assert len(tables) == 1 + 3, tables
+    assert on_disk(tmp_path / "locks") == {}
+
+    asyncio.run(worker(4))  # a restart: the files of the run before are trimmed too
+    tables = on_disk(tmp_path / "tables")
+    assert builtin_file in tables and len(tables) == 1 + 3, tables
+    assert on_disk(tmp_path / "locks") == {}
+
+    asyncio.run(worker(0, bound=int(1.5 * N * 8)))  # a restart with a lower bound trims at once
+    tables = on_disk(tmp_path / "tables")
+    assert builtin_file in tables and len(tables) == 1 + 1, tables
+
+
+def test_trimming_sweeps_stale_lock_and_temporary_files(tmp_path: Path) -> None:
+    """A worker killed while computing leaves its lock file, one killed while writing its
+    temporary file: a trim deletes those nobody holds and those long unfinished."""
+    from diceref.tables.disk import STALE_TEMPORARY_SECONDS
+
+    store = TableStore(TableSettings(cache_dir=tmp_path))
+    held = store.disk.lock(spec().key)
+    assert held.try_acquire()
+    orphan = tmp_path / "locks" / f"{spec().key.id}.lock"
+    orphan.touch()
+    (tmp_path / "tables").mkdir()
+    old, fresh = tmp_path / "tables" / ".a.1.tmp", tmp_path / "tables" / ".b.2.tmp"
+    for path in (old, fresh):
+        path.write_bytes(b"x")
+    then = time.time() - STALE_TEMPORARY_SECONDS - 1
+    os.utime(old, (then, then))
+    store.trim_disk(keep=())
+    assert sorted(p.name for p in (tmp_path / "locks").iterdir()) == [held.path.name]
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == [fresh.name]
+    held.release()
+    assert list((tmp_path / "locks").iterdir()) == []
+
+
+def test_a_lock_file_deleted_by_its_holder_is_not_a_second_lock(tmp_path: Path) -> None:
+    """A taker that opened the lock file just before its holder deleted it (on letting go)
+    must not hold the lock alongside the next taker of the new file."""
+    from diceref.tables.disk import HostLock
+
+    path = tmp_path / "locks" / "x.lock"
+    first, late, next_one = HostLock(path), HostLock(path), HostLock(path)
+    assert first.try_acquire()
+    fd = late._open()  # late opened the old file, then was descheduled
+    first.release()
+    assert not path.exists()
+    assert next_one.try_acquire()
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the old file: nobody holds it
+    assert not late._is_current(fd)
+    os.close(fd)
+    assert not late.try_acquire()  # the path's file is next_one's
+    next_one.release()
 
 
 def test_a_failing_load_costs_its_group_not_the_worker(tmp_path: Path) -> None:
@@ -178,6 +272,84 @@ def test_redis_keeps_an_on_demand_table_for_its_ttl(
         client = redis.Redis.from_url(redis_url)
         ttl = client.ttl(f"{redis_prefix}table:{s.key.id}")
         assert 590 <= ttl <= 600, ttl
+
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_redis_keeps_on_demand_tables_within_their_byte_budget(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """A flood of on-demand tables from two replicas leaves at most the budget's bytes of
+    them in Redis, the newest; a built-in table (stored without a TTL) is never trimmed.
+    Publishing the tables a replica holds (SET NX, after a Redis restart) keeps the budget
+    too.  (Before,
+    Redis had no byte bound: 1.08 MB grew to 1.39 GB in 30 s of a flood.)"""
+    from diceref.tables.codec import encode
+
+    blob_bytes = len(encode(spec().key, np.ones(N)))
+    budget = int(3.5 * blob_bytes)
+
+    def replica(name: str) -> TableStore:
+        settings = TableSettings(
+            cache_dir=tmp_path / name,
+            redis_url=redis_url,
+            redis_prefix=redis_prefix,
+            on_demand_redis_bytes=budget,
+        )
+        return TableStore(settings)
+
+    builtin, flood = spec(), [spec() for _ in range(10)]
+
+    client = redis.Redis.from_url(redis_url)
+    name = f"{redis_prefix}table:{{}}".format
+
+    def on_demand_in_redis() -> dict[str, int]:
+        tables = {
+            found.decode(): int(client.strlen(found))
+            for found in client.scan_iter(f"{redis_prefix}table:*")
+        }
+        assert name(builtin.key.id) in tables and client.ttl(name(builtin.key.id)) == -1
+        del tables[name(builtin.key.id)]
+        assert sum(tables.values()) <= budget, tables
+        listed = {m.decode() for m in client.zrange(f"{redis_prefix}on-demand", 0, -1)}
+        assert listed == set(tables)
+        return tables
+
+    async def run() -> None:
+        stores = [replica("a"), replica("b")]
+        try:
+            await stores[0].get(builtin.key, lambda: np.ones(N), shape=(N,))
+            for i, s in enumerate(flood):
+                await stores[i % 2].get(s.key, lambda: np.ones(N), shape=(N,), ttl=600)
+            assert set(on_demand_in_redis()) == {name(s.key.id) for s in flood[-3:]}
+            assert await stores[0].publish() > 0  # the five it holds, where Redis lost them
+            on_demand_in_redis()
+        finally:
+            for store in stores:
+                await store.aclose()
+
+    asyncio.run(run())
+
+
+@pytest.mark.redis
+def test_an_on_demand_table_over_the_whole_redis_budget_is_not_kept(
+    redis_url: str, redis_prefix: str
+) -> None:
+    from diceref.tables.redis_store import RedisTables
+
+    async def run() -> None:
+        tables = RedisTables(redis_url, redis_prefix, on_demand_bytes=100)
+        try:
+            small, big = spec(), spec()
+            await tables.put(small.key, b"s" * 60, ttl=600)
+            await tables.put(big.key, b"b" * 101, ttl=600)
+            assert await tables.get(big.key) is None
+            assert await tables.get(small.key) == b"s" * 60
+            await tables.put(big.key, b"b" * 101)  # no TTL: a built-in table, not budgeted
+            assert await tables.get(big.key) == b"b" * 101
+        finally:
+            await tables.aclose()
 
     asyncio.run(run())
 
@@ -292,6 +464,44 @@ def test_a_group_whose_tables_are_all_in_is_ready_when_loaded_again(tmp_path: Pa
         try:
             assert registry.status_of(s).status == "ready", registry.status_of(s)
             assert registry.admit((s,)).status == "ready"
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
+
+
+def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path: Path) -> None:
+    """Memory bound 20 MB; Yahtzee with the upper bonus at 64, at 65, then at 300 (8.5, 8.7
+    and 39.5 MB value tables).  The third's value table must evict both others; eviction
+    read the spec of the first ruleset's max table after evicting that ruleset with it
+    (a KeyError), stopped partway and left the third `failed` with no max table while its
+    value table served `/holds`."""
+    from diceref.games.scorecard.rules.games import variant
+    from diceref.games.scorecard.tables import max_spec, value_spec
+
+    def zeros_like(real: TableSpec) -> TableSpec:
+        shape = real.shape
+        fields = (real.kind, real.game, real.rules_hash, real.solver_version)
+        return TableSpec(*fields, shape, lambda _: np.zeros(shape))
+
+    rulesets = [variant("yahtzee", upper_bonus_threshold=t) for t in (64, 65, 300)]
+    groups = [(zeros_like(value_spec(r)), zeros_like(max_spec(r))) for r in rulesets]
+
+    async def run() -> None:
+        settings = TableSettings(cache_dir=tmp_path, on_demand_memory_bytes=20_000_000)
+        registry = TableRegistry(TableStore(settings), [])
+        await registry.start(())
+        try:
+            for value, maximum in groups:
+                registry.admit((value, maximum))
+                await wait_ready(registry, maximum)
+                assert registry.status_of(value).status == "ready", registry.status_of(value)
+            value, maximum = groups[-1]
+            assert registry.table(value) is not None and registry.table(maximum) is not None
+            for earlier in groups[:2]:
+                assert all(s.key not in registry.specs for s in earlier)
+                assert registry.status_of(earlier[0]).status == "missing"
+            assert set(registry.states) == {value.key, maximum.key}
         finally:
             await registry.stop()
 

@@ -99,6 +99,7 @@ def _damage(path: Path, how: str) -> None:
     elif how == "other-key":
         other = TableKey("value", "yahtzee", "feedbeef", "2")
         blob = bytearray(encode(other, table()))
+    path.chmod(0o600)  # table files are read-only
     path.write_bytes(bytes(blob))
 
 

@@ -166,9 +166,11 @@ def test_lock_is_kept_alive_during_a_long_compute(
 def test_lock_of_a_dead_replica_expires(tmp_path: Path, redis_url: str, redis_prefix: str) -> None:
     plant(redis_url, f"{redis_prefix}lock:{KEY.id}", secrets.token_bytes(8), px=600)
     compute = CountingCompute()
-    got = replica(tmp_path, redis_url, redis_prefix).get_sync(KEY, compute)
+    store = replica(tmp_path, redis_url, redis_prefix)
+    got = store.get_sync(KEY, compute)
     assert (got.source, compute.calls) == ("computed", 1)
-    assert 0.4 < got.seconds < 5
+    assert store.stats().waits == 1  # it waited for the lock, which then expired
+    assert blob_in_redis(redis_url, redis_prefix) is not None
 
 
 def test_waiter_gives_up_after_the_wait_timeout(
@@ -179,7 +181,7 @@ def test_waiter_gives_up_after_the_wait_timeout(
     store = replica(tmp_path, redis_url, redis_prefix, wait_timeout=0.5)
     got = store.get_sync(KEY, compute)
     assert (got.source, compute.calls) == ("computed", 1)
-    assert 0.5 <= got.seconds < 5
+    assert store.stats().waits == 1
     assert "computing it here" in caplog.text
     assert blob_in_redis(redis_url, redis_prefix) is not None  # still shared
     with redis.Redis.from_url(redis_url) as client:  # the other holder's lock is untouched

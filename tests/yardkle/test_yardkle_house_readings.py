@@ -453,17 +453,3 @@ def test_the_cheap_level_bound_is_never_below_the_exact_count(overrides: dict[st
     rules = YardkleRules(**overrides)
     cheap = levels_at_most(rules)
     assert cheap is not None and cheap >= levels_needed(rules)
-
-
-def test_common_house_rules_are_bounded_without_their_set_asides() -> None:
-    """A new ruleset of the usual kind is checked against the bound in microseconds: its
-    throw options (every throw's set-asides) are not worked out for the check."""
-    from diceref.games.yardkle import bounded_yardkle
-    from diceref.games.yardkle.solver import policy
-
-    bounded_yardkle(three_ones=1000)  # the bound's own table, once per process
-    before = policy.throw_options.cache_info().misses
-    for points in (350, 400, 450):
-        bounded_yardkle(three_ones=1000, entry_minimum=points, target=12_000)
-    assert policy.throw_options.cache_info().misses == before
-    assert levels_at_most(YardkleRules(hot_dice_optional=False)) is None

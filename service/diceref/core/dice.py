@@ -35,6 +35,42 @@ N_THROWS = len(THROWS)  # 252
 N_KEEPS = len(KEEPS)  # 462
 
 
+def wrong_dice_count(least: int | None, most: int | None, got: int) -> str:
+    """The one wording of a throw with the wrong number of dice (code `wrong_dice_count`),
+    from a rules check or from the request document's length bounds alike."""
+    if least == most and least is not None:
+        expected = f"{least}"
+    elif least is not None and most is not None:
+        expected = f"{least} to {most}"
+    elif most is not None:
+        expected = f"at most {most}"
+    else:
+        expected = f"at least {least}"
+    return f"expected {expected} dice, got {got}"
+
+
+NUMBER_WORDS = ("none", "one", "two", "three", "four", "five", "six")
+
+
+def count_text(n: int, face: int) -> str:
+    """'three 1s', 'one 5', 'no 2s' (counts up to six, as dice go)."""
+    word = "no" if n == 0 else NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    return f"{word} {face}" + ("" if n == 1 else "s")
+
+
+def more_than_shown(shown: Sequence[int], taken: Sequence[int], took: str, showed: str) -> str:
+    """Each face taken more often than shown, counted in words: 'two 1s kept, one thrown'
+    (`took` 'kept', `showed` 'thrown'), so a client sees how many of a face were there,
+    not only that some were not."""
+    parts = []
+    for face in sorted(set(taken)):
+        k, t = list(taken).count(face), list(shown).count(face)
+        if k > t:
+            word = NUMBER_WORDS[t] if t < len(NUMBER_WORDS) else str(t)
+            parts.append(f"{count_text(k, face)} {took}, {word} {showed}")
+    return "; ".join(parts)
+
+
 def canonical(dice: Sequence[int]) -> Dice:
     """Order never matters to a rule: dice are compared, stored and reported sorted."""
     return tuple(sorted(dice))

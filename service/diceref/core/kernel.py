@@ -1,29 +1,13 @@
-"""The solve's inner loop as machine code, compiled once per process with llvmlite: rows of
-a buffer, each the max, the mean, the sum or the first finite value of other rows
-(`Program`), and the gather of a batch's next values from a table (`Gather`).
+"""The solve's inner loop as machine code, compiled with llvmlite: rows of a buffer, each
+the max, the mean, the sum or the first finite value of other rows (`Program`), and the
+gather of a batch's next values from a table (`Gather`).
 
-Why a compiled kernel.  A turn of a batch of states is some 30 reductions over the rows of
-one buffer (`batched.TurnPlan`): each candidate box of a throw, each keep's six one-die-more
-keeps, each keep's sub-keeps.  numpy can only do a reduction over gathered rows as two
-passes, an `np.take` into a scratch buffer and a reduce, and each reduce goes over memory
-once per source row.  `benchmarks/bench_solver.py` measured those passes at memory speed:
-0.11-0.18 ns a value, half the solve's CPU, and the Yahtzee table at 0.29 of yatzy-solver's
-build as a process against the 0.25 asked (docs/solver.md, "Third pass").  Here each output
-row is computed 16 columns at a time in registers, reading each source row once and writing
-the output once: the stand and keep rounds take about a quarter of numpy's time.
-
-Why llvmlite and not numba.  `import numba` alone takes 0.8 s, more than the whole Yahtzee
-solve; `import llvmlite.binding` takes about 60 ms and the kernel compiles in 0.15-0.2 s,
-once per machine: later processes load it from the cache in 15 ms
-(`benchmarks/bench_kernel.py`).
-llvmlite is numba's own backend (LLVM), maintained by the same team, and installs as a
-wheel on every platform numba supports.  The kernel is written with llvmlite's IR builder
-below: two loops and a register accumulator, in the same order of operations as numpy
-(sources combined left to right; a mean is the sum times 1/6), so the values are the same
-to the last bit (`tests/test_kernel.py`).
-
-The machine code is kept on disk (`use_cache`), keyed by the IR, LLVM's version and the
-CPU, so only the first process on a machine pays the compile.
+numpy reduces over gathered rows in two passes (an `np.take` into scratch, then a reduce),
+each at memory speed; here each output row is computed 16 columns at a time in registers,
+reading each source row once.  The order of operations is numpy's (sources left to right, a
+mean is the sum times 1/6), so the values match to the last bit (`tests/test_kernel.py`).
+The machine code is cached on disk (`use_cache`), keyed by the IR, LLVM's version and the
+CPU.  Why llvmlite and not numba, and what each costs: docs/solver.md ("A compiled kernel").
 """
 
 from __future__ import annotations
@@ -205,8 +189,8 @@ def kernel() -> Kernel:
 
 def _compile(cache: Path | None) -> Kernel:
     """Machine code for this CPU: from the cache if it holds this kernel for this CPU and
-    LLVM, else compiled (LLVM's O3 passes and code generation, about 0.1 s) and written
-    there.  A cache that cannot be read or written is only a cost: the kernel compiles."""
+    LLVM, else compiled (LLVM's O3 passes and code generation) and written there.  A cache
+    that cannot be read or written is only a cost: the kernel compiles."""
     import llvmlite
     import llvmlite.binding as llvm
 

@@ -6,9 +6,9 @@ family's table specs), `diceref precompute`, the app's routers and the OpenAPI e
 A family is imported when it is first needed, not with this module: `FAMILIES`,
 `ALL_GAMES` and `table_specs()` import every family, `family_of(game)` and
 `table_specs(games)` only the families of the games named, so that `diceref precompute
-yahtzee` or `diceref score` imports the scorecard family alone (Chicago and Yardkle cost a
-command 20-35 ms to import).  For that each entry lists its family's games, which
-tests/test_families.py holds to what the family itself serves.
+yahtzee` or `diceref score` imports the scorecard family alone (the others' import is a
+cost such a command need not pay, docs/solver.md).  For that each entry lists its
+family's games, which tests/test_families.py holds to what the family itself serves.
 """
 
 from __future__ import annotations

@@ -48,10 +48,9 @@ def routes() -> list[ControllerRouterHandler]:
 
 
 # Answers smaller than about one packet gain nothing from compression.  Brotli where the
-# client accepts `br` (browsers do), else gzip.  Brotli's quality 1 compresses a /holds
-# answer (2-6 KB) to about a quarter in some 20 us; quality 4 gains a few percent more
-# for four to ten times the time, and cost /holds a third of its throughput (README,
-# "Request ids, compression and caching").  The 298 KB OpenAPI document comes to 29 KB.
+# client accepts `br` (browsers do), else gzip.  Brotli's quality 1: higher qualities gain
+# a few percent of size for several times the time (README, "Request ids, compression and
+# caching", has the figures).
 COMPRESSION = CompressionConfig(
     backend="brotli",
     minimum_size=1400,
@@ -74,8 +73,8 @@ def create_app(
     """The service.  `freeze_heap` (the served app, not a test's): once the start-up tables
     are loaded, everything allocated so far is moved out of the garbage collector's sight
     (`gc.freeze`), so a full collection walks only what requests allocate since, instead
-    of pausing a worker for 40-80 ms over the imports, the rules and the tables' index
-    objects, none of which ever become garbage."""
+    of pausing a worker over the imports, the rules and the tables' index objects, none
+    of which ever become garbage."""
     settings = settings or Settings.from_env()
     if settings.log_format is not None:
         configure_logging(settings.log_level, settings.log_format)

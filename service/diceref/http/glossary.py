@@ -1,19 +1,10 @@
 """The API's vocabulary: one name per concept across every family, and what it means.
 
 Every property of every request and response in the OpenAPI document is described from
-here (a field whose type carries its own description keeps it: the glossary says what the
-name means everywhere, the field's own words what it holds in its component).  A property
-whose name is missing here stops the document's generation, so a new field cannot ship
-undescribed; docs/contract.md prints the same table (a test keeps the two equal).
-
-The rules the names follow:
-- ranked results are `standings` of `{rank, player, ...}` with competition ranking: equal
-  results share a rank and the next rank skips (1, 1, 3);
-- expected values are `expected_total` (a scorecard's final score), `expected_points`
-  (points still to come in a turn) and `win_probability`, each with an `_exact` twin when
-  it is a fraction; a prefix says of what (`bank_expected_points`);
-- counts end in `_count`; dice are always lists of faces (1 to 6), never a count;
-- a player is named by `player`; `players` is always a list of names.
+here (a field whose type carries its own description keeps it).  A property whose name is
+missing here stops the document's generation, so a new field cannot ship undescribed.
+docs/contract.md prints the same table (a test keeps the two equal) and the rules the names
+follow (`standings`, `expected_*` with `_exact` twins, `_count`, `player`).
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """The lean request path of the JSON operations: decode, call the handler, encode.
 
-Litestar's generic handler path (kwargs model, signature model, `Response` object) costs
-about as much per request as the whole of `GET /healthz`, and it decodes a body twice (JSON
-to builtins, then a lax `msgspec.convert` that turns `"2"` into `2` and `5.0` into `5`).
-`POST /score` runs on every throw a frontend shows, so issue 2 asks it to keep half of
-`/healthz`'s throughput; and the brief forbids silent corrections of bad input.
-
-`lean_json` is a middleware (declared once per family router) that answers the request
-itself with the handler's own function: the body is read through Litestar's `Request` (so
-the body limit and its 413 stay Litestar's), decoded once and strictly by a msgspec
-`Decoder` for the handler's `data` type, passed to the function, and the returned Struct
-is encoded by msgspec.  The handler stays an ordinary Litestar route handler, so routing,
-the OpenAPI document, app middleware (metrics, CORS) and the problem+json exception
-handlers are those
-of every other route; only the per-request handler machinery is skipped.
-
-A handler served this way takes `data` (its JSON body) and optionally `request`, and
-returns a msgspec Struct with the handler's declared status code.
+`lean_json` is a middleware (declared once per family router) that answers with the
+handler's own function: the body is read through Litestar's `Request` (its body limit and
+413 stay), decoded once and strictly by a msgspec `Decoder` for the handler's `data` type
+(Litestar's lax conversion would turn `"2"` into `2`), and the returned Struct encoded by
+msgspec.  Routing, the OpenAPI document, app middleware and the problem+json handlers stay
+Litestar's; only its per-request handler machinery, which costs about as much as a whole
+`GET /healthz`, is skipped.  A handler served this way takes `data` and optionally
+`request`, and returns a Struct with its declared status code.
 """
 
 from __future__ import annotations
@@ -41,6 +32,8 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from diceref.http.depth import check_depth
+from diceref.http.dice_count import dice_count_error
 from diceref.http.problems import (
     MSGSPEC_MESSAGE,
     FieldError,
@@ -106,14 +99,25 @@ def decode(plan: _Plan, body: bytes) -> Any:
         return plan.decoder.decode(body)
     except msgspec.ValidationError as exc:
         if "got `float`" not in str(exc):
-            raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+            raise _refused(exc, body, plan.data_type) from None
     except msgspec.DecodeError as exc:  # not JSON at all
         raise invalid_body(exc, body) from None
     value = _integral_floats_as_int(msgspec.json.decode(body))
     try:
         return msgspec.convert(value, plan.data_type)
     except msgspec.ValidationError as exc:
-        raise invalid_body(_with_keys(exc, body, plan.data_type), body) from None
+        raise _refused(exc, body, plan.data_type) from None
+
+
+def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> ValidationException:
+    """The 400 of a body the decoder refused: a list of dice of the wrong length in the
+    domain's words (`diceref.http.dice_count`), anything else in msgspec's."""
+    counted = dice_count_error(str(exc), body, data_type)
+    if counted is not None:
+        field, reason = counted
+        message = f"{reason} - at `$.{field}`"
+        return invalid_body(msgspec.ValidationError(message), body, "wrong_dice_count")
+    return invalid_body(_with_keys(exc, body, data_type), body)
 
 
 def _integral_floats_as_int(value: Any) -> Any:
@@ -164,13 +168,15 @@ def _with_keys(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exc
     return exc
 
 
-def invalid_body(exc: Exception, body: bytes) -> ValidationException:
+def invalid_body(exc: Exception, body: bytes, code: str | None = None) -> ValidationException:
     """A body that is not the documented JSON, named by field (`body` when it is not JSON
-    at all) in the shape of Litestar's own validation errors, so one handler renders both."""
+    at all) in the shape of Litestar's own validation errors, so one handler renders both
+    (`code`: the error's code, when msgspec's words do not say it)."""
     empty = not body.strip()
     message = "the request body is empty: expected a JSON object" if empty else str(exc)
     detail = "Validation failed for the request body"
-    return ValidationException(detail=detail, extra=[{"message": message, "key": "body"}])
+    item = {"message": message, "key": "body"} | ({} if code is None else {"code": code})
+    return ValidationException(detail=detail, extra=[item])
 
 
 @dataclass(frozen=True)
@@ -247,8 +253,8 @@ def require_json(body: bytes) -> None:
 class BodyDeadlines:
     """The deadlines of the bodies being read in one event loop, watched by one timer.
 
-    `asyncio.timeout` around each read arms and cancels a timer handle per request, about
-    4 us: a tenth of a whole `POST /score`.  Here a read only enters and leaves a dict, and
+    `asyncio.timeout` around each read arms and cancels a timer handle per request, a cost
+    that shows against a whole `POST /score`.  Here a read only enters and leaves a dict, and
     a timer that runs every `TICK` seconds while reads are pending cancels each read whose
     deadline has passed, so a late body is cut off at most `TICK` after its deadline.
     """
@@ -304,7 +310,7 @@ async def read_body(receive: Receive, headers: BodyHeaders, limit: float, timeou
 
     Read straight off `receive`, with Litestar's own limits and errors: a body (announced or
     received) over the route's `request_max_body_size` is Litestar's 413, a malformed
-    `Content-Length` its 400 (Litestar's `Request.body` costs some 4 us more a request)."""
+    `Content-Length` its 400 (Litestar's `Request.body` would cost more a request)."""
     if headers.content_length is not None:
         try:
             announced = int(headers.content_length)
@@ -373,6 +379,7 @@ def lean_json(app: ASGIApp) -> ASGIApp:
             declared = check_content_headers(headers)
             timeout = request.app.state.settings.body_timeout
             body = await read_body(receive, headers, plan.max_body_size, timeout)
+            check_depth(body)
             if not declared:
                 require_json(body)
             data = decode(plan, body)

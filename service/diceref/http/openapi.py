@@ -2,18 +2,10 @@
 
 Litestar generates the document from the route handlers; `contract_document` then makes it
 truthful where the generator falls short, reading every correction from the code itself:
-
-* constraints on list items, dict keys and values and optional branches (`list[Die]`
-  loses `Die`'s 1..6), struct docstrings and `additionalProperties: false` for structs
-  that forbid unknown fields are copied from msgspec's own JSON Schema of the same types;
-* components whose class names collide across families get the family's name as a prefix
-  (`ChicagoGameRequest`, not `routes_chicago_GameRequest`);
-* error responses are the problem+json ones each handler declares (`problem_responses`);
-  Litestar's generic 400 in another shape is dropped, a 503 documents `Retry-After`;
-* every operation gets its request and response examples (`all_examples`), which a
-  test replays against the app.
-
-The same document is served at `/schema/openapi.json` and committed as `openapi/openapi.json`
+constraints and docstrings from msgspec's own JSON Schema of the same types, family-prefixed
+names for colliding components, each handler's problem+json responses (`problem_responses`),
+and every operation's examples (`all_examples`), which a test replays against the app.  It
+is served at `/schema/openapi.json` and committed as `openapi/openapi.json`
 (`uv run diceref openapi > openapi/openapi.json`); a test fails when the two differ.
 """
 

@@ -26,6 +26,7 @@ from diceref.core.errors import RuleViolation
 from diceref.core.game import RuleParameterError
 from diceref.games.families import ALL_GAMES
 from diceref.http.fields import CONTROL_CHARACTERS_REASON
+from diceref.http.game_routes import served_elsewhere
 from diceref.http.request_id import request_id_of
 from diceref.tables.registry import SolveQueueFull
 from diceref.tables.spec import TableNotLoaded
@@ -270,7 +271,8 @@ def _validation_errors(exc: ValidationException) -> list[FieldError]:
         if match and match.group("key"):  # a dict's key, not its value, is refused
             reason = f"a key: {reason}"
         field = field or str(item.get("key") or "body")
-        errors.append(FieldError(field, reason, validation_code(field, raw)))
+        code = item.get("code") or validation_code(field, raw)
+        errors.append(FieldError(field, reason, str(code)))
     if not errors:
         errors.append(FieldError("body", str(exc.detail), "invalid"))
     return errors
@@ -330,7 +332,7 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         game = _unknown_game(exc)
         if game is not None:
             return problem_handler(request, unknown_game(game))
-        errors = _validation_errors(exc)
+        errors = [_served_elsewhere(e, request.url.path) for e in _validation_errors(exc)]
         body = ProblemDetails(
             type=PROBLEM_BASE + "invalid-request",
             title="Invalid request",
@@ -359,6 +361,16 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
         detail=str(exc.detail),
     )
     return _response(request, body, exc.headers)
+
+
+def _served_elsewhere(error: FieldError, path: str) -> FieldError:
+    """A `game` of another family's routes, answered with the route that serves it."""
+    named = _GAME_NAMED.match(error.reason) if error.field == "game" else None
+    reason = named and served_elsewhere(named.group("value"), path)
+    return FieldError(error.field, reason, error.code) if reason else error
+
+
+_GAME_NAMED = re.compile(r"^Invalid enum value '(?P<value>.*)'$", re.S)
 
 
 def _unknown_game(exc: ValidationException) -> str | None:
@@ -479,6 +491,7 @@ ERROR_CODES: dict[str, str] = {
     "too_long": "a text or map longer than the document allows",
     "too_short": "a text or map shorter than the document allows",
     "control_character": "a text with control characters",
+    "too_deep": "a body nested deeper than the limit (32 arrays and objects)",
     "invalid": "any other mismatch with the document",
     "unknown_game": "a game the service does not know",
     "unknown_route": "a path no operation has",

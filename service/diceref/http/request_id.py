@@ -1,17 +1,12 @@
 """`X-Request-ID`: one id per request, on every response, in its logs and its problem body.
 
-A client (or an ingress) that sends a well-formed `X-Request-ID` gets it back, so one id
-follows a call through the frontend's logs, the ingress's and ours; anything else (absent,
-too long, characters a log line or a header should not carry) is replaced by a new random
-id, never echoed.
-
-Two pieces, because Litestar runs route middleware only for requests that match a route:
-- `add_request_id` is a `before_send` hook, so every response the app sends carries the
-  header, a 404 for an unknown route or a CORS preflight included;
-- `request_id_middleware` (app middleware, so around the lean JSON path too) puts the id
-  in `diceref.logs.REQUEST_ID` while the handler runs: every log line of the request
-  names it (`request_id` in the JSON logs).
-The id is worked out once per request and kept in the scope's state (`request_id_of`).
+A well-formed `X-Request-ID` from a client or an ingress comes back, so one id follows a
+call through every log; anything else is replaced by a new random id, never echoed.  Two
+pieces, because Litestar runs route middleware only for requests that match a route:
+`add_request_id` (a `before_send` hook: every response, 404s and CORS preflights included)
+and `request_id_middleware` (app middleware, around the lean JSON path too), which puts the
+id in `diceref.logs.REQUEST_ID` while the handler runs.  The id is worked out once per
+request and kept in the scope's state (`request_id_of`).
 """
 
 from __future__ import annotations

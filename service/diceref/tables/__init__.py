@@ -5,7 +5,7 @@ See docs/tables.md for the format, lookup order, locking protocol and settings.
 
 The names below are imported from their modules on first use: `diceref.settings` and the
 CLI import modules of this package, and importing the store here would load asyncio into
-every command (`diceref.tables.host` is the store a command without Redis uses).
+every command (`diceref.tables.drivers.sync_store` picks a store without one).
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from diceref.tables.codec import CorruptTable, decode, encode
     from diceref.tables.config import TableSettings
-    from diceref.tables.host import Compute, LoadedTable
     from diceref.tables.key import TableKey
+    from diceref.tables.lookup import Compute, LoadedTable
     from diceref.tables.stats import SOURCES, Source, StoreStats
     from diceref.tables.store import TableStore
 
 _MODULE_OF = {
     "SOURCES": "stats",
-    "Compute": "host",
+    "Compute": "lookup",
     "CorruptTable": "codec",
-    "LoadedTable": "host",
+    "LoadedTable": "lookup",
     "Source": "stats",
     "StoreStats": "stats",
     "TableKey": "key",

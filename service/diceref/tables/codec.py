@@ -1,18 +1,10 @@
-"""The table file format, shared by the disk cache and Redis.
+"""The table file format, shared by the disk cache and Redis (docs/tables.md, "Binary format").
 
-Layout (all integers little-endian):
-
-    offset 0   8 bytes   magic b"DICETBL\\0"
-    offset 8   uint32    format version (1)
-    offset 12  uint32    header length H in bytes
-    offset 16  H bytes   header: UTF-8 JSON {"key", "dtype", "shape", "payload_bytes", "sha256"}
-               zeros     padding up to the next multiple of 64
-    offset P   payload   the array, C order, little-endian float64 ("<f8")
-
-The payload starts on a 64-byte boundary so the disk file can be memory-mapped and viewed
-as an array in place, without a copy.  Every header field is checked against the caller's
-key, the blob's real length and the payload's real SHA-256 (about 20 ms for 35 MB): a blob
-that fails any check raises `CorruptTable` and is never turned into an array.
+A magic, a version and a JSON header (key, dtype, shape, payload length, SHA-256), then the
+float64 payload on a 64-byte boundary, so that a disk file can be memory-mapped and viewed
+as an array in place.  Every header field is checked against the caller's key, the blob's
+real length and the payload's real SHA-256: a blob that fails any check raises
+`CorruptTable` and is never turned into an array.
 """
 
 from __future__ import annotations
@@ -61,7 +53,7 @@ def _aligned(n: int) -> int:
 def encode(key: TableKey, array: npt.ArrayLike) -> bytes:
     """The stored form of `array` under `key` (a float64 copy, C order, little-endian)."""
     data = np.asarray(array, dtype=DTYPE, order="C")
-    payload = data.tobytes()  # one 35 MB copy (~10 ms): negligible next to a solve
+    payload = data.tobytes()  # one copy of the table: negligible next to a solve
     header = json.dumps(
         {
             "key": key.id,

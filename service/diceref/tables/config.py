@@ -26,13 +26,14 @@ class TableSettings:
     wait_timeout: float = 300.0
     poll_interval: float = 0.2
     # Tables asked for on demand (house rules): solves at once per process, rulesets that
-    # may wait for one (more: a 429), and the bytes of them held in memory and on disk
-    # (least recently used evicted) and the seconds Redis keeps them.
+    # may wait for one (more: a 429), the bytes of them held in memory and on disk (least
+    # recently used evicted), and the seconds and bytes Redis keeps them (oldest deleted).
     max_solves: int = 1
     solve_queue_size: int = 8
     on_demand_memory_bytes: int = 512 * 1024 * 1024
     on_demand_disk_bytes: int = 2 * 1024 * 1024 * 1024
     on_demand_redis_ttl: int = 7 * 24 * 3600
+    on_demand_redis_bytes: int = 1024 * 1024 * 1024
     # A table whose load failed is tried again when next asked for, but not sooner than
     # this: until then it is reported `failed` (a solve that always fails is not run again
     # on every request).
@@ -47,8 +48,8 @@ class TableSettings:
 
     def __post_init__(self) -> None:
         if self.redis_url is not None:
-            # imported only here: redis-py costs a process ~0.1 s to import, paid only by
-            # a deployment that uses Redis (`diceref precompute` and a laptop's serve do not)
+            # imported only here: redis-py's import is paid only by a deployment that
+            # uses Redis (`diceref precompute` and a laptop's serve do not)
             from redis.asyncio.connection import parse_url
 
             parse_url(self.redis_url)  # a malformed URL fails at start-up, not on first use

@@ -1,19 +1,13 @@
 """The local disk cache: one file per table, memory-mapped read-only when loaded.
 
-Memory-mapping lets every worker process on a host share one copy of a table in the page
-cache instead of each holding a private one.  That is only safe because a table file is
-never modified in place: it is written to a temporary file, fsynced and renamed over the
-final name, so a reader sees either the old complete file or the new complete file, and a
-mapping of a replaced file keeps the old inode alive.
-
-`HostLock` lets the workers of one host (which share this directory) compute a missing
-table once between them when there is no Redis to coordinate them.
-
-A cache directory the service cannot write (a read-only image with the tables baked in, a
-mistyped path) is still read; locks and new tables then go to a private directory under
-the system's temporary directory (`fallback_directory`), which the workers of the host
-share just the same, so that they still solve a missing table once between them and map
-one copy of it.
+Memory-mapping lets the workers of a host share one copy of a table in the page cache.  That
+is safe because a table file is never modified in place: it is written to a temporary file
+(read-only), fsynced and renamed over the final name.  A file something else writes or
+truncates in place is caught: verified when mapped (size, checksum), and `changed` when its
+size or modification time has moved since.  `HostLock` lets the workers of a host compute a
+missing table once between them when there is no Redis.  A cache directory the service
+cannot write is still read; locks and new tables then go to a private directory under the
+system's temporary directory (`fallback_directory`), which the host's workers share alike.
 """
 
 from __future__ import annotations
@@ -25,6 +19,9 @@ import mmap
 import os
 import stat
 import tempfile
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from diceref.core.arrays import FloatArray
@@ -34,6 +31,9 @@ from diceref.tables.key import TableKey
 log = logging.getLogger(__name__)
 
 SUFFIX = ".dtbl"
+TRIM_LOCK = "trim.lock"  # not a table's: a table's lock is named by its key id, which has "-v"
+# A temporary table file this old has lost its writer (writing one takes well under a second).
+STALE_TEMPORARY_SECONDS = 3600.0
 
 try:
     import fcntl
@@ -45,9 +45,11 @@ class HostLock:
     """One table's compute lock among the processes of this host: `flock` on a lock file.
 
     The kernel drops the lock when its holder exits, however it exits, so a crashed worker
-    never blocks the others.  The lock files live apart from the tables and are left in
-    place (a few empty files); deleting a lock file that another process holds or is about
-    to open would split the lock in two.
+    never blocks the others.  The holder deletes the lock file as it lets go (a flood of
+    house rules would otherwise leave two files per ruleset).  That cannot split the lock:
+    a taker checks, once its `flock` succeeds, that the file it locked is still the one at
+    the path; a file deleted between its open and its lock is one nobody else will ever
+    lock again, so it lets that one go and opens the path anew.
     """
 
     def __init__(self, path: Path, fallback: Path | None = None) -> None:
@@ -61,19 +63,37 @@ class HostLock:
 
     def try_acquire(self) -> bool:
         """Take the lock if nobody holds it; never blocks.  OSError: cannot lock here."""
+        return self._acquire(blocking=False)
+
+    def acquire(self) -> None:
+        """Take the lock, waiting for its holder to let go.  OSError: cannot lock here."""
+        self._acquire(blocking=True)
+
+    def _acquire(self, blocking: bool) -> bool:
         if fcntl is None:
             return True
-        fd = self._open()
+        while True:
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if self._is_current(fd):
+                    self._fd = fd
+                    return True
+            except BlockingIOError:
+                os.close(fd)
+                return False
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)  # its holder deleted it as we opened it: take the path's new file
+
+    def _is_current(self, fd: int) -> bool:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+            now = os.stat(self.path)
+        except FileNotFoundError:
             return False
-        except BaseException:
-            os.close(fd)
-            raise
-        self._fd = fd
-        return True
+        opened = os.fstat(fd)
+        return (now.st_dev, now.st_ino) == (opened.st_dev, opened.st_ino)
 
     def _open(self) -> int:
         """The lock file, opened for writing; the fallback's if the lock file cannot be
@@ -91,6 +111,8 @@ class HostLock:
     def release(self) -> None:
         if self._fd is not None:
             fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)  # still locked: nobody else can have replaced it
             os.close(fd)  # closing the only descriptor releases the flock
 
 
@@ -120,22 +142,138 @@ def _private_directory(directory: Path) -> Path:
     return directory
 
 
+@dataclass(frozen=True)
+class _Mapped:
+    """The file a table was mapped from, as it was when its contents were verified."""
+
+    path: Path
+    device: int
+    inode: int
+    size: int
+    modified_ns: int
+
+    @classmethod
+    def of(cls, path: Path, info: os.stat_result) -> _Mapped:
+        return cls(path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 class DiskCache:
+    """Table files, verified when mapped (`codec.decode`: size and checksum) and watched
+    afterwards: `changed` tells whether a mapped file was written or truncated in place
+    since (its inode's size or modification time moved), which this code never does."""
+
     def __init__(self, cache_dir: Path, fallback: Path | None = None) -> None:
         self.directory = Path(cache_dir) / "tables"
         self.fallback = fallback_directory(Path(cache_dir)) if fallback is None else fallback
+        self._mapped: dict[TableKey, _Mapped] = {}
+
+    def changed(self, key: TableKey) -> bool:
+        """Whether the file `key`'s table was mapped from has been written or truncated in
+        place since it was verified: its mapping then shows what was written (or faults
+        past the new end), so the table must not be served from it any more.  A file
+        deleted or replaced (a new inode at the path) leaves the mapping intact: False.
+        One `stat`, cheap enough for every request that reads a table."""
+        mapped = self._mapped.get(key)
+        if mapped is None:
+            return False
+        try:
+            now = os.stat(mapped.path)
+        except OSError:
+            return False
+        if (now.st_dev, now.st_ino) != (mapped.device, mapped.inode):
+            return False
+        return (now.st_size, now.st_mtime_ns) != (mapped.size, mapped.modified_ns)
+
+    def forget(self, key: TableKey) -> None:
+        """Stop watching the file of a table no longer served from its mapping."""
+        self._mapped.pop(key, None)
 
     def path(self, key: TableKey) -> Path:
         return self.directory / f"{key.id}{SUFFIX}"
 
     def touch(self, key: TableKey) -> None:
-        """Mark the file used now (the on-demand disk bound trims the oldest first)."""
+        """Mark the file used now: its access time, which the on-demand disk bound trims by
+        (oldest first).  The modification time is kept: it tells a file changed in place."""
+        path = self.path(key)
         with contextlib.suppress(OSError):
-            os.utime(self.path(key))
+            os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
 
     def lock(self, key: TableKey) -> HostLock:
-        name = f"{key.id}.lock"
+        return self._lock(f"{key.id}.lock")
+
+    def _lock(self, name: str) -> HostLock:
         return HostLock(self.directory.parent / "locks" / name, self.fallback / "locks" / name)
+
+    def trim(self, bound: int, keep: Collection[TableKey]) -> int:
+        """Delete table files, least recently used first, until those not in `keep` (the
+        built-in tables, never trimmed) hold at most `bound` bytes; returns how many.
+
+        What is on disk decides, in the cache directory and the fallback one: the files of
+        every worker of the host and of earlier runs, whether or not this process still
+        knows their keys.  The workers trim under one lock, so that two never count the
+        same files at once.  Temporary files of writers that died, and lock files nobody
+        holds (their holder was killed), go too.  A trimmed file that a worker still maps
+        stays readable there until it lets go of it."""
+        lock = self._lock(TRIM_LOCK)
+        try:
+            lock.acquire()
+        except OSError as exc:
+            log.warning("cannot take the trim lock (%s); trimming without it", exc)
+        try:
+            removed = self._trim(bound, {self.path(key).name for key in keep})
+            self._sweep_locks(skip=lock.path)
+            return removed
+        finally:
+            lock.release()
+
+    def _directories(self) -> tuple[Path, ...]:
+        return (self.directory, self.fallback / "tables")
+
+    def _trim(self, bound: int, keep: set[str]) -> int:
+        files: list[tuple[int, int, str, str]] = []
+        stale = time.time() - STALE_TEMPORARY_SECONDS
+        for directory in self._directories():
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if not stat.S_ISREG(info.st_mode):
+                        continue
+                    if entry.name.startswith(".") and entry.name.endswith(".tmp"):
+                        if info.st_mtime < stale:  # its writer died mid-write
+                            os.unlink(entry.path)
+                    elif entry.name.endswith(SUFFIX) and entry.name not in keep:
+                        used = max(info.st_atime_ns, info.st_mtime_ns)
+                        files.append((used, info.st_size, entry.name, entry.path))
+        # oldest first; files used within the clock's resolution tie on the time (and then
+        # the size), so the name decides
+        files.sort()
+        total = sum(size for _, size, _, _ in files)
+        removed = 0
+        for _, size, name, path in files:
+            if total <= bound:
+                break
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                total -= size
+                removed += 1
+                log.info("trimmed on-demand table %s from the disk cache", name)
+        return removed
+
+    def _sweep_locks(self, skip: Path) -> None:
+        """Delete the lock files nobody holds: a holder that was killed left its own."""
+        for directory in (self.directory.parent / "locks", self.fallback / "locks"):
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(directory):
+                    path = Path(entry.path)
+                    if entry.name.endswith(".lock") and path != skip:
+                        with contextlib.suppress(OSError):
+                            lock = HostLock(path)
+                            if lock.try_acquire():
+                                lock.release()
 
     def load(self, key: TableKey, shape: tuple[int, ...] | None = None) -> FloatArray | None:
         """The verified table, or None if absent (from the cache directory, else from the
@@ -169,12 +307,15 @@ class DiskCache:
         finally:
             os.close(fd)  # the mapping stays valid without the descriptor
         try:
-            return decode(key, mapped, shape)
+            array = decode(key, mapped, shape)
         except CorruptTable:
             with contextlib.suppress(BufferError):
                 mapped.close()
             self._discard(path, opened)
             raise
+        # as opened: a change made after that moves its size or time, verified or not
+        self._mapped[key] = _Mapped.of(path, opened)
+        return array
 
     def save(self, key: TableKey, blob: bytes) -> FloatArray:
         """Write atomically and return the table mapped from the file just written: in the
@@ -199,20 +340,27 @@ class DiskCache:
     def _save(self, directory: Path, key: TableKey, blob: bytes) -> FloatArray:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key.id}.", suffix=".tmp")
+        final = directory / self.path(key).name
         try:
             with os.fdopen(fd, "wb") as file:
                 file.write(blob)
                 file.flush()
+                # Read-only: a tool that would write over it in place (`cp`) is refused
+                # (unless run by root) instead of changing what every worker maps.
+                os.fchmod(file.fileno(), 0o400)
                 os.fsync(file.fileno())
+                written = os.fstat(file.fileno())
                 # Map before the rename: the mapping is of exactly the inode we wrote.
                 mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-            os.replace(tmp, directory / self.path(key).name)
+            os.replace(tmp, final)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
         self._fsync_directory(directory)
-        return decode(key, mapped)
+        array = decode(key, mapped)
+        self._mapped[key] = _Mapped.of(final, written)
+        return array
 
     @staticmethod
     def _fsync_directory(directory: Path) -> None:

@@ -1,6 +1,6 @@
 """`RedisDown`, in a module of its own so that the store can catch it without importing
-redis-py, which only a deployment with `REDIS_URL` loads (about 0.1 s of a process's
-start-up, which `diceref precompute` and a laptop's `diceref serve` need not pay)."""
+redis-py, which only a deployment with `REDIS_URL` loads (`diceref precompute` and a
+laptop's `diceref serve` need not pay for its import)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,12 @@ Every operation either succeeds or raises `RedisDown`: the store treats that as 
 carries on with disk and memory.  An outage is logged once at WARNING (then at DEBUG while
 it lasts) and its recovery once at INFO, so a dead Redis cannot flood the logs.
 Reconnection needs no code: redis-py opens a new connection on the next call.
+
+A table stored with a TTL is an on-demand one (house rules): its key is also listed in a
+sorted set, `<prefix>on-demand`, by the time it was stored, and the same transaction that
+stores it trims that list, oldest first, until the bytes of the tables still there are
+within `on_demand_bytes`.  Built-in tables (stored without a TTL) are never listed, never
+trimmed.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
@@ -41,6 +47,50 @@ return 0
 """
 
 
+# Run in the transaction that stores an on-demand table (KEYS[1] the list, ARGV[1] the
+# table's key, ARGV[2] the byte budget, ARGV[3] the TTL): list it, scored by Redis's clock
+# in milliseconds (a Lua number keeps 14 digits) and after the newest listed, so "oldest"
+# is the order of storing; drop the entries of tables that expired; delete the new one if
+# alone it is over the budget, else the oldest until the rest fit.  Returns {tables
+# deleted, bytes kept}.  The sizes are read each time (STRLEN is O(1)) rather than kept in a
+# counter, which expiry would leave wrong.
+_TRIM = """
+local now = redis.call('time')
+local score = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local last = redis.call('zrange', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] and tonumber(last[2]) >= score then score = tonumber(last[2]) + 1 end
+redis.call('zadd', KEYS[1], score, ARGV[1])
+redis.call('expire', KEYS[1], ARGV[3])
+local names = redis.call('zrange', KEYS[1], 0, -1)
+local sizes, total = {}, 0
+for i, name in ipairs(names) do
+  sizes[i] = redis.call('strlen', name)
+  if sizes[i] == 0 then redis.call('zrem', KEYS[1], name) end
+  total = total + sizes[i]
+end
+local budget, deleted = tonumber(ARGV[2]), 0
+for i, name in ipairs(names) do
+  if name == ARGV[1] and sizes[i] > budget then
+    redis.call('del', name)
+    redis.call('zrem', KEYS[1], name)
+    total = total - sizes[i]
+    sizes[i] = 0
+    deleted = 1
+  end
+end
+for i, name in ipairs(names) do
+  if total <= budget then break end
+  if sizes[i] > 0 then
+    redis.call('del', name)
+    redis.call('zrem', KEYS[1], name)
+    total = total - sizes[i]
+    deleted = deleted + 1
+  end
+end
+return {deleted, total}
+"""
+
+
 def describe_url(url: str) -> str:
     """host:port/db without credentials, fit for logs."""
     parts = parse_url(url)
@@ -57,6 +107,7 @@ class RedisTables:
         connect_timeout: float = 1.0,
         timeout: float = 5.0,
         lock_ttl: float = 30.0,
+        on_demand_bytes: int | None = None,
     ) -> None:
         self.url = url
         self.where = describe_url(url)
@@ -64,6 +115,7 @@ class RedisTables:
         self.connect_timeout = connect_timeout
         self.timeout = timeout
         self.lock_ttl = lock_ttl
+        self.on_demand_bytes = on_demand_bytes  # None: on-demand tables have no byte budget
         self.errors = 0
         self._healthy = True
         # A redis.asyncio client belongs to the event loop it first ran on; `get_sync`
@@ -76,6 +128,11 @@ class RedisTables:
 
     def lock_key(self, key: TableKey) -> str:
         return f"{self.prefix}lock:{key.id}"
+
+    @property
+    def on_demand_key(self) -> str:
+        """The sorted set of on-demand tables' keys, by when each was stored."""
+        return f"{self.prefix}on-demand"
 
     def _connection(self) -> aioredis.Redis:
         loop = asyncio.get_running_loop()
@@ -117,18 +174,40 @@ class RedisTables:
         return await self._call("get", lambda r: cast(Awaitable[bytes | None], r.get(name)))
 
     async def put(self, key: TableKey, blob: bytes, ttl: int | None = None) -> None:
-        """SET, expiring after `ttl` seconds when given (an on-demand table)."""
-        name = self.table_key(key)
-        await self._call("set", lambda r: cast(Awaitable[object], r.set(name, blob, ex=ttl)))
+        """SET; with a `ttl`, an on-demand table, expiring after `ttl` seconds and kept
+        within the on-demand byte budget."""
+        await self._store("set", key, blob, ttl, only_if_absent=False)
 
     async def put_if_absent(self, key: TableKey, blob: bytes, ttl: int | None = None) -> bool:
         """SET NX: True if `blob` was stored, False if Redis already had this table."""
-        name = self.table_key(key)
-        done = await self._call(
-            "set nx",
-            lambda r: cast(Awaitable[bool | None], r.set(name, blob, nx=True, ex=ttl)),
-        )
-        return bool(done)
+        return await self._store("set nx", key, blob, ttl, only_if_absent=True)
+
+    async def _store(
+        self, what: str, key: TableKey, blob: bytes, ttl: int | None, *, only_if_absent: bool
+    ) -> bool:
+        name, budget = self.table_key(key), self.on_demand_bytes
+        nx = only_if_absent
+        if ttl is None or budget is None:
+            done = await self._call(
+                what, lambda r: cast(Awaitable[bool | None], r.set(name, blob, nx=nx, ex=ttl))
+            )
+            return bool(done)
+
+        async def store_and_trim(r: aioredis.Redis) -> list[Any]:
+            async with r.pipeline(transaction=True) as pipe:
+                pipe.set(name, blob, nx=nx, ex=ttl)
+                pipe.eval(_TRIM, 1, self.on_demand_key, name, str(budget), str(ttl))
+                return await pipe.execute()
+
+        stored, (deleted, kept) = await self._call(what, store_and_trim)
+        if deleted:
+            log.info(
+                "trimmed %d on-demand tables from Redis (%d bytes kept, budget %d)",
+                deleted,
+                kept,
+                budget,
+            )
+        return bool(stored)
 
     async def exists(self, key: TableKey) -> bool:
         name = self.table_key(key)

@@ -2,18 +2,10 @@
 
 Every family describes its tables as `TableSpec`s; the registry serves them all alike and
 knows no family.  The request path only ever *reads* tables here (`table`, `require`): a
-table that is not loaded yet gets a 503 with Retry-After and a background load, never an
-inline solve.  Specs marked `at_startup` (Yardkle's 32 KB policy table) are loaded by
-`start`, before the service takes requests; the others when a request or `DICEREF_PRELOAD`
-asks for their game, one game at a time (all of its tables in the order the family lists).
-
-While the service runs, a watchdog pings Redis every `redis_check_interval` seconds: the
-observer's Redis gauge follows it, and the tables this process holds are written to Redis
-where it lacks them, at the first answer (tables loaded from disk at start-up), after each
-load from disk, and when Redis answers again after an outage (a restart without
-persistence), so that no replica has to solve them again.
-
-The registry reports loads to a `LoadObserver` (the HTTP layer's Prometheus metrics), so that
+table not loaded yet gets a 503 with Retry-After and a background load, never an inline
+solve.  Specs marked `at_startup` load before the service takes requests; the others when a
+request or `DICEREF_PRELOAD` asks for their game.  A watchdog pings Redis and writes back
+the tables Redis lacks (docs/tables.md); loads are reported to a `LoadObserver`, so that
 this layer imports no web or metrics framework.
 """
 
@@ -31,8 +23,8 @@ from typing import Protocol
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
-from diceref.tables.host import LoadedTable
 from diceref.tables.key import TableKey
+from diceref.tables.lookup import LoadedTable
 from diceref.tables.solver_pool import SolverPool
 from diceref.tables.spec import TableNotLoaded, TableSpec
 from diceref.tables.stats import StoreStats
@@ -160,11 +152,32 @@ class TableRegistry:
         A spec the registry has not seen (a house-rules variant) is admitted on demand:
         `SolveQueueFull` if too many are already waiting."""
         table = self._tables.get(spec.key)
+        if table is not None and self.store.disk.changed(spec.key):
+            self._unload(spec)
+            table = None
         if table is None:
             self.admit((spec,))
         elif spec.key in self._recent:
             self._recent.move_to_end(spec.key)
         return table
+
+    def _unload(self, spec: TableSpec) -> None:
+        """Stop serving a table whose file was written or truncated in place since it was
+        mapped (its mapping would show the new bytes, or kill the process past the new
+        end): it is loaded again, and the load finds the file corrupt (counted, deleted)
+        and fetches or solves the table anew."""
+        log.warning(
+            "the file of table %s changed in place since it was mapped; loading it again",
+            spec.key,
+        )
+        self._tables.pop(spec.key, None)
+        self._recent.pop(spec.key, None)
+        self.store.forget(spec.key)
+        state = self.states[spec.key]
+        state.status, state.source, state.progress = "missing", None, 0.0
+        group = group_of(spec)
+        if self._group_status[group] == "ready":
+            self._group_status[group] = "missing"
 
     def require(self, spec: TableSpec) -> FloatArray:
         """The table; `TableNotLoaded` (a 503 for the client) while it is loading."""
@@ -276,18 +289,22 @@ class TableRegistry:
         """Forget the least recently used on-demand rulesets beyond the memory bound, their
         tables and their states (a later request admits one again, and loads it from disk
         or Redis if they still hold it), so that a flood of house rules cannot grow the
-        process without end."""
+        process without end.
+
+        Whole rulesets go, oldest first, until the bound holds or only the one of `keep`
+        and those still loading are left: the candidates are listed before any is evicted,
+        so evicting one never leaves a stale entry (its other tables) to trip over."""
         bound = self.store.settings.on_demand_memory_bytes
-        for key in list(self._recent):
-            if sum(self._recent.values()) <= bound:
+        held = sum(self._recent.values())
+        kept = group_of(self.specs[keep])
+        candidates = dict.fromkeys(group_of(self.specs[key]) for key in self._recent)
+        for group in candidates:
+            if held <= bound:
                 return
-            group = group_of(self.specs[key])
-            if key == keep or group == group_of(self.specs[keep]):
-                continue
-            if self._group_status[group] in ("queued", "loading"):
+            if group == kept or self._group_status[group] in ("queued", "loading"):
                 continue
             for spec in self._groups.pop(group):
-                self._recent.pop(spec.key, None)
+                held -= self._recent.pop(spec.key, 0)
                 self._tables.pop(spec.key, None)
                 self.store.forget(spec.key)
                 del self.specs[spec.key], self.states[spec.key]
@@ -345,11 +362,14 @@ class TableRegistry:
         for state in self.states.values():
             if state.status in ("queued", "loading"):
                 state.status = "missing"
-        # Small tables a route always needs (a solve takes 0.1 s): loaded before requests
+        # Small tables a route always needs (quick to solve): loaded before requests
         # come in, so those routes answer from the first request on.
         for group in self._builtin.values():
             if any(s.at_startup for s in self._groups[group]):
                 await self._load_group(group)
+        # The files earlier runs left (or a bound lowered since) fit the bound before any
+        # house rules are asked for.
+        await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self._tasks.append(asyncio.create_task(self._work(self._queue)))
         for _ in range(self.store.settings.max_solves):
             self._tasks.append(asyncio.create_task(self._work(self._on_demand_queue)))
@@ -421,11 +441,13 @@ class TableRegistry:
             self._group_status[group] = "failed"
             self._failed_at[group] = time.monotonic()
         if self._is_on_demand(group):
-            await asyncio.to_thread(self.store.trim_disk, self._on_demand_keys())
+            await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self.observer.store_stats(self.store.stats())
 
-    def _on_demand_keys(self) -> set[TableKey]:
-        return {k for k, state in self.states.items() if state.on_demand}
+    def _builtin_keys(self) -> set[TableKey]:
+        """The tables trimming the disk spares: every other file there is an on-demand one
+        (this process's, another worker's, an earlier run's) or a stale one."""
+        return {k for k, state in self.states.items() if not state.on_demand}
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed

@@ -1,18 +1,11 @@
 """Solves of tables asked for on demand (house rules), in worker processes of their own.
 
-A built-in game's tables are solved at most once per deployment, mostly before the service
-takes requests; a house-rules table is solved while the service answers other requests.
-Solved in a thread of the serving process it would share the interpreter lock with every
-request, and a request could wait up to a switch interval (5 ms) for it on each step.  So a
-solve asked for on demand runs in one of `workers` spawned processes, at a lower CPU
-priority (`nice`), and the serving process only waits for its result in a thread:
-`/score` and the built-in games' `/holds` keep their latency while a flood of house rules is
-being solved (a test floods and measures both).
-
-Progress crosses the process boundary as `(token, fraction)` messages on one queue, read by
-a thread that calls the callback registered for the token.  A `solve` must pickle (a
-module-level function, or a `functools.partial` of one over picklable rules); one that does
-not is solved in the calling thread, as before this module existed.
+A house-rules table is solved while the service answers other requests; in a thread of the
+serving process it would share the interpreter lock with every request.  So it runs in one
+of `workers` spawned processes at a lower CPU priority (`nice`), and the serving process
+only waits for its result in a thread.  Progress crosses back as `(token, fraction)`
+messages on one queue.  A `solve` must pickle (a module-level function, or a
+`functools.partial` of one); one that does not is solved in the calling thread.
 """
 
 from __future__ import annotations
@@ -90,13 +83,12 @@ def return_large_arrays() -> None:
     A solved table arrives from a worker pickled, is unpickled and encoded for the disk
     (three copies of tens of MiB), then served from its file's mapping.  By default glibc
     raises its mmap threshold to the size of the largest block freed, so from the second
-    hand-over on those copies come from the heap, which keeps them once freed: a flood of
-    house rules measured 45 MiB more resident than the tables held (tests/operations/
-    test_flood.py).  A fixed threshold keeps blocks of `LARGE_ARRAY_BYTES` and more out of
-    the heap; smaller ones (a request's arrays) are allocated as before.  Fixing it also
-    fixes the heap's trim threshold, at its 128 KiB default unless set: the heap would be
-    given back and faulted in again on every request (a test of request latency measured
-    routes at 250-500 ms), so it is set as glibc's own adjustment would, to twice the mmap
+    hand-over on those copies come from the heap, which keeps them once freed, and a flood
+    of house rules grows the process (tests/operations/test_flood.py).  A fixed threshold
+    keeps blocks of `LARGE_ARRAY_BYTES` and more out of the heap; smaller ones (a
+    request's arrays) are unaffected.  Fixing it also fixes the heap's trim threshold, at
+    its 128 KiB default unless set: the heap would be given back and faulted in again on
+    every request, so it is set as glibc's own adjustment would, to twice the mmap
     threshold.  Not glibc (musl, macOS): nothing to do."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None)

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from diceref.tables.key import TableKey
 
 if TYPE_CHECKING:
-    from diceref.tables.host import HostTables, LoadedTable
+    from diceref.tables.lookup import LoadedTable, SyncTables
 
 Progress = Callable[[int, int], None]
 
@@ -31,7 +31,7 @@ class TableSpec:
     rules_hash: str
     solver_version: str
     # The table's shape, or a function giving it at first use (`shape`): Yardkle's comes from
-    # its layout (~50 ms of Python), which listing the specs at start-up need not pay for.
+    # its layout, which listing the specs at start-up need not work out.
     _shape: tuple[int, ...] | Callable[[], tuple[int, ...]] = field(compare=False, repr=False)
     # The pure solve, given an optional progress callback (done, total); it runs in a worker
     # thread, never on a request's path.
@@ -65,7 +65,7 @@ class TableNotLoaded(LookupError):
         self.game = spec.game
 
 
-def load_sync(store: HostTables, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
+def load_sync(store: SyncTables, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
     """The table from the store's caches, or solved and written back (the CLI and tests;
     never from inside a running event loop)."""
     return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape)

@@ -1,19 +1,6 @@
-"""`TableStore`: get a table from the cheapest place that has it, computing it at most once.
-
-Lookup order: process memory, the local disk cache, Redis (when configured), then the
-compute function.  A table found further down is written back up (a Redis hit goes to disk,
-a computed table to Redis and disk), and whatever comes from disk is served memory-mapped,
-so the workers of one host share its pages.
-
-Within a process, concurrent gets of one key share a single load.  Across replicas, a Redis
-lock makes one replica compute while the others poll Redis for the result; without Redis, a
-lock file does the same for the workers of one host (which share the disk cache).  Redis is an
-optimisation, never a dependency: any Redis failure falls back to computing locally.
-
-The memory, disk and lock-file steps are those of `HostTables` (`diceref.tables.host`),
-which runs them without an event loop for a synchronous command without Redis; this class
-runs them in threads, so the event loop keeps serving, and adds Redis and the sharing of
-concurrent gets.
+"""`TableStore`: the lookup (`diceref.tables.lookup`) driven under asyncio, with Redis: the
+service's store.  Blocking steps run in threads so the event loop keeps serving, concurrent
+gets of one key share one load, and disk write-backs happen off the request's path.
 """
 
 from __future__ import annotations
@@ -22,18 +9,18 @@ import asyncio
 import contextlib
 import logging
 import threading
-import time
 from collections.abc import Callable, Collection
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import diceref.tables.lookup as policy
 from diceref.core.arrays import FloatArray
-from diceref.tables.codec import CorruptTable, decode, encode
+from diceref.tables.codec import encode
 from diceref.tables.config import TableSettings
-from diceref.tables.host import Compute, HostTables, LoadedTable, Shape, _Found
 from diceref.tables.key import TableKey
+from diceref.tables.lookup import Compute, LoadedTable, Shape, TableLookup
 from diceref.tables.outage import RedisDown
-from diceref.tables.stats import Source, StoreStats
+from diceref.tables.stats import StoreStats
 
 if TYPE_CHECKING:
     from diceref.tables.redis_store import RedisTables
@@ -48,10 +35,10 @@ async def in_daemon_thread(work: Callable[[], T], name: str = "table-solve") -> 
 
     A solve takes seconds to minutes and cannot be interrupted from outside.  In the loop's
     default executor it would run in a non-daemon thread, which the process joins before it
-    exits: a server told to stop (SIGTERM) while a table was being solved waited for the
-    solve, until granian killed the worker after DICEREF_SHUTDOWN_TIMEOUT (20 s).  A daemon
-    thread is left behind instead; the registry also asks the solve to stop at its next
-    progress report (`registry.SolveStopped`).
+    exits: a server told to stop (SIGTERM) during a solve would wait for it until granian
+    kills the worker (DICEREF_SHUTDOWN_TIMEOUT).  A daemon thread is left behind instead;
+    the registry also asks the solve to stop at its next progress report
+    (`registry.SolveStopped`).
     """
     loop = asyncio.get_running_loop()
     done: asyncio.Future[T] = loop.create_future()
@@ -78,9 +65,9 @@ async def in_daemon_thread(work: Callable[[], T], name: str = "table-solve") -> 
     return await done
 
 
-class TableStore(HostTables):
+class TableStore(TableLookup):
     def __init__(self, settings: TableSettings) -> None:
-        super().__init__(settings)
+        super().__init__(settings, shared=settings.redis_url is not None)
         self.redis: RedisTables | None = None
         if settings.redis_url is not None:
             from diceref.tables.redis_store import RedisTables  # redis-py: only when used
@@ -91,9 +78,10 @@ class TableStore(HostTables):
                 connect_timeout=settings.redis_connect_timeout,
                 timeout=settings.redis_timeout,
                 lock_ttl=settings.lock_ttl,
+                on_demand_bytes=settings.on_demand_redis_bytes,
             )
-        self._loading: dict[TableKey, asyncio.Task[tuple[FloatArray, Source]]] = {}
-        self._saving: set[asyncio.Task[FloatArray | None]] = set()
+        self._loading: dict[TableKey, asyncio.Task[LoadedTable]] = {}
+        self._saving: set[asyncio.Task[Any]] = set()
 
     async def get(
         self,
@@ -104,30 +92,8 @@ class TableStore(HostTables):
         ttl: int | None = None,
     ) -> LoadedTable:
         """The table for `key`, from wherever it is cheapest; `compute` runs in a thread.
-
-        `shape`, when given, is what the table must have: a stored table of another shape
-        is treated as corrupt, and a computed one raises ValueError.  `ttl`: Redis keeps
-        the table this many seconds (an on-demand table), else for good.
-        """
-        if ttl is not None:
-            self._ttl[key] = ttl
-        return await self._timed_get(key, compute, shape)
-
-    async def _get(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> tuple[FloatArray, Source]:
-        array = self._memory.get(key)
-        if array is not None:
-            return array, "memory"
-        task = self._loading.get(key)
-        if task is not None:  # another get of this key is under way: share its result
-            shared, _ = await asyncio.shield(task)
-            return shared, "memory"
-        task = asyncio.create_task(self._load(key, compute, shape))
-        self._loading[key] = task
-        task.add_done_callback(partial(self._loaded, key))
-        # Shielded: a caller that gives up must not cancel the load for the others.
-        return await asyncio.shield(task)
+        `shape` and `ttl` as `TableLookup.lookup` takes them."""
+        return await self._drive(self.lookup(key, compute, shape, ttl))
 
     def get_sync(
         self, key: TableKey, compute: Compute, *, shape: Shape | None = None
@@ -141,16 +107,6 @@ class TableStore(HostTables):
                 await self.aclose()  # disk writes finish; the Redis client dies with the loop
 
         return asyncio.run(run())
-
-    # The blocking steps of `HostTables`' lookup, in threads: the event loop goes on.
-    async def _blocking(self, work: Callable[[], T]) -> T:
-        return await asyncio.to_thread(work)
-
-    async def _solving(self, work: Callable[[], T]) -> T:
-        return await in_daemon_thread(work)
-
-    async def _pause(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
     async def redis_ping(self) -> bool | None:
         """None without a Redis layer; else whether Redis answers now.
@@ -194,30 +150,13 @@ class TableStore(HostTables):
         """Drop the process's copy of a table (an evicted on-demand table); the disk cache
         and Redis keep theirs."""
         self._memory.pop(key, None)
+        self.disk.forget(key)
 
-    def trim_disk(self, on_demand: Collection[TableKey]) -> int:
-        """Delete the least recently used of these tables' files beyond the on-demand disk
-        bound; returns how many (built-in tables are never listed here, so never trimmed)."""
-        files = []
-        for key in on_demand:
-            path = self.disk.path(key)
-            with contextlib.suppress(OSError):
-                info = path.stat()
-                files.append((info.st_mtime, info.st_size, key, path))
-        # oldest first; files written within the clock's resolution tie on the time (and
-        # then the size), so the key's id decides, never the keys themselves (unordered)
-        files.sort(key=lambda file: (file[0], file[1], file[2].id))
-        total = sum(size for _, size, _, _ in files)
-        removed = 0
-        for _, size, key, path in files:
-            if total <= self.settings.on_demand_disk_bytes:
-                break
-            with contextlib.suppress(OSError):
-                path.unlink()
-                total -= size
-                removed += 1
-                log.info("trimmed on-demand table %s from the disk cache", key)
-        return removed
+    def trim_disk(self, keep: Collection[TableKey]) -> int:
+        """Delete the least recently used table files beyond the on-demand disk bound,
+        whoever wrote them, sparing those of `keep` (the built-in tables); returns how many
+        (`DiskCache.trim`)."""
+        return self.disk.trim(self.settings.on_demand_disk_bytes, keep)
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(0 if self.redis is None else self.redis.errors)
@@ -233,111 +172,60 @@ class TableStore(HostTables):
         if self.redis is not None:
             await self.redis.aclose()
 
-    def _loaded(self, key: TableKey, task: asyncio.Task[tuple[FloatArray, Source]]) -> None:
+    async def _drive(self, steps: policy.Steps[T]) -> T:
+        """Run the steps to their end (a cancellation is thrown into the policy too, so
+        that its locks are released)."""
+        outcome = policy.Outcome()
+        while not isinstance(step := policy.advance(steps, outcome), policy.Done):
+            if isinstance(step, policy.Join) and step.key not in self._loading:
+                # This get is the key's load: the rest runs in a task the later gets join,
+                # shielded, so a caller that gives up does not cancel it for the others.
+                task = asyncio.create_task(self._drive(steps))
+                self._loading[step.key] = cast("asyncio.Task[LoadedTable]", task)
+                task.add_done_callback(partial(self._loaded, step.key))
+                return await asyncio.shield(task)
+            try:
+                outcome = policy.Outcome(await self._perform(step))
+            except BaseException as exc:
+                outcome = policy.Outcome(error=exc)
+        return step.value
+
+    async def _perform(self, step: policy.Step) -> Any:
+        if isinstance(step, policy.Join):  # another get of this key is under way: share its table
+            return (await asyncio.shield(self._loading[step.key])).array
+        if isinstance(step, policy.Blocking):
+            return await asyncio.to_thread(step.work)
+        if isinstance(step, policy.Solve):
+            return await self._solve(step)
+        if isinstance(step, policy.Pause):
+            await asyncio.sleep(step.seconds)
+            return None
+        if isinstance(step, policy.Later):
+            self._later(step.steps)
+            return None
+        if self.redis is None:
+            raise TypeError(f"no Redis configured: cannot perform {step!r}")
+        return await step.call(self.redis)
+
+    async def _solve(self, step: policy.Solve) -> FloatArray:
+        """The solve in a daemon thread, with its keeper (of the Redis lock) alongside."""
+        if step.alongside is None:
+            return await in_daemon_thread(step.work)
+        keeper = asyncio.create_task(self._drive(step.alongside))
+        try:
+            return await in_daemon_thread(step.work)
+        finally:
+            keeper.cancel()
+            await asyncio.wait([keeper])
+
+    def _loaded(self, key: TableKey, task: asyncio.Task[LoadedTable]) -> None:
         if self._loading.get(key) is task:
             del self._loading[key]
         if not task.cancelled():
             task.exception()  # retrieved here, so nobody gets "exception never retrieved"
 
-    async def _write_back(self, key: TableKey, blob: bytes) -> None:
-        self._save_later(key, blob)
-
-    async def _from_replicas(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> _Found | None:
-        if self.redis is None:
-            return None
-        try:
-            return await self._through_redis(self.redis, key, compute, shape)
-        except RedisDown:
-            return None  # logged by RedisTables; compute here and leave Redis alone this time
-
-    async def _through_redis(
-        self, redis: RedisTables, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> _Found:
-        """Redis hit, or compute under the lock, or wait for the replica holding it."""
-        deadline = time.monotonic() + self.settings.wait_timeout
-        waiting = False
-        while True:
-            found = await self._from_redis(redis, key, shape)
-            if found is not None:
-                return found
-            token = await redis.try_lock(key)
-            if token is not None:
-                try:
-                    # The holder may have finished between our GET and our lock.
-                    found = await self._from_redis(redis, key, shape)
-                    if found is not None:
-                        return found
-                    return await self._compute_shared(redis, key, compute, shape, token)
-                finally:
-                    with contextlib.suppress(RedisDown):
-                        await redis.unlock(key, token)
-            if time.monotonic() >= deadline:
-                log.warning(
-                    "waited %.0f s for another replica to compute table %s; computing it here",
-                    self.settings.wait_timeout,
-                    key,
-                )
-                return await self._compute_shared(redis, key, compute, shape, None)
-            if not waiting:
-                waiting = True
-                self._counters.waits += 1
-                log.info("another replica is computing table %s; waiting for it", key)
-            await asyncio.sleep(self.settings.poll_interval)
-
-    async def _compute_shared(
-        self,
-        redis: RedisTables,
-        key: TableKey,
-        compute: Compute,
-        shape: Shape | None,
-        token: str | None,
-    ) -> _Found:
-        """Compute (keeping the lock alive if we hold it), then publish to Redis."""
-        keeper = None if token is None else asyncio.create_task(self._hold(redis, key, token))
-        try:
-            array = await self._compute(key, compute, shape)
-        finally:
-            if keeper is not None:
-                keeper.cancel()
-                await asyncio.wait([keeper])
-        blob = await asyncio.to_thread(encode, key, array)
-        with contextlib.suppress(RedisDown):
-            await redis.put(key, blob, self._ttl.get(key))  # before the lock goes
-        return _Found(array, "computed", blob)
-
-    async def _hold(self, redis: RedisTables, key: TableKey, token: str) -> None:
-        """Refresh the compute lock every ttl/3 so a long solve does not lose it."""
-        while True:
-            await asyncio.sleep(self.settings.lock_ttl / 3)
-            try:
-                still_ours = await redis.refresh(key, token)
-            except RedisDown:
-                return
-            if not still_ours:
-                log.warning(
-                    "lost the compute lock for table %s; another replica may compute it", key
-                )
-                return
-
-    async def _from_redis(
-        self, redis: RedisTables, key: TableKey, shape: Shape | None
-    ) -> _Found | None:
-        blob = await redis.get(key)
-        if blob is None:
-            return None
-        try:
-            array = await asyncio.to_thread(decode, key, blob, shape)
-        except CorruptTable as exc:
-            self._counters.corrupt["redis"] += 1
-            log.warning("discarded a corrupt table in Redis: %s", exc)
-            await redis.delete(key)
-            return None
-        return _Found(array, "redis", blob)
-
-    def _save_later(self, key: TableKey, blob: bytes) -> None:
-        """Write to disk off the request's path (an fsync can take 100+ ms under load)."""
-        task = asyncio.create_task(self._save(key, blob))
+    def _later(self, steps: policy.Steps[Any]) -> None:
+        """Write to disk off the request's path: an fsync can take long under load."""
+        task = asyncio.create_task(self._drive(steps))
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)

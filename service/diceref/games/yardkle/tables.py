@@ -1,8 +1,8 @@
 """Yardkle's one table, as a spec the tables registry serves: the expected turn points of
 every state (pad or not, turn points, dice left) under the optimal turn policy.
 
-It is small (32 KB, solved in 0.1 s; a house-rules variant at most 1.92 MB, see
-`MAX_LEVELS`), so it is loaded before the service takes its first request (`at_startup`),
+It is small (32 KB, a house-rules variant at most 1.92 MB, see `MAX_LEVELS`) and quick to
+solve, so it is loaded before the service takes its first request (`at_startup`),
 and `/yardkle/holds` reads it from the registry like every other table: a process without
 it answers 503 while it loads, never solves inline.
 """
@@ -23,6 +23,7 @@ from diceref.games.yardkle.rules.ruleset import (
     YardkleRules,
 )
 from diceref.games.yardkle.solver import policy
+from diceref.games.yardkle.solver.throws import throw_summary
 from diceref.tables.spec import Progress, TableSpec
 
 GAME = "yardkle"
@@ -93,8 +94,8 @@ def levels_at_most(rules: YardkleRules) -> int | None:
     """An upper bound on `levels_needed` from the rules' numbers alone, in microseconds
     (None with hot dice forced, whose bound has no such shortcut).
 
-    The exact count needs every throw's set-asides (`policy.throw_options`, some 25 ms of
-    Python), on the request path of each new ruleset a client sends.  The banking bound is
+    The exact count reads the throws' summary (`solver/throws.py`, array work, never every
+    option of every throw): most house rules need not even that.  The banking bound is
     max over n of a_n / q_n (`policy.layout`): a_n, the expected best set-aside of n dice,
     is at most n times the largest combination (each combination takes at least one die),
     and q_n, the chance that nothing scores, is at least its value with every combination
@@ -112,13 +113,15 @@ def levels_at_most(rules: YardkleRules) -> int | None:
 def _least_yardkle_chance(groups_distinct_faces: bool) -> FloatArray:
     """q_n for n = 1..6 dice with every combination in play (the least any ruleset has)."""
     every = YardkleRules(groups_distinct_faces=groups_distinct_faces)
-    return policy.throw_options(every).yardkle_chance
+    return throw_summary(every).yardkle_chance
 
 
 def check_solvable(rules: YardkleRules) -> None:
     """Refuse rules needing more than `MAX_LEVELS`, naming the parameter whose house value
     costs the most: the one that, set back to its default, needs the fewest levels.  Most
-    house rules are accepted on the cheap bound (`levels_at_most`) without the exact count."""
+    house rules are accepted on the cheap bound (`levels_at_most`) without the exact count;
+    the others are counted from the throws' summary, so a check costs milliseconds whatever
+    the values (`benchmarks/bench_yardkle_checks.py`), refused or not."""
     cheap = levels_at_most(rules)
     if cheap is not None and cheap <= MAX_LEVELS:
         return

@@ -97,7 +97,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "two-dice",
             "Two dice instead of three",
             400,
-            invalid("/chicago/throws", "dice", "Expected `array` of length >= 3", "too_few"),
+            invalid("/chicago/throws", "dice", "expected 3 dice, got 2", "wrong_dice_count"),
             body={"dice": [1, 1]},
         ),
         Example(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from diceref.core.dice import Dice, canonical, sub_multisets
+from diceref.core.dice import Dice, canonical, more_than_shown, sub_multisets
 from diceref.core.errors import RuleViolation
 from diceref.games.chicago.rules.ruleset import (
     CHICAGO_DICE,
@@ -124,7 +124,8 @@ def move_error(
     ones_aside = aside + (0 if conversion is None else CONVERSION_ONES[conversion])
     kept = canonical(kept)
     if not contains(table, kept):
-        return "kept", f"kept {list(kept)} is not on the table {list(table)}", "kept_not_on_table"
+        on_table = more_than_shown(table, kept, "kept", "on the table")
+        return "kept", f"kept {list(kept)} from {list(table)}: {on_table}", "kept_not_on_table"
     if Counter(kept)[1] < ones_aside:
         return (
             "kept",

@@ -371,7 +371,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "not-five-dice",
             "A throw of four dice",
             400,
-            invalid("/reviews", "turns[0].throws[0]", "Expected `array` of length >= 5", "too_few"),
+            invalid("/reviews", "turns[0].throws[0]", "expected 5 dice, got 4", "wrong_dice_count"),
             body={"game": "yahtzee", "turns": [{"throws": [[1, 2, 3, 4]], "box": "chance"}]},
         ),
         Example(

@@ -7,7 +7,7 @@ import msgspec
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.rules.boxes import describe as describe_box
-from diceref.games.scorecard.rules.document import box_fields
+from diceref.games.scorecard.rules.document import RulesetDocument, box_fields
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
@@ -33,7 +33,7 @@ def summarize(game: GameInfo, summary: GameSummary) -> GameSummary:
 def describe(game: GameInfo, rules: GameRules) -> GameRules:
     assert isinstance(game, Ruleset)
     table = points_table(game)
-    assert game.document is not None  # every ruleset is compiled from its document
+    assert isinstance(game.document, RulesetDocument)  # every ruleset is compiled from one
     rules.boxes = [
         BoxRules(
             b.id,
@@ -67,8 +67,8 @@ async def with_tables(game: GameInfo, rules: GameRules, registry: TableRegistry)
     """The maximum score (from the max table) and the optimal expected score from an empty
     card (from the value table), from what is loaded: a missing table is asked for in the
     background (`registry.table`) and its figure is null, with `tables: "loading"`.  Never
-    awaited: with an empty cache the max table took 3.3 s to solve, and with another
-    replica's Redis lock held up to DICEREF_REDIS_WAIT_TIMEOUT (issue 18)."""
+    awaited: with an empty cache the max table is solved first, and with another replica's
+    Redis lock held a load waits up to DICEREF_REDIS_WAIT_TIMEOUT."""
     assert isinstance(game, Ruleset)
     ruleset = game
     maxima = registry.table(max_spec(ruleset))

@@ -1,13 +1,9 @@
 """From a ruleset document to the `Ruleset` the rest of the code reads: decode, check,
 compile.  A request's `ruleset` and every built-in game (`games.py`) take this one path, so
 a built-in game sent back unchanged is the same ruleset (the same `rules_hash`, tables and
-answers).
-
-The limits are those of the solver and its state space (see `solver/statespace.py`): five
-dice, one to four throws, at most 15 boxes, an upper section of six boxes (ones to sixes, in
-that order, first on the card) whose points depend only on how many dice show their face,
-and a bounded table.  Every refusal is a `RuleViolation` naming the field by its path in
-the request (`ruleset.boxes[3].pattern`), a reason, and a stable code.
+answers).  The limits are the solver's (docs/rules/house-rules.md, "Limits").  Every
+refusal is a `RuleViolation` naming the field by its path in the request
+(`ruleset.boxes[3].pattern`), a reason and a stable code.
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ from diceref.games.scorecard.rules.ruleset import (
     without_inert_readings,
 )
 from diceref.games.scorecard.rules.ruleset import UpperBonus as BonusRule
+from diceref.games.scorecard.rules.summary import house_summary
 
 UPPER_IDS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 Document = RulesetDocument
@@ -754,21 +755,23 @@ def house_rules(game: str, **values: ParameterValue) -> Ruleset:
         doc = owner[name].change(doc, name, values[name])
     try:
         doc = decode_document(msgspec.to_builtins(doc))
-        about = About(
-            built_in.source,
-            built_in.summary,
-            tuple(p for rules in built_in.house_rules for p in rules.report(doc)),
-        )
-        return compile_document(doc, about=about)
+        parameters = tuple(p for rules in built_in.house_rules for p in rules.report(doc))
+        ruleset = compile_document(doc, about=About(built_in.source, built_in.summary, parameters))
     except RuleViolation as refused:
         name = _parameter_of(refused, doc, values)
         # A contradiction between parameters is `invalid_rule`, whichever document field
         # the check names; a table too large keeps its own code.
         code = refused.code if refused.code == "ruleset_limit" else "invalid_rule"
         raise RuleParameterError(name, refused.reason, code) from None
+    # A variant is summarized from its own rules, not by the built-in game's prose.
+    base = SCORECARD_GAMES.get(game)
+    if base is not None and [p.value for p in parameters] != [p.value for p in base.parameters]:
+        ruleset = replace(ruleset, summary=house_summary(ruleset, base))
+    return ruleset
 
 
-SCORECARD_GAMES: dict[str, Ruleset] = {game: house_rules(game) for game in BUILT_IN}
+SCORECARD_GAMES: dict[str, Ruleset] = {}
+SCORECARD_GAMES.update((game, house_rules(game)) for game in BUILT_IN)
 
 
 def variant(game: str, **rules: object) -> Ruleset:

@@ -13,13 +13,12 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import msgspec
 
 from diceref.core.game import GameInfo, Parameter
 from diceref.games.scorecard.rules.boxes import Box, Section
-
-if TYPE_CHECKING:
-    from diceref.games.scorecard.rules.document import RulesetDocument
 
 
 class Order(StrEnum):
@@ -177,8 +176,9 @@ class Ruleset(GameInfo):
     five_of_a_kind: FiveOfAKindRule | None = None
     order: Order = Order.FREE
     notes: tuple[str, ...] = field(default=(), compare=False)
-    # The document the ruleset was compiled from: what `GET /games/{game}` shows of a box.
-    document: RulesetDocument | None = field(default=None, compare=False, repr=False)
+    # The document the ruleset was compiled from (a `document.RulesetDocument`, which
+    # imports this module): what `GET /games/{game}` shows of a box.
+    document: msgspec.Struct | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def box_index(self) -> dict[str, int]:

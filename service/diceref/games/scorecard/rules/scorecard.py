@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
-from diceref.core.dice import DICE_PER_THROW, FACES, throw_index
+from diceref.core.dice import DICE_PER_THROW, FACES, throw_index, wrong_dice_count
 from diceref.core.errors import RuleViolation
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
@@ -55,9 +55,8 @@ class Blocked(NamedTuple):
 
 def validate_dice(dice: list[int] | tuple[int, ...], where: str = "dice") -> None:
     if len(dice) != DICE_PER_THROW:
-        raise RuleViolation(
-            where, f"expected {DICE_PER_THROW} dice, got {len(dice)}", "wrong_dice_count"
-        )
+        reason = wrong_dice_count(DICE_PER_THROW, DICE_PER_THROW, len(dice))
+        raise RuleViolation(where, reason, "wrong_dice_count")
     for i, d in enumerate(dice):
         if d not in FACES:
             raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}", "not_a_die")

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from diceref.core.dice import DICE_PER_THROW, Dice, canonical
+from diceref.core.dice import DICE_PER_THROW, Dice, canonical, more_than_shown
 from diceref.core.errors import RuleViolation
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -65,12 +65,11 @@ def _check_keep(ruleset: Ruleset, record: TurnRecord, at: str, j: int) -> None:
     """The keep after throw j+1 was in that throw, is not all five dice, and lies unchanged
     in throw j+2."""
     keep, thrown, following = record.keeps[j], record.throws[j], record.throws[j + 1]
-    missing = Counter(keep) - Counter(thrown)
-    if missing:
+    if Counter(keep) - Counter(thrown):
         raise RuleViolation(
             f"{at}.keeps[{j}]",
-            f"kept {_text(canonical(keep))} after throw {j + 1} ({_text(thrown)}), but "
-            f"{_text(sorted(missing.elements()))} was not in that throw",
+            f"kept {_text(canonical(keep))} after throw {j + 1} ({_text(thrown)}): "
+            f"{more_than_shown(thrown, keep, 'kept', 'thrown')}",
             "kept_not_thrown",
         )
     if len(keep) == DICE_PER_THROW:

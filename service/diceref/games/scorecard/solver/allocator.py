@@ -2,10 +2,9 @@
 
 A solve allocates and frees the same few megabyte-sized arrays thousands of times.  glibc
 serves allocations that large with fresh `mmap`s and hands them back on free, so every chunk
-pays page faults again: measured on the yahtzee table, 2.0 million faults and 4.7 s of system
-time against 19 thousand faults and 0.1 s with the thresholds raised (wall time 11.6 s ->
-4.7 s).  Raising them keeps freed blocks for reuse; the process then holds on to its peak
-working set (tens of MB), which a long-lived service would reuse on the next solve anyway.
+pays page faults again (docs/solver.md has the counts).  Raising the thresholds keeps freed
+blocks for reuse; the process then holds on to its peak working set, which a long-lived
+service would reuse on the next solve anyway.
 """
 
 from __future__ import annotations

@@ -1,45 +1,14 @@
 """The solve's inner loop: every turn of a batch of states as a few kernel programs.
 
-`engine.turn_values` evaluates a turn box by box and keep size by keep size, which is clear
-and serves one request in well under a millisecond.  Solving a whole game evaluates some
-360,000 turns (yahtzee) to 1.4 million (dice-poker), and there the number of passes over
-memory and how much of it stays in the core's cache decide the time.  This module compiles
-a ruleset's turn, once, into a `TurnPlan`: reductions over the rows of a per-batch buffer
-(each output row the max, the mean or the sum of other rows, `diceref.core.kernel`), with
-the states of a batch as the buffer's columns (256 at a time).  A batch is five calls into
-the kernel: the next values gathered from the table, the rows built from them and standing
-on each throw, the Joker's rows, the keeps, and for the max table its own rows.
-
-What makes the programs short, each measured against the box-by-box form:
-
-* Points go into the next state's value ahead of time.  A batch first gathers, for every
-  open box, the value of the state it leads to (the "next values", upper boxes once per
-  count of their face, points and bonus folded in), then adds each distinct point value a
-  lower box can score (25 for a full house, 5..30 for chance...) once per state: one row
-  per (box, points) pair, not one (252, N) addition per box.
-* A throw's candidates are only the boxes it scores in.  A lower box that scores 0 for a
-  throw offers the value of scratching it, the same for every such throw; since points are
-  never negative there, the best scratch over all lower boxes is one row that every throw
-  may take (scoring more than 0 in a box is worth at least its scratch).  Upper boxes score
-  by the count of their face: a throw takes the row of each face it shows, and one row for
-  the best of the faces it lacks (with the lower scratch), built per set of missing faces.
-  Lower boxes that score a throw alike (pair, three of a kind and chance all score the sum)
-  are one candidate: their best next value plus the points.  A throw then has 4 to 9
-  candidates instead of 13 or 15 boxes.
-* The six five-of-a-kind throws, where the Joker and the extra bonus decide, are patched
-  exactly as `engine._five_of_a_kind_rows` does, by a program that picks among candidates
-  with per-state rows of 0 or -inf (`_Builder.joker_rows`), run only for a batch where the
-  box is used.
-* Keeps: a keep's value is the mean of its six one-die-more keeps; the best keep of a
-  multiset is the best of itself and of the best keeps of it with one face removed, once
-  per distinct face (not once per die: 6-6-6-2-2 has two sub-keeps one die smaller, not
-  five).
-* Both cores: a forked helper process solves blocks of each layer beside this one, on a
-  value table in shared memory (`_ForkedHalf`).
-
-The arithmetic is the engine's, in the same order up to the order of a max or of six
-additions, so tables agree with `engine.solve_reference` to rounding (about 1e-12), which
-`tests/scorecard/test_solver_batched.py` checks state by state.
+A ruleset's turn is compiled, once, into a `TurnPlan`: reductions over the rows of a
+per-batch buffer (each output row the max, the mean or the sum of other rows,
+`diceref.core.kernel`), with a batch's states as the buffer's columns.  A batch is five
+calls into the kernel: the next values gathered from the table, the rows built from them and
+standing on each throw, the Joker's rows, the keeps, and for the max table its own rows.
+What keeps the programs short (points added ahead of time, sparse placements, keeps by
+distinct faces, a forked helper on the second core): docs/solver.md, "How the tables are
+built fast".  The arithmetic is the engine's, so tables agree with `engine.solve_reference`
+to rounding (`tests/scorecard/test_solver_batched.py`, state by state).
 """
 
 from __future__ import annotations
@@ -67,7 +36,7 @@ from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 
 BoolArray = npt.NDArray[np.bool_]
 NEG = -np.inf
-CHUNK = 256  # states a turn is evaluated for at once (64, 128, 512: 40%, 30%, 12% slower)
+CHUNK = 256  # states a turn is evaluated for at once (the fastest size: docs/solver.md)
 
 
 @dataclass(frozen=True)
@@ -780,7 +749,7 @@ def solve_tables(
     and a forked helper that writes into the same shared memory (`_ForkedHalf`); threads
     are the fallback (numpy releases the GIL inside its loops, but a batch makes some 100
     short numpy calls, and handing the GIL back and forth between two threads that often
-    costs most of the second core: measured 1.0-1.3x with threads).
+    costs most of the second core).
     Unreachable states end as NaN.
     """
     reuse_freed_memory()

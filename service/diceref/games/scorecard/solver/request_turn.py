@@ -1,23 +1,12 @@
 """One state's turn for a request (`POST /holds`), in a dozen numpy calls.
 
-`engine.turn_values` evaluates a turn keep size by keep size and box by box, which is the
-right shape for a batch of states; for the single state of a request its ~150 numpy calls
-on arrays of one column are nearly all per-call cost (about 0.27 ms).  Here one state is a
-vector over the 252 throws and the 462 keeps, and each step is one call over all of them:
-
-* the next values: every box's successor index and points from the compiled solver's
-  tables (`batched._Builder.upper_tables` / `lower_tables`), one gather from the table;
-* standing on each throw: a (boxes, 252) gather of those next values plus each box's
-  points, one max over the boxes; the six five-of-a-kind throws (Joker, extra bonus)
-  are patched in plain Python as `engine._five_of_a_kind_one` does;
-* a keep's value: the sparse keep -> throw transition (the 4,368 ways to complete the 462
-  keeps to a throw, with their probabilities), one multiply and one `add.reduceat`;
-* the best keep of each throw: the max over its distinct sub-keeps, one `maximum.reduceat`.
-
-The arithmetic is the reference's up to the order of additions (the mean of six means is a
-probability-weighted sum here), so keep values agree with `turn_values` to about 1e-13,
-which `tests/scorecard/test_solver_request_turn.py` checks on every game.  Rulesets the
-compiled solver does not take (forced order, one-throw turns) keep `turn_values`.
+`engine.turn_values` has the right shape for a batch of states, but for one state its many
+numpy calls on one-column arrays are nearly all per-call cost.  Here the state is a vector
+over the 252 throws and the 462 keeps, and each step (next values, standing on each throw,
+the keeps' values, each throw's best keep) is one call over all of them (docs/solver.md).
+Keep values agree with `turn_values` to rounding (`tests/scorecard/
+test_solver_request_turn.py`); rulesets the compiled solver does not take (forced order,
+one-throw turns) keep `turn_values`.
 """
 
 from __future__ import annotations

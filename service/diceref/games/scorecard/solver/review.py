@@ -1,18 +1,9 @@
 """What each decision of a played scorecard game cost, valued with the solved table.
 
-Every decision is the coach's question asked after the fact: after a throw followed by
-another throw, the keep; after the throw the player stood on, the box, compared with every
-option those dice had with the throws that were left (keeps included: standing early is a
-decision too).  The values are `advise`'s, so a review and `/holds` cannot disagree.
-
-The `loss` of a decision is the best option's expected total minus the chosen one's, so
-the sum over a game is the points the player gave away in expectation (`expected_loss`).
-What is left of the gap between the final total and the optimal expected score is luck:
-
-    final_total = optimal_expected_score - expected_loss + luck
-
-since under optimal play the expected final total from any state is its table value, and
-each decision moves the expectation down by its loss while each throw moves it by chance.
+Every keep and every box is the coach's question asked after the fact, compared with every
+option those dice had; the values are `advise`'s, so a review and `/holds` cannot disagree.
+A decision's `loss` is the best option's expected total minus the chosen one's, so that
+`final_total = optimal_expected_score - expected_loss + luck` (docs/reviews.md).
 """
 
 from __future__ import annotations

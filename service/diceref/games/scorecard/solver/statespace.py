@@ -171,8 +171,8 @@ class StateSpace:
         upper = self.ruleset.upper_indices
         reach = np.zeros((1 << len(upper), self.n_sub), dtype=bool)
         reach[0, self._fold1(0, 0) - self.sub_low] = True
-        # The distinct points each box can add (np.unique would import numpy.ma, 20 ms of a
-        # `diceref precompute`, to check for a masked array).
+        # The distinct points each box can add (np.unique would import numpy.ma, to check
+        # for a masked array: an import `diceref precompute` need not pay).
         points = {
             b: np.array(sorted(set(self.upper_points_by_count[b].tolist())), dtype=np.int64)
             for b in upper

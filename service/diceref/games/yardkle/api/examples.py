@@ -158,7 +158,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "no-dice",
             "A throw without dice",
             400,
-            invalid("/yardkle/throws", "dice", "Expected `array` of length >= 1", "too_few"),
+            invalid("/yardkle/throws", "dice", "expected 1 to 6 dice, got 0", "wrong_dice_count"),
             body={"dice": []},
         ),
         Example(
@@ -491,7 +491,7 @@ EXAMPLES: dict[str, list[Example]] = {
             "seven-dice",
             "Seven dice: Yardkle has six",
             400,
-            invalid("/yardkle/holds", "dice", "Expected `array` of length <= 6", "too_many"),
+            invalid("/yardkle/holds", "dice", "expected 1 to 6 dice, got 7", "wrong_dice_count"),
             body={"dice": [1, 1, 1, 1, 1, 1, 1], "on_pad": True},
         ),
         Example(
@@ -529,8 +529,8 @@ EXAMPLES: dict[str, list[Example]] = {
             invalid(
                 "/yardkle/reviews",
                 "turns[0].throws[0].dice",
-                "Expected `array` of length <= 6",
-                "too_many",
+                "expected 1 to 6 dice, got 7",
+                "wrong_dice_count",
             ),
             body={"turns": [{"throws": [{"dice": [1, 1, 1, 1, 1, 1, 1]}], "end": "bank"}]},
         ),

@@ -347,6 +347,8 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
         "none": f"the first to {rules.target:,} wins",
     }[rules.last_turns]
     ties = "ties share" if rules.ties_share_win else "a tie goes to who reached it first"
+    if not rules.target_inclusive:
+        ending = ending.replace(f"{rules.target:,}", f"more than {rules.target:,}", 1)
     return YardkleGame(
         id="yardkle",
         name="Yardkle (Farkle)",
@@ -360,10 +362,25 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
         summary=f"{rules.dice} dice; after each throw set aside scoring dice (1s, 5s, three or "
         "more of a kind, straight, three pairs, four with a pair, two triplets), then bank "
         "or throw the rest; nothing to set aside is a Yardkle and loses the turn's points; "
-        f"all dice set aside (hot dice) {hot}; {entry}; {ending}; {ties}.",
+        f"all dice set aside (hot dice) {hot}; {entry}; {ending}; {ties}{_house_points(rules)}.",
         parameters=rules.parameters,
         rules=rules,
     )
+
+
+def _house_points(rules: YardkleRules) -> str:
+    """The combinations whose points differ from the built-in table's (or that no longer
+    score; those larger than the dice go without saying), as a clause of the summary;
+    empty under the built-in points."""
+    if rules.combinations == DEFAULT_RULES.combinations:
+        return ""
+    now = {c.id: c for c in rules.combinations}
+    changed = [
+        f"{c.name} {now[c.id].points:,}" if c.id in now else f"{c.name} not scored"
+        for c in DEFAULT_RULES.combinations
+        if c.size <= rules.dice and (c.id not in now or now[c.id].points != c.points)
+    ]
+    return f"; house points: {', '.join(changed)}" if changed else ""
 
 
 def yardkle(**values: Any) -> YardkleGame:

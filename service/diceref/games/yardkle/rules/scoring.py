@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from diceref.core.dice import FACES, Dice, canonical, counts, multisets
+from diceref.core.dice import FACES, Dice, canonical, counts, multisets, wrong_dice_count
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import (
     DEFAULT_RULES,
@@ -31,6 +31,7 @@ __all__ = [
     "YardkleRules",
     "is_yardkle",
     "missing_dice",
+    "placements",
     "set_asides",
     "validate_throw",
     "valuation",
@@ -69,7 +70,7 @@ class SetAside:
     parts: tuple[Part, ...]
 
 
-def _placements(combo: Combination, c: Counts) -> Iterator[Counts]:
+def placements(combo: Combination, c: Counts) -> Iterator[Counts]:
     """Every way `combo` can take dice out of counts `c`, as the counts it uses."""
 
     def place(g: int, used: list[int], low: int) -> Iterator[Counts]:
@@ -110,7 +111,7 @@ def _best_splits(rules: YardkleRules) -> dict[Counts, tuple[int, tuple[tuple[int
             for i, combo in enumerate(combos):
                 if combo.size > size:
                     continue
-                for used in _placements(combo, c):
+                for used in placements(combo, c):
                     rest = tuple(a - b for a, b in zip(c, used, strict=True))
                     tail = best.get(rest)
                     if tail is None:
@@ -174,9 +175,8 @@ def is_yardkle(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> bool
 
 def validate_throw(dice: Sequence[int], where: str, rules: YardkleRules = DEFAULT_RULES) -> None:
     if not 1 <= len(dice) <= rules.dice:
-        raise RuleViolation(
-            where, f"a throw has 1 to {rules.dice} dice, got {len(dice)}", "wrong_dice_count"
-        )
+        reason = wrong_dice_count(1, rules.dice, len(dice))
+        raise RuleViolation(where, reason, "wrong_dice_count")
     for i, d in enumerate(dice):
         if d not in FACES:
             raise RuleViolation(f"{where}[{i}]", f"a die shows 1 to 6, got {d}", "not_a_die")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from diceref.core.dice import canonical
+from diceref.core.dice import canonical, more_than_shown
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.scoring import (
     DEFAULT_RULES,
@@ -110,27 +110,6 @@ def validate_turn_state(
 
 def _dice_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
-
-
-NUMBER_WORDS = ("none", "one", "two", "three", "four", "five", "six")
-
-
-def _count_text(n: int, face: int) -> str:
-    """'three 1s', 'one 5', 'no 2s' (counts up to six, as dice go)."""
-    word = "no" if n == 0 else NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-    return f"{word} {face}" + ("" if n == 1 else "s")
-
-
-def _more_than_thrown(thrown: Sequence[int], kept: Sequence[int]) -> str:
-    """Each face set aside more often than thrown, in words: 'three 1s set aside, two
-    thrown'."""
-    parts = []
-    for face in sorted(set(kept)):
-        k, t = list(kept).count(face), list(thrown).count(face)
-        if k > t:
-            shown = NUMBER_WORDS[t] if t < len(NUMBER_WORDS) else str(t)
-            parts.append(f"{_count_text(k, face)} set aside, {shown} thrown")
-    return "; ".join(parts)
 
 
 def adjudicate_turn(
@@ -241,8 +220,8 @@ def _judge_set_aside(
     if missing_dice(record.dice, kept):
         raise RuleViolation(
             where,
-            f"{name}: {_more_than_thrown(record.dice, kept)}: only dice of this throw can be "
-            "set aside",
+            f"{name}: {more_than_shown(record.dice, kept, 'set aside', 'thrown')}: only dice "
+            "of this throw can be set aside",
             "dice_not_thrown",
         )
     scored = valuation(kept, rules)

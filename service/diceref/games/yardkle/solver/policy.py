@@ -1,29 +1,11 @@
 """The Yardkle turn policy that maximises expected points per turn, solved exactly.
 
-State: (points accumulated this turn t, dice left to throw n).  After a throw the player picks
-a set-aside, then banks (worth t, or 0 while off the pad and t is under the entry threshold)
-or throws the dice left (all of them again after hot dice).  A throw with nothing to set
-aside is a Yardkle and is worth 0.
-
-Two facts make the solve exact and small:
-
-* Every set-aside scores (at least `unit` points), so t strictly grows along a turn: the
-  states form an acyclic graph, and value iteration swept from high t down to 0 reaches its
-  fixed point in one sweep.  The solve still sweeps until the Bellman residual is under the
-  tolerance and reports it, so the claim is checked rather than assumed.
-* Above `bank_from` the policy provably banks.  Throwing n dice once more and banking is
-  worth (1 - q_n) t + a_n (q_n: chance of a Yardkle, a_n: expected best set-aside), which is
-  at most t once t >= a_n / q_n.  The set {t >= max_n a_n / q_n} is closed (t only grows), so
-  this is a monotone stopping problem and the one-step look-ahead rule, bank, is optimal
-  there (Chow, Robbins & Siegmund, "Great Expectations", ch. 3; integrable since a turn ends
-  in a Yardkle with chance at least q_6 per throw).  Values above the bound are closed-form.
-
-With hot dice forced (`hot_dice_optional` false) the state after hot dice has no choice:
-its value is the throw's, never the bank's.  The states that may bank are those with fewer
-than all the dice left, and a step from one of them to the next may pass through forced
-throws (see `HotDiceForced` for the bound and the closed form that replace the above).
-
-Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the table store.
+State: (points accumulated this turn t, dice left to throw n); after a throw the player
+picks a set-aside, then banks or throws the dice left.  Every set-aside scores, so t only
+grows and one sweep from high t down is the fixed point (the Bellman residual is still
+checked); above a proven bound the policy banks and values are closed-form (`HotDiceForced`
+when hot dice are forced).  The proofs and figures: docs/rules/yardkle.md, "The turn
+policy".  Pure numpy, no I/O: `yardkle_table(rules)` returns a plain array for the store.
 """
 
 from __future__ import annotations
@@ -38,6 +20,7 @@ from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import multiset_probability, multisets
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
+from diceref.games.yardkle.solver.throws import scoring_key, throw_summary
 
 SOLVER_VERSION = "1"
 TOLERANCE = 1e-9
@@ -59,16 +42,17 @@ class ThrowOptions:
     scoring_probability: FloatArray  # (n_scoring,)
     option_steps: IndexArray  # (n_options,) points of the set-aside, in units
     option_next: IndexArray  # (n_options,) dice left after it (all again after hot dice)
-    yardkle_chance: FloatArray  # (D,) q_n: nothing scores with n dice
-    best_gain: FloatArray  # (D,) a_n: expected points of the best set-aside (0 on a Yardkle)
-    # Per scoring throw: its dice, its chance, its best set-aside keeping dice back (None:
-    # every set-aside takes them all) and the points of taking them all (None: not all
-    # score).  A throw has at most one hot set-aside, all its dice.
-    splits: tuple[tuple[int, float, int | None, int | None], ...]
+
+
+def throw_options(rules: YardkleRules) -> ThrowOptions:
+    """Every option of every throw under `rules`: the solve's and the race's input (the
+    layout reads the cheaper `throws.throw_summary`).  Kept per scoring rules, so another
+    target or entry minimum reuses it."""
+    return _throw_options(scoring_key(rules))
 
 
 @lru_cache(maxsize=RULESETS_KEPT)
-def throw_options(rules: YardkleRules) -> ThrowOptions:
+def _throw_options(rules: YardkleRules) -> ThrowOptions:
     unit, n_dice = rules.unit, rules.dice
     throw_dice: list[int] = []
     throw_probability: list[float] = []
@@ -77,9 +61,6 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
     scoring_probability: list[float] = []
     steps: list[int] = []
     nexts: list[int] = []
-    q = np.zeros(n_dice)
-    a = np.zeros(n_dice)
-    splits: list[tuple[int, float, int | None, int | None]] = []
     for n in range(1, n_dice + 1):
         for throw in multisets(n):
             p = multiset_probability(throw)
@@ -87,15 +68,10 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
             throw_probability.append(p)
             options = set_asides(throw, rules)
             if not options:
-                q[n - 1] += p
                 continue
-            a[n - 1] += p * options[0].points
             starts.append(len(steps))
             scoring_dice.append(n)
             scoring_probability.append(p)
-            kept_back = [o.points for o in options if len(o.dice) < n]
-            whole = [o.points for o in options if len(o.dice) == n]
-            splits.append((n, p, max(kept_back, default=None), max(whole, default=None)))
             for o in options:
                 left = n - len(o.dice)
                 steps.append(o.points // unit)
@@ -108,9 +84,6 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
         scoring_probability=np.array(scoring_probability),
         option_steps=np.array(steps, dtype=np.intp),
         option_next=np.array(nexts, dtype=np.intp),
-        yardkle_chance=q,
-        best_gain=a,
-        splits=tuple(splits),
     )
 
 
@@ -145,34 +118,26 @@ def _kept_back_and_hot(rules: YardkleRules, n: int) -> tuple[float, float, float
     """For throws of n dice: the chance that only the hot set-aside scores, the
     kept-back points summed over the other scoring throws, and the hot points summed over
     the only-hot ones (all weighted by chance)."""
-    only_hot = kept = hot = 0.0
-    for dice, p, back, whole in throw_options(rules).splits:
-        if dice != n:
-            continue
-        if back is None:
-            assert whole is not None
-            only_hot += p
-            hot += p * whole
-        else:
-            kept += p * back
-    return only_hot, kept, hot
+    s = throw_summary(rules)
+    of_n = s.dice == n
+    only = of_n & (s.kept_back == -np.inf)
+    rest = of_n & ~only
+    return (
+        float(s.probability[only].sum()),
+        float((s.probability[rest] * s.kept_back[rest]).sum()),
+        float((s.probability[only] * s.whole[only]).sum()),
+    )
 
 
 @lru_cache(maxsize=RULESETS_KEPT)
 def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
-    opts = throw_options(rules)
+    s = throw_summary(rules)
     d = rules.dice
-    q = opts.yardkle_chance
+    q = s.yardkle_chance
 
     def chain_gain(n: int, tail: float) -> float:
-        total = 0.0
-        for dice, p, back, whole in opts.splits:
-            if dice == n:
-                total += p * max(
-                    -math.inf if back is None else back,
-                    -math.inf if whole is None else whole + tail,
-                )
-        return total
+        of_n = s.dice == n
+        return float((s.probability[of_n] * np.maximum(s.kept_back, s.whole + tail)[of_n]).sum())
 
     g = 0.0
     for _ in range(100_000):
@@ -185,14 +150,8 @@ def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
         raise RuntimeError("the hot-dice gain bound did not converge")
     free = max((chain_gain(n, g) / q[n - 1] for n in range(1, d)), default=0.0)
     qd = float(q[d - 1])
-    prefer = max(
-        (
-            ((1 - qd) * whole + g - back) / qd
-            for _, _, back, whole in opts.splits
-            if back is not None and whole is not None
-        ),
-        default=0.0,
-    )
+    both = (s.kept_back > -np.inf) & (s.whole > -np.inf)
+    prefer = float(np.max(((1 - qd) * s.whole[both] + g - s.kept_back[both]) / qd, initial=0.0))
     only_hot, kept, hot = _kept_back_and_hot(rules, d)
     slope = (1.0 - qd - only_hot) / (1.0 - only_hot)
     offset = (kept + slope * hot) / (1.0 - only_hot)
@@ -209,14 +168,14 @@ def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
 def closed_form_coefficients(rules: YardkleRules) -> tuple[FloatArray, FloatArray]:
     """(slopes, offsets) per dice count: throwing n dice at or above `bank_from` is worth
     slope t + offset (then banking at the first state that may bank)."""
-    opts = throw_options(rules)
+    summary = throw_summary(rules)
     if rules.hot_dice_optional:
-        return 1.0 - opts.yardkle_chance, opts.best_gain
+        return 1.0 - summary.yardkle_chance, summary.best_gain
     forced = hot_dice_forced(rules)
     slopes, offsets = np.zeros(rules.dice), np.zeros(rules.dice)
     for n in range(1, rules.dice + 1):
         only_hot, kept, hot = _kept_back_and_hot(rules, n)
-        q = float(opts.yardkle_chance[n - 1])
+        q = float(summary.yardkle_chance[n - 1])
         slopes[n - 1] = 1.0 - q - only_hot + only_hot * forced.slope
         offsets[n - 1] = kept + forced.slope * hot + only_hot * forced.offset
     return slopes, offsets
@@ -226,7 +185,7 @@ def kept_chance(rules: YardkleRules, dice: int) -> float:
     """Chance that throwing `dice` dice keeps the points in hand (the race's need already
     met): no Yardkle, and with hot dice forced, a throw that only scores as hot dice goes
     on to a state that may bank."""
-    q = float(throw_options(rules).yardkle_chance[dice - 1])
+    q = float(throw_summary(rules).yardkle_chance[dice - 1])
     if rules.hot_dice_optional:
         return 1.0 - q
     only_hot = _kept_back_and_hot(rules, dice)[0]
@@ -253,11 +212,14 @@ class Layout:
 
 @lru_cache(maxsize=RULESETS_KEPT)
 def layout(rules: YardkleRules) -> Layout:
-    opts = throw_options(rules)
-    if np.any(opts.yardkle_chance <= 0):
+    """From the throws' summary (`solver/throws.py`: array work of a millisecond, whatever
+    the points), not from every option of every throw, so a request's house rules are
+    checked against the table's bound on the serving process without a solve's work."""
+    summary = throw_summary(rules)
+    if np.any(summary.yardkle_chance <= 0):
         raise ValueError("every throw size must risk a Yardkle, or a turn need never end")
     if rules.hot_dice_optional:
-        bound = float(np.max(opts.best_gain / opts.yardkle_chance))
+        bound = float(np.max(summary.best_gain / summary.yardkle_chance))
     else:
         bound = hot_dice_forced(rules).bound
     levels = math.ceil(max(bound, rules.entry_minimum) / rules.unit)
@@ -266,7 +228,7 @@ def layout(rules: YardkleRules) -> Layout:
         levels=levels,
         bank_from=levels * rules.unit,
         bound=bound,
-        max_step=int(opts.option_steps.max()),
+        max_step=summary.max_points // rules.unit,
     )
 
 

@@ -1,31 +1,12 @@
 """Playing a Yardkle turn to win: the exact chance of ending it with at least `need` points.
 
-The expected-points policy (`policy.py`) is the right coach while a game is long; on a last
-turn, or to get on the pad, what counts is reaching a number.  A player who needs 2,000 to
-pass the leader gains nothing by banking 400.
-
-The chance depends on the points still missing, not on the points in hand: with r units
-still to make and n dice to throw, the turn is won by setting aside s >= r units (then
-banking, which is always allowed there: off the pad, `need` is raised to the entry minimum)
-or else by going on with r - s units missing and the dice left (all of them again after hot
-dice).  A Yardkle loses.  So
-
-    W(r, n) = sum over scoring throws of n dice: p(throw) * max over set-asides
-              [1 if s >= r else W(r - s, n')],          W(0, n) = 1,
-
-and since every set-aside scores (s >= 1), W(r, .) needs only smaller r: one sweep from
-r = 1 up, each level one gather of every (throw, set-aside) pair, a max per throw and one
-product with the throws' chances (the arrays of `policy.throw_options`, merged exactly
-below).  No simulation and no table: a need up to the target is a few hundred levels of
-three array operations, solved on the spot.
-
-W depends on the rules and on r alone, not on the need, the points in hand or the throw:
-the levels a request solves are the first levels of every later request's.  So they are
-kept per ruleset (`_MEMO`, a few rulesets, a few hundred KB at most), and a request solves
-only the levels no earlier one has, from where they stopped: the numbers are those of the
-whole sweep, to the bit.  The levels are bounded (`MAX_LEVELS`: every need a request may
-send, 100,000, at the built-in scoring unit of 50); a house rule with a finer unit allows
-needs up to that many units, and a larger need is refused naming `need`.
+On a last turn, or to get on the pad, what counts is reaching a number, not the expected
+points (`policy.py`).  The chance W(r, n) depends only on the r units still missing and the
+n dice to throw, and every set-aside scores, so W(r, .) needs only smaller r: one sweep from
+r = 1 up, a few array operations a level, solved on the spot.  The levels a request solves
+are the first of every later request's, so they are kept per ruleset (`_MEMO`) and a request
+solves only the levels no earlier one has; `MAX_LEVELS` bounds them.  The recurrence and
+the figures: docs/reviews.md, "The race: `need`".
 """
 
 from __future__ import annotations
@@ -45,6 +26,7 @@ from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.policy import hot_dice_reach, kept_chance, throw_options
+from diceref.games.yardkle.solver.throws import scoring_key
 
 MAX_LEVELS = 2_000  # units a race may miss: a need of 100,000 at the built-in unit (50)
 MEMO_RULESETS = 16  # rulesets whose solved levels are kept (least recently raced leave)
@@ -70,8 +52,13 @@ class RaceOptions:
     chance: FloatArray  # (throws, dice): the merged throw's chance, in its dice's column
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
 def race_options(rules: YardkleRules) -> RaceOptions:
+    """The race's grid of options, kept per scoring rules (another target reuses it)."""
+    return _race_options(scoring_key(rules))
+
+
+@lru_cache(maxsize=RULESETS_KEPT)
+def _race_options(rules: YardkleRules) -> RaceOptions:
     opts = throw_options(rules)
     bounds = [*opts.starts.tolist(), len(opts.option_steps)]
     merged: dict[tuple[int, tuple[tuple[int, int], ...]], float] = {}
@@ -164,7 +151,7 @@ def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
     """(levels + 1, dice) read-only array: W[r, n - 1], the chance of making r more units
     with n dice to throw, playing to make them (W[0] = 1).  The levels no earlier request
     of the ruleset solved are solved now (at least `CHUNK` at a time, so a few requests
-    solve all the levels a game asks for), about 4 us a level."""
+    solve all the levels a game asks for; docs/reviews.md has the cost of a level)."""
     if levels > MAX_LEVELS:
         raise ValueError(f"a race is solved for at most {MAX_LEVELS} levels, not {levels}")
     d = rules.dice

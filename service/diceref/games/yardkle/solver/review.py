@@ -1,16 +1,9 @@
 """What each decision of played Yardkle turns cost, in expected turn points.
 
-After every throw that scores the player makes one decision in two parts: which dice to set
-aside, then to bank or to throw on.  Its value is what the optimal policy expects of the
-turn from there (`advise`: banking is worth the turn points, throwing on the policy table's
-value), and its `loss` is the best option's value minus the chosen one's.  A Yardkle leaves
-nothing to decide.
-
-Each turn is a game of its own for this measure: the optimal policy expects
-`optimal_expected_points` from the turn's first throw, each decision moves the expectation
-down by its loss and each throw by chance, so
-
-    points = optimal_expected_points - loss + luck.
+After every scoring throw the player sets dice aside, then banks or throws on; the
+decision's value is what the optimal policy expects of the turn from there (`advise`), and
+its `loss` the best option's value minus the chosen one's.  Per turn,
+`points = optimal_expected_points - loss + luck` (docs/reviews.md).
 """
 
 from __future__ import annotations
