@@ -84,6 +84,11 @@ def violations(graph: dict[str, list[tuple[int, str]]]) -> Iterator[str]:
                 target, "diceref.games", "diceref.http", "diceref.settings", "diceref.cli"
             ):
                 yield f"{where}: the tables store knows no family and no web layer"
+            if (
+                within(name, "diceref.http", "diceref.tables", "diceref.cli")
+                and family_of(target) is not None
+            ):
+                yield f"{where}: http/, tables/ and the CLI find families in the registry only"
             if family is None:
                 continue
             other = family_of(target)
@@ -118,6 +123,9 @@ def test_the_layers_hold() -> None:
         ("diceref.core.bad", "diceref.tables.store", "core/ imports nothing"),
         ("diceref.core.bad", "redis", "core/ is pure"),
         ("diceref.tables.bad", "diceref.games.families", "knows no family"),
+        ("diceref.http.routes.bad", "diceref.games.scorecard.api.custom", "registry only"),
+        ("diceref.cli", "diceref.games.scorecard.rules.games", "registry only"),
+        ("diceref.tables.bad", "diceref.games.yardkle", "registry only"),
         ("diceref.games.chicago.rules.bad", "diceref.games.yardkle.rules", "one another"),
         ("diceref.games.chicago.rules.bad", "diceref.tables.spec", "rules imports only"),
         ("diceref.games.yardkle.solver.bad", "diceref.http.problems", "web layer"),
@@ -129,6 +137,12 @@ def test_each_rule_bites(module: str, target: str, rule: str) -> None:
     """A checker that found nothing would pass the test above: each rule must fire."""
     found = list(violations({module: [(1, target)]}))
     assert any(rule in v for v in found), found
+
+
+def test_the_web_layer_and_the_cli_may_read_the_registry() -> None:
+    for module in ("diceref.http.family", "diceref.cli"):
+        for target in ("diceref.games.families", "diceref.games.family"):
+            assert list(violations({module: [(1, target)]})) == []
 
 
 def import_cycles(graph: dict[str, list[tuple[int, str]]]) -> list[list[str]]:

@@ -197,33 +197,22 @@ def _variant(command: str, game: str, rules: dict[str, Any] | None) -> Any:
 
 
 def _score(args: argparse.Namespace, settings: Settings) -> int:
-    from diceref.games.scorecard.rules.scorecard import (
-        RuleViolation,
-        Scorecard,
-        check_throw,
-        legal_options,
-        validate_dice,
-    )
+    from diceref.core.errors import RuleViolation
+    from diceref.games.families import family_cli, family_of
 
+    score = family_cli(family_of(args.game)).score
+    assert score is not None  # the parser offers the games of families that score
     try:
-        ruleset = _variant("score", args.game, _house_rules("score", args.rules))
+        game = _variant("score", args.game, _house_rules("score", args.rules))
     except _Refused as exc:
         print(exc, file=sys.stderr)
         return 2
     try:
-        validate_dice(args.dice)
-        check_throw(ruleset, args.throw)
+        lines = score(game, args.dice, args.throw, args.rules is not None)
     except RuleViolation as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    options = legal_options(ruleset, Scorecard(), args.dice, args.throw)
-    dice = " ".join(str(d) for d in args.dice)
-    rules = f" (house rules {ruleset.ruleset_id})" if args.rules is not None else ""
-    print(f"{ruleset.name}{rules}: {dice} (throw {args.throw}), empty scorecard")
-    width = max(len(b.name) for b in ruleset.boxes)
-    print(f"{'box':<{width}}  {'points':>6}  {'bonus':>5}")
-    for o in sorted(options, key=lambda o: -(o.points + o.bonus)):
-        print(f"{ruleset.box(o.box).name:<{width}}  {o.points:>6}  {o.bonus:>5}")
+    print("\n".join(lines))
     return 0
 
 
@@ -317,9 +306,66 @@ class _ProgressBar:
 
 
 def _review(args: argparse.Namespace, settings: Settings) -> int:
-    from diceref.review_table import review_file
+    """Print the review of the game in the file; 2 for a file that is not a reviewable game.
 
-    return review_file(Path(args.file), settings)
+    A body naming a `game` is reviewed by that game's family; any other by the first family
+    whose review it is (a Yardkle review names no game; a custom scorecard `ruleset` none).
+    The tables come from the store as `diceref precompute` leaves them (solved if no cache
+    has them)."""
+    import msgspec
+    from rich.console import Console
+
+    from diceref.core.errors import RuleViolation
+    from diceref.core.game import RuleParameterError
+    from diceref.games.families import GAME_IDS, families_with_command, family_cli, family_of
+    from diceref.tables.spec import TableSpec, load_sync
+    from diceref.tables.store import TableStore
+
+    def load(spec: TableSpec) -> Any:
+        return load_sync(TableStore(settings.tables), spec).array
+
+    console = Console(width=120, highlight=False)
+    path = Path(args.file)
+    try:
+        body = json.loads(path.read_text())
+        game = body.get("game") if isinstance(body, dict) else None
+        named = [family_of(game)] if game in GAME_IDS else []
+        refusals: list[msgspec.ValidationError] = []
+        for family in named or families_with_command("review"):
+            review = family_cli(family).review
+            assert review is not None  # the families listed serve `review`
+            try:
+                _print_review(review(body, load), console)
+                break
+            except msgspec.ValidationError as exc:
+                refusals.append(exc)
+        else:
+            raise refusals[0]  # the first family's words on what the file lacks
+    except (OSError, json.JSONDecodeError, msgspec.ValidationError) as exc:
+        print(f"diceref review: error: {path}: {exc}", file=sys.stderr)
+        return 2
+    except (RuleViolation, RuleParameterError) as exc:
+        print(f"diceref review: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _print_review(review: Any, console: Any) -> None:
+    """A family's `ReviewTable` on the console: a row per decision, a section per turn."""
+    from rich.table import Table
+
+    table = Table(title=review.title)
+    for column in ("turn", "throw", "dice", *review.columns):
+        table.add_column(column, justify="right" if column in ("expected", "loss") else "left")
+    for i, turn in enumerate(review.turns):
+        for j, (throw, dice, cells) in enumerate(turn):
+            table.add_row(
+                str(i + 1) if j == 0 else "", str(throw), " ".join(map(str, dice)), *cells
+            )
+        table.add_section()
+    console.print(table)
+    for line in review.lines:
+        console.print(line)
 
 
 def _openapi(args: argparse.Namespace, settings: Settings) -> int:
@@ -351,7 +397,7 @@ RULES_HELP = (
 
 def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     """The parser; `serve`'s defaults come from the settings (the environment)."""
-    from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+    from diceref.games.families import games_with_command
 
     settings = settings or Settings()
     parser = argparse.ArgumentParser(prog="diceref", description=__doc__)
@@ -368,7 +414,7 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     serve.set_defaults(func=_serve)
     score = sub.add_parser("score", help="list every box a throw may fill on an empty card")
-    score.add_argument("game", choices=sorted(SCORECARD_GAMES))
+    score.add_argument("game", choices=sorted(games_with_command("score")))
     score.add_argument("dice", type=int, nargs=5, metavar="D")
     score.add_argument("--throw", type=int, choices=(1, 2, 3, 4), default=3)
     score.add_argument("--rules", metavar="JSON", help=RULES_HELP)

@@ -23,8 +23,8 @@ from litestar.testing import TestClient
 
 from conftest import busy_solver, make_test_app
 from diceref.http.examples import EXAMPLE_REQUEST_ID, Example
-from diceref.http.glossary import GLOSSARY
 from diceref.http.openapi import all_examples, operation_id_of, render_document
+from diceref.http.vocabulary import glossary
 from helpers import close
 
 EXAMPLES = all_examples()
@@ -173,7 +173,7 @@ def test_every_property_and_parameter_is_described(document: dict[str, Any]) -> 
 def test_the_glossary_in_the_docs_is_the_services() -> None:
     text = (ROOT / "docs" / "contract.md").read_text().split("## Glossary", 1)[1]
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| (.*) \|$", text, re.M))
-    assert rows == {k: v.replace("|", "/") for k, v in GLOSSARY.items()}
+    assert rows == {k: v.replace("|", "/") for k, v in glossary().items()}
 
 
 def test_error_statuses_per_operation(document: dict[str, Any]) -> None:

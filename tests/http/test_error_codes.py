@@ -96,7 +96,11 @@ def test_every_code_and_type_sent_is_listed(coach: Client) -> None:
     """The codes and problem types the cases above produce are in the published lists, and
     the document carries the lists."""
     from diceref.http.openapi import contract_document
-    from diceref.http.problems import ERROR_CODES, PROBLEM_BASE, PROBLEM_TYPES
+    from diceref.http.problem_catalogue import PROBLEM_TYPES
+    from diceref.http.problems import PROBLEM_BASE
+    from diceref.http.vocabulary import error_codes
+
+    ERROR_CODES = error_codes()
 
     for args in CASES:
         path, body, _, _, code = args
@@ -110,10 +114,32 @@ def test_every_code_and_type_sent_is_listed(coach: Client) -> None:
 def test_the_docs_list_every_code_and_problem_type() -> None:
     from pathlib import Path
 
-    from diceref.http.problems import ERROR_CODES, PROBLEM_TYPES
+    from diceref.http.problem_catalogue import PROBLEM_TYPES
+    from diceref.http.vocabulary import error_codes
+
+    ERROR_CODES = error_codes()
 
     text = (Path(__file__).parents[2] / "docs" / "contract.md").read_text()
     for code in ERROR_CODES:
         assert f"| `{code}` |" in text, code
     for kind in PROBLEM_TYPES:
         assert f"| `{kind}` |" in text, kind
+
+
+@pytest.mark.parametrize(
+    ("field", "code"),
+    [
+        ("dice[4]", "not_a_die"),
+        ("turns[2].keeps[0][3]", "not_a_die"),  # the scorecard's review
+        ("turns[0].throws[1][4]", "not_a_die"),
+        ("kept[1]", "not_a_die"),  # Chicago's
+        ("throws[0].set_aside[2]", "not_a_die"),  # Yardkle's
+        ("target", "out_of_range"),
+        ("notches[1]", "out_of_range"),
+    ],
+)
+def test_the_fields_each_family_declares_holding_dice_say_not_a_die(field: str, code: str) -> None:
+    from diceref.http.msgspec_errors import validation_code
+    from diceref.http.problem_handlers import die_fields
+
+    assert validation_code(field, "Expected `int` <= 6", die_fields()) == code

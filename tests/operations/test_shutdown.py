@@ -189,3 +189,28 @@ def test_ctrl_c_stops_precompute_while_a_table_is_solved(tmp_path: Path) -> None
     assert command.returncode == -signal.SIGINT  # stopped by the signal, not finished
     print(f"stopped {took:.2f} s after SIGINT")
     assert not list(tmp_path.glob("tables/*.dtbl"))
+
+
+def test_a_shutdown_after_house_rules_solves_prints_only_log_lines(
+    tmp_path: Path, server_factory: list[Server]
+) -> None:
+    """The solver pool's progress reader was a daemon thread left blocked on its queue:
+    every shutdown of a server that had solved house rules printed "Exception in thread
+    solver-progress" and a traceback, lines that are not JSON, to its output."""
+    server = Server(tmp_path, DICEREF_PRELOAD="none")
+    server_factory.append(server)
+    server.wait_for("Started worker-1")
+    rules = {"game": "yatzy", "rules": {"upper_bonus_points": 7, "upper_bonus_threshold": 40}}
+    deadline = time.monotonic() + 120
+    status = None
+    while status != "ready":
+        assert time.monotonic() < deadline, server.log()
+        with contextlib.suppress(httpx.HTTPError):
+            status = httpx.post(server.base + "/rulesets", json=rules, timeout=5).json()["status"]
+            assert status in ("queued", "solving", "ready"), server.log()
+        time.sleep(0.2)
+    stops_promptly(server)
+    output = server.log()
+    assert "Traceback" not in output and "Exception in thread" not in output, output
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert all(line.startswith("{") for line in lines), output

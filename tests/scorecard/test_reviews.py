@@ -132,7 +132,7 @@ def test_luck_over_many_games_averages_out(solved: Callable[[str], FloatArray]) 
              for t in record],
         )  # fmt: skip
         result = review_game(YAHTZEE, values, played)
-        assert result.luck is not None and result.expected_loss == 0.0
+        assert result.luck is not None and result.losses.expected_loss == 0.0
         lucks.append(result.luck)
     mean = sum(lucks) / len(lucks)
     spread = (sum((x - mean) ** 2 for x in lucks) / (len(lucks) - 1)) ** 0.5

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from diceref.core.errors import RuleViolation
-from diceref.games.scorecard.api.games import describe
 from diceref.games.scorecard.rules.description import (
     MAX_STATES,
     ruleset_from_description,
@@ -24,7 +23,8 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.engine import solve_reference
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.tables import value_spec
-from diceref.http.game_models import base_rules
+from diceref.http.family import family_apis
+from diceref.http.game_models import rules_of
 
 VARIANTS = [
     *SCORECARD_GAMES.values(),
@@ -44,7 +44,7 @@ VARIANTS = [
 
 def document(ruleset: Ruleset) -> dict[str, Any]:
     """What `GET /games/{game}` answers for the ruleset (its rules part), as JSON data."""
-    out: dict[str, Any] = msgspec.to_builtins(describe(ruleset, base_rules(ruleset)))
+    out: dict[str, Any] = msgspec.to_builtins(rules_of(ruleset, family_apis()["scorecard"]))
     return out
 
 

@@ -53,7 +53,7 @@ def test_game_info_reports_every_reading(client: TestClient[Any]) -> None:
         "ties_share_win",
     ):
         assert params[reading]["reading"] is True, reading
-    assert body["dice_count"] == 6 and body["family"] == "farkle"
+    assert body["dice_count"] == 6 and body["family"] == "yardkle"
 
 
 def test_throws(client: TestClient[Any]) -> None:

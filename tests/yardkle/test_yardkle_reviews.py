@@ -17,12 +17,12 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from conftest import make_test_app
+from diceref.games.yardkle.cli import yardkle_review
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as RULES
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.solver.advice import advise
 from diceref.games.yardkle.solver.policy import throw_value
 from diceref.games.yardkle.tables import solve_policy_table
-from diceref.review_table import yardkle_review
 from helpers import put_policy, put_policy_for
 
 TABLE = solve_policy_table(RULES)

@@ -1,33 +1,156 @@
-"""`PerRuleset`: what a process derives from a ruleset (its points table, state space,
-table specs), kept for the rulesets used most recently.
+"""`PerRuleset`: what a process derives from a ruleset (its points table, state space, request
+plans, table specs), kept for the rulesets used most recently, within one byte budget.
 
 With house rules a client can name any number of rulesets, so a cache keyed by the rules
 must be bounded: a flood of distinct rulesets would otherwise grow the process without end.
-The built-in games are used all the time and stay in; a variant used once falls out.
+A count alone does not bound memory (a request plan is 2.4 MB at the built-in upper-bonus
+threshold and 18.6 MB at 500), so every `PerRuleset` also charges the bytes of each entry
+to one `MemoryBudget` per process, `BUDGET`, and the least recently used entry of any cache
+goes first when the budget is exceeded.  Bytes held elsewhere for the same purpose (the
+tables registry's house-rules tables) are charged to the budget too (`MemoryBudget.charge`),
+so that together they stay within one bound (`DICEREF_ON_DEMAND_MEMORY_BYTES`).  The
+built-in games are used all the time and stay in; a variant used once falls out.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, Generic, TypeVar
+
+import numpy as np
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
+DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024  # the default of DICEREF_ON_DEMAND_MEMORY_BYTES
+# Objects `nbytes_of` looks into at most: an entry is a few arrays in a few dataclasses, and
+# an estimate that stops early only under-counts an entry, never fails a request.
+MAX_OBJECTS_WALKED = 10_000
+
+
+def nbytes_of(value: object) -> int:
+    """About the bytes `value` holds: its numpy arrays' buffers (an array owning its data;
+    a view counts once, through its base) and Python containers, followed through tuples,
+    lists, dicts, sets, dataclasses and objects' attributes; each object counted once."""
+    seen: set[int] = set()
+    todo: list[object] = [value]
+    total = 0
+    while todo and len(seen) < MAX_OBJECTS_WALKED:
+        item = todo.pop()
+        if id(item) in seen or item is None or isinstance(item, type):
+            continue
+        seen.add(id(item))
+        if isinstance(item, np.ndarray):
+            root = item
+            while isinstance(root.base, np.ndarray):
+                root = root.base
+            if root is item or id(root) not in seen:
+                seen.add(id(root))
+                total += root.nbytes
+            continue
+        total += sys.getsizeof(item)
+        if isinstance(item, (str, bytes, int, float, bool, complex)):
+            continue
+        if isinstance(item, dict):
+            todo += item.keys()
+            todo += item.values()
+        elif isinstance(item, (tuple, list, set, frozenset)):
+            todo += item
+        else:
+            todo += getattr(item, "__dict__", {}).values()
+            for cls in type(item).__mro__:
+                for slot in getattr(cls, "__slots__", ()):
+                    with contextlib.suppress(AttributeError):
+                        todo.append(getattr(item, slot))
+    return total
+
+
+class MemoryBudget:
+    """The bytes a process may keep of what it derives from rulesets, over every cache.
+
+    Entries are kept in one least-recently-used order across the caches; when the entries'
+    bytes plus those charged by other holders exceed `limit`, the oldest entries are
+    dropped from their caches (never the one just added: a request needs it)."""
+
+    def __init__(self, limit: int = DEFAULT_BUDGET_BYTES) -> None:
+        self.limit = limit
+        self.cached = 0  # bytes of the caches' entries
+        self._order: OrderedDict[tuple[int, Hashable], tuple[PerRuleset[Any, Any], int]] = (
+            OrderedDict()
+        )
+        self._charged: dict[str, int] = {}
+        self.lock = threading.RLock()
+
+    def held(self) -> int:
+        """The bytes counted against the budget: entries and charges."""
+        return self.cached + sum(self._charged.values())
+
+    def charge(self, holder: str, nbytes: int) -> None:
+        """Count `nbytes` held by `holder` (replacing its previous charge), evicting cache
+        entries beyond the limit."""
+        with self.lock:
+            if nbytes:
+                self._charged[holder] = nbytes
+            else:
+                self._charged.pop(holder, None)
+            self._evict(keep=None)
+
+    def _add(self, cache: PerRuleset[Any, Any], key: Hashable, nbytes: int) -> None:
+        with self.lock:
+            slot = (id(cache), key)
+            old = self._order.pop(slot, None)
+            if old is not None:
+                self.cached -= old[1]
+            self._order[slot] = (cache, nbytes)
+            self.cached += nbytes
+            self._evict(keep=slot)
+
+    def _remove(self, cache: PerRuleset[Any, Any], key: Hashable) -> None:
+        with self.lock:
+            old = self._order.pop((id(cache), key), None)
+            if old is not None:
+                self.cached -= old[1]
+
+    def _touch(self, cache: PerRuleset[Any, Any], key: Hashable) -> None:
+        with contextlib.suppress(KeyError):  # evicted meanwhile: nothing to move
+            self._order.move_to_end((id(cache), key))
+
+    def _evict(self, keep: tuple[int, Hashable] | None) -> None:
+        while self.held() > self.limit and self._order:
+            slot = next(iter(self._order))
+            if slot == keep:  # the newest entry is the only one left
+                return
+            cache, nbytes = self._order.pop(slot)
+            self.cached -= nbytes
+            cache._items.pop(slot[1], None)
+
+
+BUDGET = MemoryBudget()  # the process's one budget; its limit is set from the settings
+
 
 class PerRuleset(Generic[K, V]):
-    """A least-recently-used map of at most `size` entries, safe across threads (the
-    solver's threads and the request path read it)."""
+    """A least-recently-used map of at most `size` entries whose bytes count against
+    `budget`, safe across threads (the solver's threads and the request path read it)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, budget: MemoryBudget | None = None) -> None:
         self.size = size
+        self.budget = BUDGET if budget is None else budget
         self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
 
     def get(self, key: K, make: Callable[[], V]) -> V:
+        found = self.peek(key)
+        if found is not None:
+            return found
+        made = make()  # outside the lock: building a state space takes milliseconds
+        self.put(key, made)
+        return made
+
+    def peek(self, key: K) -> V | None:
+        """The entry if held (used now), else None; never builds one."""
         # A hit takes no lock (`POST /score` asks four times): under the GIL, `get` and
         # `move_to_end` are each atomic, and an entry evicted between the two is still a
         # valid answer.  Inserting and evicting together is what the lock is for.
@@ -35,19 +158,44 @@ class PerRuleset(Generic[K, V]):
         if found is not None:
             with contextlib.suppress(KeyError):
                 self._items.move_to_end(key)
-            return found
-        made = make()  # outside the lock: building a state space takes milliseconds
-        with self._lock:
-            self._items[key] = made
+            self.budget._touch(self, key)
+        return found
+
+    def put(self, key: K, value: V) -> None:
+        nbytes = nbytes_of(value)
+        with self.budget.lock:
+            self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return made
+                oldest, _ = self._items.popitem(last=False)
+                self.budget._remove(self, oldest)
+            self.budget._add(self, key, nbytes)
+
+    def pop(self, key: K) -> V | None:
+        """Take the entry out (a value handed over once), None if not held."""
+        with self.budget.lock:
+            found = self._items.pop(key, None)
+            self.budget._remove(self, key)
+        return found
 
     def clear(self) -> None:
         """Forget every entry (a benchmark that solves "from scratch" in one process)."""
-        with self._lock:
+        with self.budget.lock:
+            for key in list(self._items):
+                self.budget._remove(self, key)
             self._items.clear()
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def __iter__(self) -> Iterator[K]:
+        """The keys, least recently used first (a snapshot)."""
+        return iter(list(self._items))
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def nbytes(self) -> int:
+        """The bytes this cache's entries are counted for."""
+        with self.budget.lock:
+            return sum(n for (owner, _), (_, n) in self.budget._order.items() if owner == id(self))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypedDict, TypeVar
 
 BEST_WITHIN = 1e-9
 COSTLIEST = 3  # the costliest decisions a review lists
@@ -29,6 +29,14 @@ class Priced(Protocol):
 D = TypeVar("D", bound=Priced)
 
 
+class Totals(TypedDict):
+    """A review's sums, by the names every review's answer gives them."""
+
+    expected_loss: float
+    decision_count: int
+    mean_loss: float
+
+
 @dataclass(frozen=True)
 class Losses(Generic[D]):
     """A game's decisions summed: the expected loss (skill), their number, the mean, and
@@ -38,6 +46,13 @@ class Losses(Generic[D]):
     decisions: int
     mean_loss: float  # expected_loss / decisions (0 with none)
     costliest: tuple[D, ...]
+
+    def totals(self) -> Totals:
+        return Totals(
+            expected_loss=self.expected_loss,
+            decision_count=self.decisions,
+            mean_loss=self.mean_loss,
+        )
 
 
 def losses(decisions: Sequence[D]) -> Losses[D]:

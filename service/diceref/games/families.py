@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from diceref.core.game import GameInfo
-    from diceref.games.family import Family
+    from diceref.games.family import Family, FamilyCli
     from diceref.tables.spec import TableSpec
 
 
@@ -34,6 +34,9 @@ class Entry:
     # It has tables that are not loaded at start-up, which DICEREF_PRELOAD may name: the
     # settings read them off the table specs of these families only.
     preloads: bool
+    # The `diceref` commands its `FamilyCli` serves (`score`, `review`), known before the
+    # family is imported (the command line lists a command's games without importing any).
+    commands: tuple[str, ...] = ()
 
 
 ENTRIES: tuple[Entry, ...] = (
@@ -41,9 +44,10 @@ ENTRIES: tuple[Entry, ...] = (
         "scorecard",
         ("yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"),
         preloads=True,
+        commands=("score", "review"),
     ),
     Entry("chicago", ("chicago",), preloads=False),
-    Entry("yardkle", ("yardkle",), preloads=False),
+    Entry("yardkle", ("yardkle",), preloads=False, commands=("review",)),
 )
 
 # Every game, in `GET /games` order: the keys of `ALL_GAMES`, known without a family imported.
@@ -81,6 +85,22 @@ def table_specs(games: Collection[str] | None = None) -> tuple[TableSpec, ...]:
 def family_of(game: str) -> Family:
     """The family that serves `game` (a game listed by `GAME_IDS`), imported alone."""
     return _imported(next(e.package for e in ENTRIES if game in e.games))
+
+
+def games_with_command(command: str) -> tuple[str, ...]:
+    """The games whose family serves the `diceref` command `command` (none imported)."""
+    return tuple(game for e in ENTRIES if command in e.commands for game in e.games)
+
+
+def families_with_command(command: str) -> tuple[Family, ...]:
+    """The families serving `command`, in order (imported)."""
+    return tuple(_imported(e.package) for e in ENTRIES if command in e.commands)
+
+
+def family_cli(family: Family) -> FamilyCli:
+    """The family's commands (its `cli.py`'s `CLI`), imported on first use."""
+    cli: FamilyCli = importlib.import_module(family.cli_module).CLI
+    return cli
 
 
 def preloadable_games() -> tuple[str, ...]:

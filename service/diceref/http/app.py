@@ -15,14 +15,14 @@ from litestar.middleware import DefineMiddleware
 from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ControllerRouterHandler
 
-from diceref.core import kernel
+from diceref.core import cache, kernel
 from diceref.games.families import table_specs
 from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.desk import desk_routes
 from diceref.http.family import family_apis
 from diceref.http.metrics import TableMetrics, metrics_middleware
 from diceref.http.openapi import openapi_config
-from diceref.http.problems import EXCEPTION_HANDLERS
+from diceref.http.problem_handlers import EXCEPTION_HANDLERS
 from diceref.http.request_id import add_request_id, request_id_middleware
 from diceref.http.routes import games, health, ops, rulesets
 from diceref.logs import configure_logging
@@ -84,6 +84,7 @@ def create_app(
         table_specs(),
         observer=TableMetrics(),
         owns_store=store is None,
+        budget=cache.BUDGET,
     )
 
     async def start_tables(app: Litestar) -> None:

@@ -63,6 +63,20 @@ def invalid(instance: str, field: str, reason: str, code: str) -> Json:
     return problem(400, "invalid-request", "Invalid request", instance, [(field, reason, code)])
 
 
+def empty_list(
+    name: str, summary: str, instance: str, field: str, body: Json | None = None
+) -> Example:
+    """The 400 of a request whose `field`, a list that needs an item, is empty."""
+    reason = "Expected `array` of length >= 1"
+    return Example(
+        name,
+        summary,
+        400,
+        invalid(instance, field, reason, "too_few"),
+        body={**(body or {}), field: []},
+    )
+
+
 def rule_violation(instance: str, field: str, reason: str, code: str) -> Json:
     errors = [(field, reason, code)]
     return problem(422, "rule-violation", "Breaks a rule of the game", instance, errors)

@@ -1,14 +1,19 @@
-"""A family's HTTP API: one Litestar `Router` and the OpenAPI examples of its operations.
+"""A family's HTTP API: everything the family brings to the web layer, declared once.
 
-Each family's `api/__init__.py` builds one `FamilyApi`, named `API`; the app factory finds
-it through `Family.api_module`.  `family_router` declares once, for every operation of the
-family, what each handler would otherwise repeat: the path prefix, the OpenAPI tag and the
-lean JSON path.  `operation` declares a JSON-body operation the same way everywhere.
+Each family's `api/__init__.py` builds one `FamilyApi`, named `API`: its router, OpenAPI tag
+and examples, the `code`s of its rule violations, the glossary of its own property names,
+its fields holding dice, and its hooks.  The app, the OpenAPI document, the problem
+catalogue and the shared routes find it through `Family.api_module` and name no family.
+
+`family_router` declares once, for every operation of the family, what each handler would
+otherwise repeat: the path prefix, the OpenAPI tag and the lean JSON path.  `operation`
+declares a JSON-body operation the same way everywhere.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,11 +23,12 @@ from typing import Any, TypeVar
 import msgspec
 from litestar import Request, Router, post
 from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.spec import Tag
 
 from diceref.core.game import GameInfo
 from diceref.games.families import FAMILIES
+from diceref.games.family import Family
 from diceref.http.examples import Example
-from diceref.http.game_models import GameRules, GameSummary
 from diceref.http.lean import lean_json
 from diceref.http.problems import problem_responses
 from diceref.tables.registry import TableRegistry
@@ -30,16 +36,42 @@ from diceref.tables.registry import TableRegistry
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def vocabulary(package: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A family's `code`s and glossary, as its API package's `vocabulary.json` lists them
+    (`error_codes` and `glossary`: name -> what it means): data, beside its models."""
+    text = importlib.resources.files(package).joinpath("vocabulary.json").read_text("utf-8")
+    listed = msgspec.json.decode(text, type=dict[str, dict[str, str]])
+    return listed["error_codes"], listed["glossary"]
+
+
 @dataclass(frozen=True)
 class FamilyApi:
     router: Router
+    tag: Tag  # the OpenAPI tag of the router's operations, with its description
     examples: Mapping[str, Sequence[Example]]
-    # The family's own parts of `GET /games` and `GET /games/{game}`: what its rules say
-    # (computed once per game) and what the loaded tables add (per request, from what is
-    # loaded).
-    summarize: Callable[[GameInfo, GameSummary], GameSummary] | None = None
-    describe: Callable[[GameInfo, GameRules], GameRules] | None = None
-    with_tables: Callable[[GameInfo, GameRules, TableRegistry], Awaitable[GameRules]] | None = None
+    # The `code` of each of its rule violations (the shared ones: diceref.http.problem_catalogue)
+    # and what each property name only its models use means (the shared ones:
+    # diceref.http.glossary): its `vocabulary.json` (`vocabulary`).
+    error_codes: Mapping[str, str]
+    glossary: Mapping[str, str]
+    # Its request fields holding dice beyond `dice` (`throws[]`: every item of `throws` is a
+    # list of dice), whose out-of-range items are `not_a_die`.
+    dice_fields: tuple[str, ...] = ()
+    # A family whose rules are a document a client may send whole (a scorecard's boxes):
+    # its Struct (`POST /rulesets` takes any family's: one, or a union tagged by `family`)
+    # and the hook that checks and builds it, given the request's `game` and `rules` too
+    # (a custom document refuses them: `exclusive_fields`).
+    rules_document: type[msgspec.Struct] | None = None
+    custom_ruleset: Callable[[str | None, dict[str, Any] | None, Any], GameInfo] | None = None
+    # The family's own parts of `GET /games` and `GET /games/{game}`: its fields, as a
+    # Struct's (`diceref.http.game_models` joins every family's into one document), what
+    # its rules give them (by name, computed once per game) and what the loaded tables add
+    # (per request, from what is loaded: the document with its figures replaced).
+    summary_fields: type[msgspec.Struct] | None = None
+    rules_fields: type[msgspec.Struct] | None = None
+    summarize: Callable[[GameInfo], Mapping[str, Any]] | None = None
+    describe: Callable[[GameInfo], Mapping[str, Any]] | None = None
+    with_tables: Callable[[GameInfo, Any, TableRegistry], Awaitable[Any]] | None = None
 
 
 def family_router(path: str, tag: str, handlers: Sequence[HTTPRouteHandler]) -> Router:
@@ -93,6 +125,15 @@ def family_apis() -> dict[str, FamilyApi]:
             raise TypeError(f"{family.api_module}.API is not a FamilyApi")
         apis[family.name] = api
     return apis
+
+
+def family_of_document(document: msgspec.Struct) -> tuple[Family, FamilyApi]:
+    """The family whose rules document `document` is (a request's custom `ruleset`)."""
+    for family in FAMILIES:
+        api = family_apis()[family.name]
+        if api.rules_document is not None and isinstance(document, api.rules_document):
+            return family, api
+    raise TypeError(f"no family's rules document is a {type(document).__name__}")
 
 
 @cache

@@ -1,26 +1,27 @@
 """The game documents of `GET /games` and `GET /games/{game}`, shared by every family.
 
-The common part is every game's `GameInfo`; a family fills its own optional parts (a
-scorecard game's boxes, bonuses and table figures) through its `FamilyApi` hooks.
+The common part is every game's `GameInfo`.  A family declares its own optional fields
+(a scorecard game's boxes, bonuses and table figures) as a Struct (`FamilyApi.summary_fields`,
+`FamilyApi.rules_fields`) and fills them through its hooks; `GameSummary` and `GameRules`
+are the common part joined with every family's fields, one document shape for every game.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from functools import cache
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
 from diceref.core.game import GameInfo
+from diceref.http.family import FamilyApi, family_apis
 
 
-class BoxSummary(msgspec.Struct):
-    id: str
-    name: str
-    section: str
+class GameSummaryBase(msgspec.Struct, omit_defaults=True):
+    """What `GET /games` lists of every game (the joined `GameSummary` adds the families')."""
 
-
-class GameSummary(msgspec.Struct, omit_defaults=True):
     id: str
     name: str
     family: str
@@ -28,7 +29,6 @@ class GameSummary(msgspec.Struct, omit_defaults=True):
     throws_per_turn: int
     min_players: int
     max_players: int | None
-    boxes: list[BoxSummary] | None = None
 
 
 class ParameterOut(msgspec.Struct, omit_defaults=True):
@@ -48,69 +48,32 @@ class ParameterOut(msgspec.Struct, omit_defaults=True):
     length: int | None = None
 
 
-# A box's structured fields: those its pattern and scoring take (docs/rules/house-rules.md
-# lists the vocabulary); absent where they do not apply.
-Face = Annotated[int, Meta(ge=1, le=6)]
-Run = Annotated[list[Face], Meta(min_length=1, max_length=5)]
-
-
-class BoxRules(msgspec.Struct, omit_defaults=True):
-    """A box as a client reads it, and may send it back in a custom `ruleset`."""
-
-    id: str
-    name: str
-    section: Literal["upper", "lower"]
-    pattern: Literal[
-        "face", "n_of_a_kind", "pair", "two_pairs", "full_house", "straight", "chance", "sum_over"
+def parameters_out(game: GameInfo) -> list[ParameterOut]:
+    return [
+        ParameterOut(
+            p.name,
+            list(p.value) if isinstance(p.value, tuple) else p.value,
+            p.description,
+            p.reading,
+            p.type,
+            p.settable,
+            list(p.choices) or None,
+            p.minimum,
+            p.maximum,
+            p.length,
+        )
+        for p in game.parameters
     ]
-    scoring: Literal["face_sum", "face_relative", "notches", "sum_all", "sum_formed", "fixed"]
-    how: str
-    max_points: int
-    face: Face | msgspec.UnsetType = msgspec.UNSET
-    of_a_kind_count: int | msgspec.UnsetType = msgspec.UNSET
-    runs: list[Run] | msgspec.UnsetType = msgspec.UNSET
-    total_over: int | msgspec.UnsetType = msgspec.UNSET
-    fixed_points: int | msgspec.UnsetType = msgspec.UNSET
-    target_count: int | msgspec.UnsetType = msgspec.UNSET
-    notches: list[int] | msgspec.UnsetType = msgspec.UNSET
-    two_pairs_distinct: bool | msgspec.UnsetType = msgspec.UNSET
-    full_house_distinct: bool | msgspec.UnsetType = msgspec.UNSET
-    first_throw_multiplier: int | msgspec.UnsetType = msgspec.UNSET
-    premium: int | msgspec.UnsetType = msgspec.UNSET
-    premium_doubled: bool | msgspec.UnsetType = msgspec.UNSET
 
 
-class UpperBonusOut(msgspec.Struct):
-    threshold: int
-    strictly_greater: bool
-    points: int
+class GameRulesBase(GameSummaryBase, omit_defaults=True):
+    """What `GET /games/{game}` says of every game: what `GET /games` lists, and more (the
+    joined `GameRules` adds the families' fields)."""
 
-
-class FiveOfAKindOut(msgspec.Struct):
-    box: str
-    extra_bonus: int
-    joker: Literal["forced", "free_choice", "none"]
-    joker_when_scratched: bool
-    matching_upper_forced: bool
-
-
-class GameRules(msgspec.Struct, omit_defaults=True):
-    id: str
-    name: str
-    family: str
-    dice_count: int
-    throws_per_turn: int
-    min_players: int
-    max_players: int | None
     source: str
     summary: str
     face_labels: list[str]
     parameters: list[ParameterOut]
-    boxes: list[BoxRules] | None = None
-    upper_bonus_rule: UpperBonusOut | None = None
-    five_of_a_kind: FiveOfAKindOut | None = None
-    series_order: bool | None = None
-    order: Literal["free", "series", "forced"] | None = None
     # A game with solved tables (a scorecard game) always gives these three: while a table
     # is not loaded yet, `tables` is "loading" and the figure it gives is null (the request
     # never waits for a load; it starts one in the background).  Other games omit them.
@@ -142,47 +105,53 @@ class GameRules(msgspec.Struct, omit_defaults=True):
     ) = msgspec.UNSET
 
 
-def parameters_out(game: GameInfo) -> list[ParameterOut]:
-    return [
-        ParameterOut(
-            p.name,
-            list(p.value) if isinstance(p.value, tuple) else p.value,
-            p.description,
-            p.reading,
-            p.type,
-            p.settable,
-            list(p.choices) or None,
-            p.minimum,
-            p.maximum,
-            p.length,
-        )
-        for p in game.parameters
-    ]
-
-
-def base_summary(game: GameInfo) -> GameSummary:
-    return GameSummary(
-        id=game.id,
-        name=game.name,
-        family=game.family,
-        dice_count=game.dice,
-        throws_per_turn=game.throws_per_turn,
-        min_players=game.min_players,
-        max_players=game.max_players,
+@cache
+def document_types() -> tuple[type[GameSummaryBase], type[GameRulesBase]]:
+    """`GameSummary` and `GameRules`: the common fields, then each family's, in family order."""
+    apis = family_apis().values()
+    return (
+        _joined("GameSummary", GameSummaryBase, [a.summary_fields for a in apis]),
+        _joined("GameRules", GameRulesBase, [a.rules_fields for a in apis]),
     )
 
 
-def base_rules(game: GameInfo) -> GameRules:
-    return GameRules(
-        id=game.id,
-        name=game.name,
-        family=game.family,
-        dice_count=game.dice,
-        throws_per_turn=game.throws_per_turn,
-        min_players=game.min_players,
-        max_players=game.max_players,
+def _joined(name: str, base: type[Any], parts: list[type[msgspec.Struct] | None]) -> Any:
+    fields = [(f.name, f.type, f.default) for p in parts if p for f in msgspec.structs.fields(p)]
+    names = [f[0] for f in fields] + [f.name for f in msgspec.structs.fields(base)]
+    if len(set(names)) != len(names):
+        raise RuntimeError(f"two families declare one field of {name}: {sorted(names)}")
+    return msgspec.defstruct(name, fields, bases=(base,), omit_defaults=True, module=__name__)
+
+
+def _listed(game: GameInfo) -> dict[str, Any]:
+    """The fields of both documents: what `GET /games` lists of every game."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "family": game.family,
+        "dice_count": game.dice,
+        "throws_per_turn": game.throws_per_turn,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+    }
+
+
+def summary_of(game: GameInfo, api: FamilyApi) -> GameSummaryBase:
+    """The game's `GET /games` entry: the common part and its family's."""
+    own: Mapping[str, Any] = {} if api.summarize is None else api.summarize(game)
+    summary: GameSummaryBase = document_types()[0](**_listed(game), **own)
+    return summary
+
+
+def rules_of(game: GameInfo, api: FamilyApi) -> GameRulesBase:
+    """What the game's rules say (`GET /games/{game}`): the common part and its family's."""
+    own: Mapping[str, Any] = {} if api.describe is None else api.describe(game)
+    rules: GameRulesBase = document_types()[1](
+        **_listed(game),
         source=game.source,
         summary=game.summary,
         face_labels=list(game.face_labels),
         parameters=parameters_out(game),
+        **own,
     )
+    return rules

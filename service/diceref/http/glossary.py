@@ -1,46 +1,26 @@
 """The API's vocabulary: one name per concept across every family, and what it means.
 
 Every property of every request and response in the OpenAPI document is described from
-here (a field whose type carries its own description keeps it).  A property whose name is
-missing here stops the document's generation, so a new field cannot ship undescribed.
-docs/contract.md prints the same table (a test keeps the two equal) and the rules the names
-follow (`standings`, `expected_*` with `_exact` twins, `_count`, `player`).
+here or from the glossary of the one family whose models use it (`FamilyApi.glossary`;
+`diceref.http.vocabulary.glossary()` joins them); a field whose type carries its own
+description keeps it.  A property whose name no glossary has stops the document's
+generation, so a new field cannot ship undescribed.  docs/contract.md prints the joined
+table (a test keeps the two equal) and the rules the names follow (`standings`,
+`expected_*` with `_exact` twins, `_count`, `player`).
 """
 
 from __future__ import annotations
 
 GLOSSARY: dict[str, str] = {
-    "applied": "Whether the rule applies to this turn.",
-    "bank_allowed": "Whether banking is allowed now (off the pad, only at the entry minimum).",
-    "bank_expected_points": "Expected points of banking now: the turn points, or 0 if banking "
-    "is not allowed.",
-    "banked_total": "The player's total before this turn.",
     "best": "Whether this option is among the best (ties included).",
-    "best_option": "The best option (ties: the first listed), or null when there is none.",
-    "blocked": "The open boxes these dice may not fill now, each with the rule that closes it.",
-    "bonus": "All the bonus points this placement earns: `upper_bonus` + `extra_bonus`.",
     "box": "A box's id, as `GET /games/{game}` lists them.",
     "boxes": "The game's boxes, in scorecard order.",
-    "call": "The call in force: `high` or `low` (null: not made yet, the starter chooses).",
-    "claimed_total": "The total written on the sheet, to check (null: not written).",
-    "claimed_upper_bonus": "The upper bonus written on the sheet, to check (null: not written).",
     "code": "A stable, machine-readable code for the reason (`series_order`, ...).",
-    "combination": "A scoring combination's id.",
-    "complete": "Whether every box of the card (or sheet) is filled.",
-    "conversion": "A conversion of dice (Chicago: sixes turned into a 1), or null for none.",
-    "conversions": "The conversions these dice allow or force.",
-    "decision": "After the set-aside: `bank` the turn points or `throw_on` with the dice left.",
     "description": "What the parameter means, in English.",
     "detail": "What went wrong, in English, naming the fields (RFC 9457).",
     "dice": "Dice as faces, 1 to 6 each, in ascending order in answers.",
     "dice_count": "How many dice the game throws.",
-    "dice_left_count": "How many dice the next throw uses (all of them again after hot dice).",
-    "end": "How the turn ended: `bank` or `yardkle` (nothing to set aside).",
-    "ended_by": "The event that ended the round.",
-    "entries": "The boxes written on the sheet, in the order they were filled.",
-    "entry_rule": "The entry minimum: whether it applied to this turn and was met.",
     "errors": "Every offending field, with a reason.",
-    "events": "What happened in the round, in order: who lost lives and why.",
     "expected_points": "Expected points still to come in this turn under best play (Chicago: "
     "the expected final score of the throw).",
     "expected_points_exact": "`expected_points` as an exact fraction.",
@@ -49,125 +29,70 @@ GLOSSARY: dict[str, str] = {
     "extra_bonus": "Points of the extra five-of-a-kind bonus (earned so far on a card; per "
     "further five of a kind in a rule).",
     "face_labels": "How each face 1 to 6 is written in this game.",
-    "family": "The game's family: `scorecard`, `chicago` or `farkle`.",
+    "family": "The game's family: `scorecard`, `chicago` or `yardkle`.",
     "field": "Where the problem is, as a path into the request (`dice[4]`, "
     "`scorecard.filled.ones`).",
-    "filled": "The boxes filled so far: box id to the points written.",
-    "finished": "Whether the game is over (every last turn played).",
     "five_of_a_kind": "The five-of-a-kind rule: its box, extra bonus and Joker.",
     "game": "A game's id, as `GET /games` lists them.",
-    "game_over": "Whether the game is over.",
-    "hot_dice": "Whether every die is set aside, so all of them may be thrown again.",
     "how": "How the box scores, in English.",
     "id": "A stable identifier, lower case (`yahtzee`, `full_house`).",
     "instance": "The path of the request that failed (RFC 9457).",
     "joker": "The Joker rule: `forced`, `free_choice` or `none`.",
     "joker_when_scratched": "Whether a 0 in the five-of-a-kind box still allows the Joker.",
     "keep": "The dice to keep (ascending); the others are thrown again.",
-    "kept": "The dice left on the table for the next throw, set-aside 1s included.",
     "kind": "Which kind of item this is (the tag of a tagged union, or an event's kind).",
-    "knocked_out": "The players who lost their last life.",
-    "last_turn": "Whether this is the player's last turn (after someone reached the target).",
-    "last_turns": "The turn indices of the last turns played so far.",
-    "last_turns_due": "The players still owed their last turn.",
-    "lives": "Lives at the start of the round.",
-    "lives_after": "Lives after the round.",
-    "lives_lost": "Lives lost in the round.",
-    "losers": "The players who lost a life by this event.",
     "loss": "What this option costs against the best, in the coach's unit (expected points or "
     "total, or win probability); 0 for a best option.",
     "max_players": "The most players a game takes (null: no limit).",
     "max_points": "The most points this can score.",
     "max_score": "The most points the game can give from an empty card, null while its table "
     "is loading.",
-    "may_keep": "The dice that may stay on the table.",
-    "met": "Whether the entry minimum was met.",
     "min_players": "The fewest players a game takes.",
-    "must_rethrow": "The dice that must be thrown again.",
     "name": "A display name, in the game's language.",
-    "new_total": "The player's total after this turn.",
-    "next_player": "Whose turn is next (null: the game is over).",
-    "next_starter": "Who starts the next round (null: drawn by lot, or the game is over).",
-    "on_pad": "Whether the player has reached the entry minimum once (is on the pad).",
     "optimal_expected_score": "The game's expected_total from an empty card under optimal "
     "play, null while its table is loading.",
     "options": "Every choice, best first.",
-    "out": "Whether the player has no life left.",
-    "out_in_round": "The round in which the player went out (null: still in).",
     "parameters": "Every rule setting, each reading of an unclear rulebook marked.",
     "pattern": "What the dice must show for the box to score: `face`, `n_of_a_kind`, `pair`, "
     "`two_pairs`, `full_house`, `straight`, `chance` or `sum_over` (docs/rules/house-rules.md).",
     "player": "A player's name, unique at the table.",
     "players": "The players' names, in seating order.",
-    "players_at_start": "How many players the game began with (omit for the first round).",
     "points": "The points this scores.",
-    "problems": "Every problem found on the sheet.",
     "rank": "Competition rank: 1 is best, equal results share a rank (1, 1, 3).",
-    "rankings": "One ranking of the options per call.",
-    "reached": "The turn that first reached the target (null: not yet).",
     "reading": "Whether this is a reading of an unclear rulebook passage.",
     "reason": "Why, in English.",
-    "required": "Whether the conversion is forced.",
-    "rethrow_count": "How many dice are thrown again.",
     "request_id": "The request's id, as in the `X-Request-ID` response header (the client's "
     "own when it sent a well-formed one): quote it when reporting a problem.",
     "retry_after": "Seconds to wait before retrying (also the `Retry-After` header).",
-    "rounds": "The rounds, in order.",
-    "running_total": "The turn's points after this throw.",
-    "score": "The score of a throw under the call.",
-    "scorecard": "The player's card so far (omit for an empty card).",
-    "scores": "The throw's score under each call.",
     "scoring": "How the box's points are counted: `face_sum`, `face_relative`, `notches` (upper "
     "boxes), `sum_all`, `sum_formed` or `fixed` (lower boxes).",
     "section": "The scorecard section: `upper` or `lower`.",
     "series_order": "Whether the second series opens only once the first is complete (`order` "
     "is `series`).",
-    "set_aside": "The dice set aside, as faces.",
-    "set_aside_count": "How many 1s are set aside by conversions (Chicago).",
-    "set_asides": "Every legal set-aside, best first.",
-    "sheets": "One sheet per player.",
     "source": "The rulebook this ruleset follows.",
-    "special": "A special throw: `chicago` (1-1-1) or `one_six_five`; null otherwise.",
-    "split": "How the set-aside divides into scoring combinations.",
     "standings": "The players ranked: best first, equal results sharing a rank (1, 1, 3).",
-    "starting_lives": "Lives each player starts with.",
     "status": "`ok` while the process answers; of a ruleset's tables: `ready`, `solving`, "
     "`queued` or `failed` (in a problem: the HTTP status, RFC 9457).",
     "strictly_greater": "Whether the total must exceed the threshold (not just reach it).",
     "summary": "The ruleset in one paragraph.",
     "tables": "Whether the game's solved tables are `ready` or still `loading` (the figures "
     "that need them are null until then).",
-    "target": "The score to beat (null: none, the starter sets it).",
     "threshold": "The total that must be reached (or exceeded).",
     "throw": "Which throw of the turn (1 first).",
-    "throw_count": "How many throws the player made.",
-    "throw_limit": "The most throws each player may make this round.",
-    "throw_on_expected_points": "Expected points of throwing on with the dice left under the "
-    "optimal policy.",
     "throws": "The throws of the turn, in order.",
-    "throws_allowed": "How many throws the turn allows.",
     "throws_left": "Throws still allowed after these dice.",
     "throws_per_turn": "How many throws a turn allows.",
     "title": "A short summary of the problem type (RFC 9457).",
     "total": "Points in all: a card's total, or a player's banked total.",
-    "turn_count": "How many turns the player has played.",
     "turn_index": "The turn's index in the game (0 first).",
-    "turn_points": "Points accumulated in this turn so far.",
     "turns": "Each player's turn, in turn order.",
     "type": "The problem type, a URI (RFC 9457).",
-    "upper_bonus": "Points of the upper bonus earned.",
     "upper_bonus_rule": "The upper bonus: its threshold and points.",
-    "upper_subtotal": "Points in the upper section.",
-    "valid": "Whether the sheet has no problem.",
     "value": "The setting's value.",
-    "victim": "The player who loses a life by a 1-6-5 (the thrower's choice).",
     "win_probability": "Exact chance of winning, as a number (null without a target): Chicago, "
     "of ending strictly better than the target; Yardkle, of ending the turn with at least "
     "`need` points banked.",
     "win_probability_exact": "`win_probability` as an exact fraction.",
-    "winner": "The winner (null: the game goes on).",
-    "winners": "The winners (ties share), empty until the game is over.",
-    "yardkle": "Whether the throw scores nothing (a Yardkle: the turn is lost).",
     "choices": "The values a string parameter allows (null: any).",
     "minimum": "The least value an integer parameter (or each item of a list) allows (null: none).",
     "maximum": "The greatest value an integer parameter (or each item of a list) allows (null: "
@@ -185,15 +110,9 @@ GLOSSARY: dict[str, str] = {
     "decisions": "Every decision of the turn, in the order made: a keep after each throw but "
     "the last, then the box (Yardkle: a set-aside and bank or throw on, per throw).",
     "expected_loss": "The sum of the decisions' `loss`: what the play gave away in expectation.",
-    "final_total": "The card's (or banked) total after the turns reviewed.",
-    "keeps": "The dice kept after each throw but the last, one list per throw.",
     "luck": "Final total minus optimal expected score plus expected loss: what the dice gave "
     "beyond expectation (null for a part-played game).",
     "mean_loss": "`expected_loss` per decision (0 with none).",
-    "need": "The turn points that win: reached at least, the turn counts as won "
-    "(`win_probability`); to pass the leader on a last turn, or to get on the pad.",
-    "optimal_expected_points": "Expected points of the turn(s) from the first throw under the "
-    "optimal expected-points policy.",
     "rules": "Parameter overrides by name, as `GET /games/{game}` lists them under `parameters` "
     "(house rules); omitted: the built-in rules.",
     "ruleset_id": "Content hash of the effective rules, also the key of their solved tables; "

@@ -34,8 +34,8 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from diceref.http.depth import check_depth
 from diceref.http.dice_count import dice_count_error
+from diceref.http.msgspec_errors import MSGSPEC_MESSAGE
 from diceref.http.problems import (
-    MSGSPEC_MESSAGE,
     FieldError,
     Problem,
     quote,

@@ -83,6 +83,11 @@ TABLE_WAITS = Counter(
 TABLES_PUBLISHED = Counter(
     "diceref_tables_published", "Tables written back to Redis after Redis had lost them"
 )
+SOLVER_POOL_RESTARTS = Counter(
+    "diceref_solver_pool_restarts",
+    "House-rules solver pools replaced after one of their processes died (killed, out of "
+    "memory); the solves it held were solved again in the new one",
+)
 
 
 class TableMetrics:
@@ -102,6 +107,9 @@ class TableMetrics:
 
     def redis_up(self, up: bool) -> None:
         REDIS_UP.set(1 if up else 0)
+
+    def solver_pool_restarted(self) -> None:
+        SOLVER_POOL_RESTARTS.inc()
 
     def store_stats(self, stats: StoreStats) -> None:
         last, self._last = self._last, stats

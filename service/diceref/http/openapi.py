@@ -33,34 +33,31 @@ from diceref import __version__
 from diceref.http.desk import FAVICON, REDOC_JS, SWAGGER_CSS, SWAGGER_JS, SWAGGER_PRESET_JS
 from diceref.http.examples import EXAMPLE_REQUEST_ID, Example
 from diceref.http.family import family_apis
-from diceref.http.glossary import GLOSSARY
+from diceref.http.problem_catalogue import PROBLEM_DESCRIPTIONS, PROBLEM_TYPES
 from diceref.http.problems import (
-    ERROR_CODES,
     PROBLEM_BASE,
-    PROBLEM_DESCRIPTIONS,
     PROBLEM_MEDIA_TYPE,
-    PROBLEM_TYPES,
     FieldError,
     Problem,
     ProblemDetails,
     body_too_large,
     unsupported_media,
 )
+from diceref.http.vocabulary import error_codes, glossary
 
 JSON = dict[str, Any]
 REF = "#/components/schemas/"
 
-TAGS = [
-    Tag(name="games", description="The games the service referees and their full rulesets."),
-    Tag(
-        name="scorecard",
-        description="Scorecard games (Yahtzee and kin): score a throw, coach a turn from the "
-        "solved tables, check score sheets.",
-    ),
-    Tag(name="chicago", description="Chicago (three dice, lives): throws, rounds, games, coach."),
-    Tag(name="yardkle", description="Yardkle (six dice, set-asides): throws, turns, games, coach."),
-    Tag(name="operations", description="Probes for the people and machines that run the service."),
-]
+GAMES_TAG = Tag(name="games", description="The games the service referees and their full rulesets.")
+OPERATIONS_TAG = Tag(
+    name="operations", description="Probes for the people and machines that run the service."
+)
+
+
+def tags() -> list[Tag]:
+    """The document's tags: the shared operations', then each family's own, in family order."""
+    return [GAMES_TAG, *(api.tag for api in family_apis().values()), OPERATIONS_TAG]
+
 
 DESCRIPTION = """\
 Referee and coach for dice games.  Every operation is a pure computation on the request:
@@ -126,7 +123,7 @@ def openapi_config() -> OpenAPIConfig:
         title="diceref",
         version=__version__,
         description=DESCRIPTION,
-        tags=TAGS,
+        tags=tags(),
         use_handler_docstrings=True,
         path="/schema",
         render_plugins=[
@@ -199,7 +196,7 @@ def contract_document(app: Litestar) -> JSON:
         PROBLEM_BASE + kind: {"status": status, "title": title, "when": when}
         for kind, (status, title, when) in PROBLEM_TYPES.items()
     }
-    doc["x-error-codes"] = dict(ERROR_CODES)
+    doc["x-error-codes"] = error_codes()
     return doc
 
 
@@ -360,18 +357,19 @@ def _public_name(litestar_name: str, cls: type) -> str:
 
 def _describe_properties(components: JSON) -> None:
     """Every property gets the glossary's description of its name, unless its type carries
-    its own; a name missing from the glossary stops the document (see `GLOSSARY`)."""
+    its own; a name missing from every glossary stops the document (`vocabulary.glossary`)."""
+    described = glossary()
     missing = []
     for name, component in components.items():
         for prop, schema in (component.get("properties") or {}).items():
             if "description" in schema:
                 continue
-            if prop not in GLOSSARY:
+            if prop not in described:
                 missing.append(f"{name}.{prop}")
                 continue
-            schema["description"] = GLOSSARY[prop]
+            schema["description"] = described[prop]
     if missing:
-        raise RuntimeError(f"properties missing from diceref.http.glossary: {missing}")
+        raise RuntimeError(f"properties missing from every glossary: {missing}")
 
 
 def _rename_components(doc: JSON, names: dict[str, type]) -> None:

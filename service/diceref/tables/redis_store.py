@@ -5,6 +5,14 @@ carries on with disk and memory.  An outage is logged once at WARNING (then at D
 it lasts) and its recovery once at INFO, so a dead Redis cannot flood the logs.
 Reconnection needs no code: redis-py opens a new connection on the next call.
 
+A Redis that stops answering without closing its connections (a stopped process, a
+partition) costs an operation its whole socket timeout.  A load asks Redis several times
+(the table, the lock, then the solved table and the unlock, for each table of a ruleset),
+so after a timeout the other operations fail at once for `pause_after_timeout` seconds
+instead of each waiting it out; the watchdog's ping is always sent, and an answer ends the
+pause.  A timeout is not retried either (only a connection found dead is).  A refused
+connection (Redis not running) fails at once anyway, and pauses nothing.
+
 A table stored with a TTL is an on-demand one (house rules): its key is also listed in a
 sorted set, `<prefix>on-demand`, by the time it was stored, and the same transaction that
 stores it trims that list, oldest first, until the bytes of the tables still there are
@@ -18,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
@@ -25,7 +34,9 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from diceref.tables.key import TableKey
 from diceref.tables.outage import RedisDown
@@ -107,6 +118,7 @@ class RedisTables:
         connect_timeout: float = 1.0,
         timeout: float = 5.0,
         lock_ttl: float = 30.0,
+        pause_after_timeout: float = 5.0,
         on_demand_bytes: int | None = None,
     ) -> None:
         self.url = url
@@ -115,9 +127,12 @@ class RedisTables:
         self.connect_timeout = connect_timeout
         self.timeout = timeout
         self.lock_ttl = lock_ttl
+        self.pause_after_timeout = pause_after_timeout
         self.on_demand_bytes = on_demand_bytes  # None: on-demand tables have no byte budget
         self.errors = 0
+        self.refused = 0  # operations failed at once during a pause after a timeout
         self._healthy = True
+        self._paused_until = 0.0
         # A redis.asyncio client belongs to the event loop it first ran on; `get_sync`
         # runs each call in a new loop, so the client is made per loop.
         self._client: aioredis.Redis | None = None
@@ -143,16 +158,27 @@ class RedisTables:
                 socket_timeout=self.timeout,
                 # One immediate retry: it rides over a connection that died while idle in
                 # the pool (Redis restarted) without stalling when Redis is really down.
-                retry=Retry(NoBackoff(), 1),
+                # Not after a timeout: that would wait the timeout out twice.
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             )
             self._loop = loop
         return self._client
 
-    async def _call(self, what: str, op: Callable[[aioredis.Redis], Awaitable[T]]) -> T:
+    async def _call(
+        self, what: str, op: Callable[[aioredis.Redis], Awaitable[T]], probe: bool = False
+    ) -> T:
+        """`op`, or `RedisDown`; during a pause after a timeout, `RedisDown` at once
+        unless `probe` (the watchdog's ping)."""
+        if not probe and time.monotonic() < self._paused_until:
+            self.errors += 1
+            self.refused += 1
+            raise RedisDown(f"{what}: Redis timed out less than {self.pause_after_timeout} s ago")
         try:
             result = await op(self._connection())
         except (TimeoutError, RedisError, OSError) as exc:
             self.errors += 1
+            if isinstance(exc, (TimeoutError, RedisTimeoutError)):
+                self._paused_until = time.monotonic() + self.pause_after_timeout
             if self._healthy:
                 self._healthy = False
                 log.warning(
@@ -164,6 +190,7 @@ class RedisTables:
             else:
                 log.debug("Redis at %s still unreachable (%s: %s)", self.where, what, exc)
             raise RedisDown(str(exc)) from exc
+        self._paused_until = 0.0
         if not self._healthy:
             self._healthy = True
             log.info("Redis back at %s", self.where)
@@ -216,7 +243,7 @@ class RedisTables:
 
     async def ping(self) -> bool:
         """True if Redis answers; raises RedisDown (counted and logged) if it does not."""
-        return bool(await self._call("ping", lambda r: r.ping()))
+        return bool(await self._call("ping", lambda r: r.ping(), probe=True))
 
     @property
     def healthy(self) -> bool:

@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
+from diceref.core.cache import MemoryBudget
 from diceref.tables.key import TableKey
 from diceref.tables.lookup import LoadedTable
 from diceref.tables.solver_pool import SolverPool
@@ -40,6 +41,7 @@ class LoadObserver(Protocol):
     def failed(self, kind: str, game: str) -> None: ...
     def redis_up(self, up: bool) -> None: ...
     def store_stats(self, stats: StoreStats) -> None: ...
+    def solver_pool_restarted(self) -> None: ...
 
 
 class NoObserver:
@@ -55,6 +57,9 @@ class NoObserver:
         pass
 
     def store_stats(self, stats: StoreStats) -> None:
+        pass
+
+    def solver_pool_restarted(self) -> None:
         pass
 
 
@@ -110,7 +115,11 @@ class TableRegistry:
         specs: Iterable[TableSpec],
         observer: LoadObserver | None = None,
         owns_store: bool = True,
+        budget: MemoryBudget | None = None,
     ) -> None:
+        """`budget`: the process's byte budget for what it keeps per ruleset (the served
+        app's is `diceref.core.cache.BUDGET`); its limit becomes the on-demand memory bound,
+        and the on-demand tables held here count against it with the caches' entries."""
         self.store = store
         self.observer: LoadObserver = observer or NoObserver()
         self._owns_store = owns_store
@@ -131,8 +140,15 @@ class TableRegistry:
         # recently used evicted), and on disk likewise.
         settings = store.settings
         self._on_demand_queue: asyncio.Queue[GroupKey] | None = None
-        self._pool = SolverPool(settings.max_solves, kernel_dir=settings.kernel_dir)
+        self._pool = SolverPool(
+            settings.max_solves,
+            kernel_dir=settings.kernel_dir,
+            on_replaced=lambda: self.observer.solver_pool_restarted(),
+        )
         self._recent: OrderedDict[TableKey, int] = OrderedDict()  # on-demand, in memory
+        self._budget = budget
+        if budget is not None:
+            budget.limit = settings.on_demand_memory_bytes
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = asyncio.Event()
         # Tables this process loaded without Redis seeing them (from its disk, or computed
@@ -284,6 +300,13 @@ class TableRegistry:
             self._recent[spec.key] = table.nbytes
             self._recent.move_to_end(spec.key)
             self._evict(keep=spec.key)
+            self._charge_budget()
+
+    def _charge_budget(self) -> None:
+        """Count the on-demand tables held against the byte budget (the caches' entries
+        beyond it are dropped)."""
+        if self._budget is not None:
+            self._budget.charge(f"tables-{id(self):x}", sum(self._recent.values()))
 
     def _evict(self, keep: TableKey) -> None:
         """Forget the least recently used on-demand rulesets beyond the memory bound, their
@@ -295,6 +318,8 @@ class TableRegistry:
         and those still loading are left: the candidates are listed before any is evicted,
         so evicting one never leaves a stale entry (its other tables) to trip over."""
         bound = self.store.settings.on_demand_memory_bytes
+        if self._budget is not None:  # what the caches hold is taken from the same budget
+            bound -= self._budget.cached
         held = sum(self._recent.values())
         kept = group_of(self.specs[keep])
         candidates = dict.fromkeys(group_of(self.specs[key]) for key in self._recent)
@@ -400,6 +425,8 @@ class TableRegistry:
                 log.error("a background table task failed", exc_info=task.exception())
         self._tasks.clear()
         self._pool.shutdown()
+        if self._budget is not None:
+            self._budget.charge(f"tables-{id(self):x}", 0)
         if self._owns_store:
             await self.store.aclose()
         else:

@@ -57,8 +57,8 @@ def max_score(table: FloatArray) -> int:
 
 # The max table of a ruleset whose value table this process solved, until its max spec
 # asks for it (a one-element array per ruleset; the oldest go first past MAX_KEPT).
-_MAX_FROM_SOLVE: dict[str, FloatArray] = {}
 MAX_KEPT = 64
+_MAX_FROM_SOLVE: PerRuleset[str, FloatArray] = PerRuleset(MAX_KEPT)
 
 
 # The solves are module-level functions bound with `partial`, so that a spec's solve
@@ -70,14 +70,12 @@ def _values(ruleset: Ruleset, progress: Progress | None) -> FloatArray:
     the solver pool does not find it there and is solved on its own: the same number.)"""
     values, best = solve_with_max(ruleset, progress)
     if best is not None:
-        _MAX_FROM_SOLVE[ruleset.rules_hash] = _empty_card(ruleset, best)
-        while len(_MAX_FROM_SOLVE) > MAX_KEPT:
-            _MAX_FROM_SOLVE.pop(next(iter(_MAX_FROM_SOLVE)))
+        _MAX_FROM_SOLVE.put(ruleset.rules_hash, _empty_card(ruleset, best))
     return values
 
 
 def _max(ruleset: Ruleset, progress: Progress | None = None) -> FloatArray:
-    found = _MAX_FROM_SOLVE.pop(ruleset.rules_hash, None)
+    found = _MAX_FROM_SOLVE.pop(ruleset.rules_hash)
     return found if found is not None else _empty_card(ruleset, solve_max(ruleset))
 
 

@@ -7,7 +7,7 @@ Family-agnostic: the common document comes from each game's `GameInfo`, and each
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from litestar import Request, Response, get
 from litestar.params import Parameter
@@ -21,29 +21,25 @@ from diceref.http.caching import (
     cached,
 )
 from diceref.http.family import api_of_game, registry_of
-from diceref.http.game_models import GameRules, GameSummary, base_rules, base_summary
+from diceref.http.game_models import document_types, rules_of, summary_of
 from diceref.http.problems import problem_responses, unknown_game
 
-
-def _summary(game_id: str) -> GameSummary:
-    game = ALL_GAMES[game_id]
-    api = api_of_game(game_id)
-    summary = base_summary(game)
-    return summary if api.summarize is None else api.summarize(game, summary)
+if TYPE_CHECKING:
+    from diceref.http.game_models import GameRulesBase as GameRules
+    from diceref.http.game_models import GameSummaryBase as GameSummary
+else:  # every family's fields joined: what the handlers answer, and the document shows
+    GameSummary, GameRules = document_types()
 
 
 @cache
 def game_rules(game_id: str) -> GameRules:
     """What the game's rules say (the same for every request: computed once)."""
-    game = ALL_GAMES[game_id]
-    api = api_of_game(game_id)
-    rules = base_rules(game)
-    return rules if api.describe is None else api.describe(game, rules)
+    return rules_of(ALL_GAMES[game_id], api_of_game(game_id))
 
 
 @cache
 def summaries() -> list[GameSummary]:
-    return [_summary(g) for g in ALL_GAMES]
+    return [summary_of(ALL_GAMES[g], api_of_game(g)) for g in ALL_GAMES]
 
 
 @get(

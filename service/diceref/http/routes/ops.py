@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import msgspec
 from litestar import Request, Response, get
+from litestar.handlers import HTTPRouteHandler
 
 from diceref.http import metrics
 from diceref.tables.registry import TableRegistry
@@ -33,16 +34,19 @@ class Readiness(msgspec.Struct):
     on_demand: dict[str, int] = {}
 
 
-@get(
-    "/readyz",
-    summary="Readiness",
-    tags=["operations"],
-    sync_to_thread=False,
-    # A probe for the orchestrator, like /metrics: its body describes this process's
-    # tables (sources, load seconds), so it has no stable example to publish; the README's
-    # Operations section documents it.
-    include_in_schema=False,
-)
+def _probe(path: str, summary: str) -> HTTPRouteHandler:
+    """A GET for the orchestrator, on the event loop.  Its body describes this process
+    (its tables' sources and load seconds, its metrics), so it has no stable example to
+    publish: outside the OpenAPI document, the README's Operations section documents it."""
+    return get(
+        path, summary=summary, tags=["operations"], sync_to_thread=False, include_in_schema=False
+    )
+
+
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+@_probe("/readyz", "Readiness")
 def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
     """200 once the configured tables are loaded (503 before), with every table's status and
     where it came from (disk, redis, computed)."""
@@ -67,19 +71,13 @@ def readyz(request: Request) -> Response[Readiness]:  # type: ignore[type-arg]
         redis = {None: "unknown", True: "up", False: "down"}[registry.redis_up]
     ready = registry.ready()
     body = Readiness("ready" if ready else "loading", redis, tables, registry.on_demand_counts())
-    return Response(body, status_code=200 if ready else 503, headers={"Cache-Control": "no-store"})
+    return Response(body, status_code=200 if ready else 503, headers=NO_STORE)
 
 
-@get(
-    "/metrics",
-    summary="Prometheus metrics",
-    tags=["operations"],
-    sync_to_thread=False,
-    include_in_schema=False,
-)
+@_probe("/metrics", "Prometheus metrics")
 def prometheus_metrics(request: Request) -> Response[bytes]:  # type: ignore[type-arg]
     """Requests and latency by route, table loads by source and time, Redis errors."""
     registry: TableRegistry = request.app.state.tables
     registry.observer.store_stats(registry.store.stats())
     body, content_type = metrics.render()
-    return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})
+    return Response(body, media_type=content_type, headers=NO_STORE)

@@ -1,7 +1,8 @@
 """`POST /rulesets`: a game under house rules, checked, described, and its tables started.
 
-Family-agnostic: the game's family builds the variant (`Family.with_rules`) and names its
-tables (`Family.tables_of`); the registry admits them to its bounded queue of on-demand
+Family-agnostic: the game's family builds the variant (`Family.with_rules`), or a custom
+rules document sent whole (`FamilyApi.custom_ruleset`), and names its tables
+(`Family.tables_of`); the registry admits them to its bounded queue of on-demand
 solves.  Calling it again reports where the solve stands, so a client (the SDK's
 `wait_for_ruleset`) polls it until `status` is `ready`, then plays with the same `rules`.
 """
@@ -9,33 +10,52 @@ solves.  Calling it again reports where the solve stands, so a client (the SDK's
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import msgspec
 from litestar import Request
 from litestar.params import JSONBody
 from msgspec import Meta
 
+from diceref.core.errors import RuleViolation
 from diceref.core.game import GameInfo
 from diceref.games.families import ALL_GAMES, family_of
-from diceref.games.scorecard.api.custom import ruleset_of
-from diceref.games.scorecard.api.models import RulesetField
-from diceref.http.family import FamilyApi, family_apis, family_router, operation, registry_of
+from diceref.http.family import (
+    family_apis,
+    family_of_document,
+    family_router,
+    operation,
+    registry_of,
+)
 from diceref.http.fields import Rules
-from diceref.http.game_models import GameRules, base_rules
+from diceref.http.game_models import document_types, rules_of
 
-SCORECARD = "yahtzee"  # any scorecard game names the family custom rulesets belong to
+if TYPE_CHECKING:
+    from diceref.http.game_models import GameRulesBase as GameRules
+else:  # every family's fields joined, as `GET /games/{game}` answers
+    GameRules = document_types()[1]
+
 AnyGame = Enum(  # type: ignore[misc]
     "AnyGame", {gid.replace("-", "_").upper(): gid for gid in ALL_GAMES}, type=str
 )
+# Every family's rules document a client may send whole: the one family's, or a union of
+# several (each tagged by its `family`).
+_DOCUMENTS: Any = Union[  # noqa: UP007 (a union of types known at run time)
+    tuple(api.rules_document for api in family_apis().values() if api.rules_document)
+]
+RulesDocument = Annotated[
+    _DOCUMENTS,
+    Meta(
+        description="A custom ruleset instead of a built-in `game` (exactly one of the two): "
+        "the document `GET /games/{game}` returns, changed at will"
+    ),
+]
 
 
 class RulesetRequest(msgspec.Struct, forbid_unknown_fields=True):
     game: AnyGame | None = None
     rules: Rules | None = None
-    # Custom rulesets exist for scorecard games only (the one family whose rules are a
-    # document of boxes), so this shared route names that family's field here.
-    ruleset: RulesetField | None = None
+    ruleset: RulesDocument | None = None
 
 
 class RulesetResponse(msgspec.Struct):
@@ -61,11 +81,6 @@ class RulesetResponse(msgspec.Struct):
     ]
 
 
-def describe(game: GameInfo, api: FamilyApi) -> GameRules:
-    rules = base_rules(game)
-    return rules if api.describe is None else api.describe(game, rules)
-
-
 @operation(
     "/rulesets",
     summary="Check house rules and start solving their tables",
@@ -76,11 +91,17 @@ async def rulesets(data: JSONBody[RulesetRequest], request: Request) -> RulesetR
     their `ruleset_id`, and where their solved tables stand.  The first call queues the
     solve (a 429 with Retry-After when too many rulesets already wait); later calls report
     its `status` and `progress`, then `max_score` and `optimal_expected_score`."""
-    if data.ruleset is not None or data.game is None:
-        game: GameInfo = ruleset_of(
+    game: GameInfo
+    if data.ruleset is not None:
+        family, api = family_of_document(data.ruleset)
+        assert api.custom_ruleset is not None
+        game = api.custom_ruleset(
             None if data.game is None else data.game.value, data.rules, data.ruleset
-        )[0]
-        family = family_of(SCORECARD)
+        )
+    elif data.game is None:
+        raise RuleViolation(
+            "game", "a built-in game or a custom ruleset is required", "missing_field"
+        )
     else:
         family = family_of(data.game.value)
         game = family.with_rules(data.game.value, data.rules)
@@ -93,7 +114,7 @@ async def rulesets(data: JSONBody[RulesetRequest], request: Request) -> RulesetR
         if status == "missing":  # the registry is not started (no app lifespan): queued
             status = "queued"
     api = family_apis()[family.name]
-    document = describe(game, api)
+    document = rules_of(game, api)
     if api.with_tables is not None:
         document = await api.with_tables(game, document, registry)
     optimal = document.optimal_expected_score

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from diceref.http.examples import Example, invalid, rule_violation
+from diceref.http.examples import Example, empty_list, invalid, rule_violation
 
 Json = Any
 
@@ -118,13 +118,7 @@ EXAMPLES: dict[str, list[Example]] = {
             CHICAGO_ROUND_RULING,
             body={"turns": CHICAGO_ROUND_PLAYERS},
         ),
-        Example(
-            "no-player",
-            "A round without players",
-            400,
-            invalid("/chicago/rounds", "turns", "Expected `array` of length >= 1", "too_few"),
-            body={"turns": []},
-        ),
+        empty_list("no-player", "A round without players", "/chicago/rounds", "turns"),
         Example(
             "too-many-throws",
             "A player throws more often than the starter",

@@ -6,6 +6,8 @@ into response Structs.  Every rule, and every rejection, lives in `diceref.games
 
 from __future__ import annotations
 
+from functools import partial
+
 import msgspec
 from litestar.params import JSONBody
 
@@ -39,20 +41,12 @@ from diceref.games.chicago.rules.ruleset import Call, ChicagoRules, special
 from diceref.games.chicago.solver.coach import Advice, advise
 from diceref.http.family import operation, ruleset_id_of
 
-
-def _rules(rules: dict[str, object] | None) -> ChicagoRules:
-    """Chicago under the request's house rules (the built-in game for none); a refused
-    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
-    game = FAMILY.with_rules("chicago", rules)
-    assert isinstance(game, ChicagoRules)
-    return game
+# Chicago under a request's house rules (the built-in game for none); a refused override
+# raises `RuleParameterError`, a 422 naming `rules.<name>`.
+_rules = partial(FAMILY.game_of, ChicagoRules, "chicago")
 
 
-@operation(
-    "/throws",
-    summary="Value a Chicago throw",
-    problems=(400, 422),
-)
+@operation("/throws", summary="Value a Chicago throw", problems=(400, 422))
 def chicago_throw(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """The throw's score under high and low (or the call given), whether it is a Chicago or
     a 1-6-5, and the conversion it allows or forces; without a throw number the conversion
@@ -132,11 +126,7 @@ def _round_out(
     )
 
 
-@operation(
-    "/rounds",
-    summary="Rule on a Chicago round",
-    problems=(400, 422),
-)
+@operation("/rounds", summary="Rule on a Chicago round", problems=(400, 422))
 def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     """Each player's final dice and score, the Chicago, 1-6-5 and worst-score events, lives
     lost and left, who is out, who starts next (null when drawn by lot) and the winner.
@@ -151,11 +141,7 @@ def chicago_round(data: JSONBody[RoundRequest]) -> RoundResponse:
     return _round_out(ruling, ruleset_id_of(rules, data.rules))
 
 
-@operation(
-    "/games",
-    summary="Rule on a Chicago game",
-    problems=(400, 422),
-)
+@operation("/games", summary="Rule on a Chicago game", problems=(400, 422))
 def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Every round's ruling with the lives carried from round to round, and the standings.
     A round must start with the player the previous ruling named and go round the table."""
@@ -177,11 +163,7 @@ def chicago_game(data: JSONBody[GameRequest]) -> GameResponse:
     )
 
 
-@operation(
-    "/holds",
-    summary="Coach a Chicago throw",
-    problems=(400, 422),
-)
+@operation("/holds", summary="Coach a Chicago throw", problems=(400, 422))
 def chicago_holds(data: JSONBody[HoldsRequest]) -> HoldsResponse:
     """Every legal keep and conversion, ranked by the exact chance of ending strictly better
     than the target (then by expected score), with the expected final score under best play

@@ -152,14 +152,12 @@ def review_out(ruleset: Ruleset, review: GameReview, chosen: bool) -> ReviewResp
             )
             for i, t in enumerate(review.turns)
         ],
-        expected_loss=review.expected_loss,
-        decision_count=review.decisions,
-        mean_loss=review.mean_loss,
+        **review.losses.totals(),
         final_total=review.final_total,
         optimal_expected_score=review.optimal_expected_score,
         complete=review.complete,
         luck=review.luck,
-        costliest=[_decision_out(ruleset, d) for d in review.costliest],
+        costliest=[_decision_out(ruleset, d) for d in review.losses.costliest],
         ruleset_id=_ruleset_id(ruleset, chosen),
     )
 

@@ -85,11 +85,7 @@ def score(data: JSONBody[ScoreRequest]) -> ScoreResponse:
     )
 
 
-@operation(
-    "/holds",
-    summary="Rank every keep and every box",
-    problems=(400, 404, 422, 429, 503),
-)
+@operation("/holds", summary="Rank every keep and every box", problems=(400, 404, 422, 429, 503))
 def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every distinct keep (none to all five, when a throw is left) and every legal box, by
     exact expected final score under optimal play (`expected_total`, bonuses included)."""
@@ -110,11 +106,7 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
     )
 
 
-@operation(
-    "/scorecards/check",
-    summary="Check score sheets",
-    problems=(400, 404, 422),
-)
+@operation("/scorecards/check", summary="Check score sheets", problems=(400, 404, 422))
 def check_scorecards(data: JSONBody[CheckRequest]) -> CheckResponse:
     """Every problem on every sheet (impossible values, points that do not match the dice,
     unknown boxes, bonuses without a basis, series order), the totals, and the ranking."""

@@ -7,12 +7,12 @@ never start a backward induction.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 
 from diceref.core.arrays import FloatArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import KEEP_INDEX, canonical, sub_multisets
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -74,8 +74,10 @@ def expected_final_score(ruleset: Ruleset, values: FloatArray, card: Scorecard) 
     return card_total(ruleset, card) + state_value(space, values, card_state(ruleset, card))
 
 
-_TURNS: OrderedDict[tuple[str, int, CardState], RequestTurn | TurnValues] = OrderedDict()
 TURN_CACHE_SIZE = 512  # ~8 KB each: a turn's keep values, reused by its next decisions
+_TURNS: PerRuleset[tuple[str, int, CardState], RequestTurn | TurnValues] = PerRuleset(
+    TURN_CACHE_SIZE
+)
 
 
 def _turn(space: StateSpace, values: FloatArray, state: CardState) -> RequestTurn | TurnValues:
@@ -83,20 +85,15 @@ def _turn(space: StateSpace, values: FloatArray, state: CardState) -> RequestTur
     One state's turn is `request_turn` (a dozen numpy calls over all keeps at once) where
     the compiled solver takes the ruleset, else `engine.turn_values`."""
     key = (space.ruleset.rules_hash, id(values), state)
-    turn = _TURNS.get(key)
-    if turn is None:
+
+    def make() -> RequestTurn | TurnValues:
         if handles(space.ruleset):
-            turn = request_turn(space.ruleset, values, state.mask, state.sub, state.flag)
-        else:
-            turn = turn_values(
-                space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
-            )
-        _TURNS[key] = turn
-        if len(_TURNS) > TURN_CACHE_SIZE:
-            _TURNS.popitem(last=False)
-    else:
-        _TURNS.move_to_end(key)
-    return turn
+            return request_turn(space.ruleset, values, state.mask, state.sub, state.flag)
+        return turn_values(
+            space, values, np.array([state.mask]), np.array([state.sub]), np.array([state.flag])
+        )
+
+    return _TURNS.get(key, make)
 
 
 def _keep_values(

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import DICE_PER_THROW, FACES, N_THROWS, face_counts
 from diceref.core.kernel import Gather, Kind, Program, Reduction, kernel, padded
 from diceref.games.scorecard.rules.points import points_table
@@ -147,21 +148,13 @@ class Gathers:
     lower: Callable[[int, int, int], None]
 
 
-_PLANS: dict[str, TurnPlan] = {}
 MAX_PLANS = 8  # a plan is ~1 MB of tables and index arrays
-_PLANS_LOCK = threading.Lock()
+_PLANS: PerRuleset[str, TurnPlan] = PerRuleset(MAX_PLANS)  # house rules: the few in use
 
 
 def turn_plan(ruleset: Ruleset) -> TurnPlan:
     """The ruleset's plan, built on first use (a few milliseconds) and kept per process."""
-    with _PLANS_LOCK:
-        plan = _PLANS.pop(ruleset.rules_hash, None)
-        if plan is None:
-            plan = _Builder(ruleset).plan()
-        _PLANS[ruleset.rules_hash] = plan  # most recent last
-        while len(_PLANS) > MAX_PLANS:  # house rules: keep the few in use, not every one
-            _PLANS.pop(next(iter(_PLANS)))
-        return plan
+    return _PLANS.get(ruleset.rules_hash, lambda: _Builder(ruleset).plan())
 
 
 @dataclass(frozen=True)

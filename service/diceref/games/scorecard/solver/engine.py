@@ -345,20 +345,25 @@ def _five_of_a_kind_one(
         out[t, 0] = joker
 
 
-_FIVE_ROWS: dict[int, tuple[ThrowRows, dict[int, int], dict[int, dict[int, int]]]] = {}
+# By the view's id (its arrays make it unhashable); the entry holds the view, so that id
+# is not reused while the entry lives, and a hit is checked to be that very view.
+_FIVE_ROWS: PerRuleset[int, tuple[ThrowRows, dict[int, int], dict[int, dict[int, int]]]] = (
+    PerRuleset(64)
+)
 
 
 def _five_rows(view: ThrowRows) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
     """Row of each face's five of a kind among a view's throws, and each box's Joker points
-    for it (kept per view: `all_rows` views live as long as the process)."""
-    got = _FIVE_ROWS.get(id(view))
+    for it (kept per view, as `all_rows` keeps the views)."""
+    got = _FIVE_ROWS.peek(id(view))
     if got is None or got[0] is not view:
         rows = {face: int(np.flatnonzero(view.five_face == face)[0]) for face in FACES}
         points = {
             b: {face: int(view.joker[b, t]) for face, t in rows.items()}
             for b in range(view.joker.shape[0])
         }
-        got = _FIVE_ROWS[id(view)] = (view, rows, points)
+        got = (view, rows, points)
+        _FIVE_ROWS.put(id(view), got)
     return got[1], got[2]
 
 

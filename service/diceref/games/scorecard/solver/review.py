@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import DICE_PER_THROW, Dice
-from diceref.core.losses import BEST_WITHIN, loss_of, losses
+from diceref.core.losses import BEST_WITHIN, Losses, loss_of, losses
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, is_complete
 from diceref.games.scorecard.rules.turns import ReplayedTurn, final_total
@@ -49,15 +49,15 @@ class TurnReview:
 
 @dataclass(frozen=True)
 class GameReview:
+    """A played game's review: every decision valued, their losses summed, and the final
+    total against the optimal expected score (the rest is luck)."""
+
     turns: tuple[TurnReview, ...]
-    expected_loss: float
-    decisions: int
-    mean_loss: float  # expected_loss / decisions (0 with none)
+    losses: Losses[Decision]  # the decisions' losses summed, the costliest listed
     final_total: int
     optimal_expected_score: float
     complete: bool
     luck: float | None  # final - optimal + expected loss, for a complete game only
-    costliest: tuple[Decision, ...]  # at most losses.COSTLIEST, costliest first, then earliest
 
 
 def _is_chosen(option: Advice, keep: Dice | None, box: str | None) -> bool:
@@ -118,12 +118,9 @@ def review_game(ruleset: Ruleset, values: FloatArray, played: Sequence[ReplayedT
     complete = bool(played) and is_complete(ruleset, played[-1].after.boxes)
     return GameReview(
         turns=turns,
-        expected_loss=summed.expected_loss,
-        decisions=summed.decisions,
-        mean_loss=summed.mean_loss,
+        losses=summed,
         final_total=final,
         optimal_expected_score=optimal,
         complete=complete,
         luck=final - optimal + summed.expected_loss if complete else None,
-        costliest=summed.costliest,
     )

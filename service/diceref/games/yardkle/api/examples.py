@@ -1,5 +1,6 @@
-"""Examples of the Yardkle operations in the OpenAPI document, each a real exchange that
-`tests/http/test_contract.py` replays against the app."""
+"""Examples of the `/yardkle/` operations in the OpenAPI document: set-asides of a throw,
+turns and games refereed, the coach with and without a score to reach, a game reviewed
+(`tests/http/test_contract.py` replays every one against the app)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.http.examples import (
     Example,
+    empty_list,
     invalid,
     invalid_rules,
     problem,
@@ -21,6 +23,18 @@ Json = Any
 def _single(face: int, points: int) -> Json:
     name = {1: "single_1", 5: "single_5"}[face]
     return {"combination": name, "name": f"Single {face}", "dice": [face], "points": points}
+
+
+def _singles(faces: list[int], dice_left_count: int, hot_dice: bool = False) -> Json:
+    """A set-aside of single 1s and 5s, worth 100 and 50 each."""
+    split = [_single(face, 100 if face == 1 else 50) for face in faces]
+    return {
+        "dice": faces,
+        "points": sum(s["points"] for s in split),
+        "split": split,
+        "dice_left_count": dice_left_count,
+        "hot_dice": hot_dice,
+    }
 
 
 THOUSAND = YardkleRules(three_ones=1000)
@@ -129,27 +143,9 @@ EXAMPLES: dict[str, list[Example]] = {
                 "yardkle": False,
                 "max_points": 150,
                 "set_asides": [
-                    {
-                        "dice": [1, 5],
-                        "points": 150,
-                        "split": [_single(1, 100), _single(5, 50)],
-                        "dice_left_count": 1,
-                        "hot_dice": False,
-                    },
-                    {
-                        "dice": [1],
-                        "points": 100,
-                        "split": [_single(1, 100)],
-                        "dice_left_count": 2,
-                        "hot_dice": False,
-                    },
-                    {
-                        "dice": [5],
-                        "points": 50,
-                        "split": [_single(5, 50)],
-                        "dice_left_count": 2,
-                        "hot_dice": False,
-                    },
+                    _singles([1, 5], dice_left_count=1),
+                    _singles([1], dice_left_count=2),
+                    _singles([5], dice_left_count=2),
                 ],
             },
             body={"dice": [1, 5, 2]},
@@ -184,20 +180,8 @@ EXAMPLES: dict[str, list[Example]] = {
                         "dice_left_count": 6,
                         "hot_dice": True,
                     },
-                    {
-                        "dice": [1, 1],
-                        "points": 200,
-                        "split": [_single(1, 100), _single(1, 100)],
-                        "dice_left_count": 1,
-                        "hot_dice": False,
-                    },
-                    {
-                        "dice": [1],
-                        "points": 100,
-                        "split": [_single(1, 100)],
-                        "dice_left_count": 2,
-                        "hot_dice": False,
-                    },
+                    _singles([1, 1], dice_left_count=1),
+                    _singles([1], dice_left_count=2),
                 ],
                 "ruleset_id": THOUSAND.rules_hash,
             },
@@ -348,13 +332,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 ],
             },
         ),
-        Example(
-            "no-players",
-            "A game without players",
-            400,
-            invalid("/yardkle/games", "players", "Expected `array` of length >= 1", "too_few"),
-            body={"players": []},
-        ),
+        empty_list("no-players", "A game without players", "/yardkle/games", "players"),
         Example(
             "out-of-turn",
             "Bob throws first though Ann is listed first",

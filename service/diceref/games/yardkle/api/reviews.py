@@ -144,13 +144,11 @@ def review_answer(
             )
             for i, t in enumerate(review.turns)
         ],
-        expected_loss=review.expected_loss,
-        decision_count=review.decisions,
-        mean_loss=review.mean_loss,
+        **review.losses.totals(),
         points=review.points,
         optimal_expected_points=review.optimal_expected_points,
         luck=review.luck,
-        costliest=[_decision_out(d) for d in review.costliest],
+        costliest=[_decision_out(d) for d in review.losses.costliest],
         ruleset_id=ruleset_id_of(game, data.rules),
     )
 

@@ -6,6 +6,8 @@ back from the rules layer as a `RuleViolation`, answered as a 422 problem naming
 
 from __future__ import annotations
 
+from functools import partial
+
 from litestar import Request
 from litestar.params import JSONBody
 
@@ -36,24 +38,16 @@ from diceref.games.yardkle.solver.race import check_need, effective_need
 from diceref.games.yardkle.tables import GAME, policy_spec
 from diceref.http.family import operation, registry_of, ruleset_id_of
 
-
-def _game(rules: dict[str, object] | None) -> YardkleGame:
-    """Yardkle under the request's house rules (the built-in game for none); a refused
-    override raises `RuleParameterError`, a 422 naming `rules.<name>`."""
-    game = FAMILY.with_rules(GAME, rules)
-    assert isinstance(game, YardkleGame)
-    return game
+# Yardkle under a request's house rules (the built-in game for none); a refused override
+# raises `RuleParameterError`, a 422 naming `rules.<name>`.
+_game = partial(FAMILY.game_of, YardkleGame, GAME)
 
 
 def _records(throws: list[ThrowIn]) -> tuple[ThrowRecord, ...]:
     return tuple(ThrowRecord(tuple(t.dice), tuple(t.set_aside)) for t in throws)
 
 
-@operation(
-    "/throws",
-    summary="Every set-aside a Yardkle throw allows",
-    problems=(400, 422),
-)
+@operation("/throws", summary="Every set-aside a Yardkle throw allows", problems=(400, 422))
 def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     """Every multiset of the thrown dice that scores completely, with its points and its best
     split into combinations (best first), the most the throw can score, and whether it is a
@@ -72,11 +66,7 @@ def yardkle_throws(data: JSONBody[ThrowsRequest]) -> ThrowsResponse:
     )
 
 
-@operation(
-    "/turns",
-    summary="Referee a Yardkle turn",
-    problems=(400, 422),
-)
+@operation("/turns", summary="Referee a Yardkle turn", problems=(400, 422))
 def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     """Replays the turn against the player's banked total: the points earned, the new total
     and the entry rule; the first illegal step (dice not thrown, a set-aside that does not
@@ -87,11 +77,7 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
     return turn_out(result, ruleset_id_of(game, data.rules))
 
 
-@operation(
-    "/games",
-    summary="Referee a Yardkle game",
-    problems=(400, 422),
-)
+@operation("/games", summary="Referee a Yardkle game", problems=(400, 422))
 def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     """Standings after the turns given, the turn that reached the target, the last turns
     owed and played, and the winners once every other player has had a last turn."""
@@ -102,11 +88,7 @@ def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
     )
 
 
-@operation(
-    "/holds",
-    summary="Coach a Yardkle set-aside",
-    problems=(400, 422, 429, 503),
-)
+@operation("/holds", summary="Coach a Yardkle set-aside", problems=(400, 422, 429, 503))
 def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # type: ignore[type-arg]
     """Every legal set-aside with the expected turn points of banking and of throwing on under
     the optimal policy (maximum expected points per turn, entry rule included when off the

@@ -352,7 +352,7 @@ def game_info(rules: YardkleRules = DEFAULT_RULES) -> YardkleGame:
     return YardkleGame(
         id="yardkle",
         name="Yardkle (Farkle)",
-        family="farkle",
+        family="yardkle",
         dice=rules.dice,
         throws_per_turn=0,
         min_players=1,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -22,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.cache import PerRuleset
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules
@@ -110,7 +110,7 @@ def check_need(rules: YardkleRules, need: int, field: str = "need") -> None:
         )
 
 
-_MEMO: OrderedDict[YardkleRules, FloatArray] = OrderedDict()
+_MEMO: PerRuleset[YardkleRules, FloatArray] = PerRuleset(MEMO_RULESETS)
 _MEMO_LOCK = threading.Lock()  # requests run on one event loop, the CLI and tests may not
 
 
@@ -156,14 +156,11 @@ def win_chances(rules: YardkleRules, levels: int) -> FloatArray:
         raise ValueError(f"a race is solved for at most {MAX_LEVELS} levels, not {levels}")
     d = rules.dice
     with _MEMO_LOCK:
-        known = _MEMO.get(rules)
+        known = _MEMO.peek(rules)
         if known is None or len(known) < (levels + 2) * d:
             solved = 0 if known is None else len(known) // d - 2
             known = _solve_levels(rules, known, min(MAX_LEVELS, max(levels, solved + CHUNK)))
-            _MEMO[rules] = known
-            while len(_MEMO) > MEMO_RULESETS:
-                _MEMO.popitem(last=False)
-        _MEMO.move_to_end(rules)
+            _MEMO.put(rules, known)
     return known[d : (levels + 2) * d].reshape(levels + 1, d)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import Dice, canonical
-from diceref.core.losses import BEST_WITHIN, loss_of, losses
+from diceref.core.losses import BEST_WITHIN, Losses, loss_of, losses
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice, advise
@@ -85,14 +85,13 @@ def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResu
 
 @dataclass(frozen=True)
 class Review:
+    """The review of a player's turns: every decision valued and their losses summed."""
+
     turns: tuple[TurnReview, ...]
-    expected_loss: float
-    decisions: int
-    mean_loss: float
+    losses: Losses[ThrowDecision]  # the decisions' losses summed, the costliest listed
     points: int
     optimal_expected_points: float
     luck: float
-    costliest: tuple[ThrowDecision, ...]
 
 
 def review_turns(table: FloatArray, rules: YardkleRules, results: Sequence[TurnResult]) -> Review:
@@ -102,11 +101,8 @@ def review_turns(table: FloatArray, rules: YardkleRules, results: Sequence[TurnR
     optimal = sum(t.optimal_expected_points for t in turns)
     return Review(
         turns=turns,
-        expected_loss=summed.expected_loss,
-        decisions=summed.decisions,
-        mean_loss=summed.mean_loss,
+        losses=summed,
         points=points,
         optimal_expected_points=optimal,
         luck=points - optimal + summed.expected_loss,
-        costliest=summed.costliest,
     )
