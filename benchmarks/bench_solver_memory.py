@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from diceref.games.scorecard.rules.games import yatzy
+from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.tables import value_spec
 from diceref.tables.solver_pool import SolverPool
 
@@ -46,11 +46,13 @@ def run(
 ) -> None:
     pool = SolverPool(1, kernel_dir=kernels, solves_per_process=solves_per_process)
     try:
-        pool.solve(value_spec(yatzy(upper_bonus_threshold=5, upper_bonus_points=1)).solve)
+        pool.solve(
+            value_spec(variant("yatzy", upper_bonus_threshold=5, upper_bonus_points=1)).solve
+        )
         idle = rss_mib(settled_pids(pool))
         after, seconds = [], []
         for n in range(solves):
-            ruleset = yatzy(upper_bonus_threshold=threshold, upper_bonus_points=n + 2)
+            ruleset = variant("yatzy", upper_bonus_threshold=threshold, upper_bonus_points=n + 2)
             started = time.perf_counter()
             pool.solve(value_spec(ruleset).solve)
             seconds.append(time.perf_counter() - started)

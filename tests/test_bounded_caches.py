@@ -12,6 +12,7 @@ for distinct rulesets and looking for any module-level container that grew.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -26,9 +27,9 @@ import pytest
 import diceref
 from diceref.core import cache
 from diceref.core.cache import BUDGET, MemoryBudget, PerRuleset, nbytes_of
-from diceref.games.scorecard.rules.games import yahtzee, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.points import points_table
-from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.rules.ruleset import Ruleset, UpperBonus
 from diceref.games.scorecard.solver import advice, batched, request_turn
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.yardkle.rules.ruleset import YardkleRules
@@ -88,7 +89,14 @@ def test_every_per_ruleset_cache_counts_against_the_one_budget() -> None:
 
 
 def _variant(threshold: int) -> Ruleset:
-    return yatzy(upper_bonus_threshold=threshold, upper_bonus_points=50)
+    return variant("yatzy", upper_bonus_threshold=threshold, upper_bonus_points=50)
+
+
+def _beyond_the_bound(threshold: int) -> Ruleset:
+    """Yatzy with a bonus threshold whose table is larger than the service solves (house
+    rules refuse it): built directly, to make request plans of many megabytes."""
+    yatzy = SCORECARD_GAMES["yatzy"]
+    return dataclasses.replace(yatzy, upper_bonus=UpperBonus(threshold, 50))
 
 
 def _exercise(threshold: int) -> None:
@@ -102,7 +110,7 @@ def _exercise(threshold: int) -> None:
     request_turn.request_turn(ruleset, values, 0, 0, 0).keeps_with(1)
     advice._turn(ruleset, values, advice.CardState(0, 0, 0))
     batched.turn_plan(ruleset)
-    joker = yahtzee(upper_bonus_threshold=threshold)  # a Joker: its five-of-a-kind rows
+    joker = variant("yahtzee", upper_bonus_threshold=threshold)  # a Joker: its five-of-a-kind rows
     joker_space = state_space(joker)
     assert joker.five_box_index is not None
     mask = 1 << joker.five_box_index
@@ -150,13 +158,13 @@ def test_a_flood_of_request_plans_stays_within_the_byte_budget(
     """Request plans at an upper-bonus threshold of 500 are 18.6 MB each: 32 of them (the
     count bound) were 600 MB.  With a 64 MB budget, the caches hold at most 64 MB plus the
     entry just built."""
-    plan = request_turn._build(_variant(500))
+    plan = request_turn._build(_beyond_the_bound(500))
     size = nbytes_of(plan)
     assert 17e6 < size < 20e6, size
     monkeypatch.setattr(BUDGET, "limit", 64 * 2**20)
     try:
         for threshold in range(495, 501):
-            request_turn.request_plan(_variant(threshold))
+            request_turn.request_plan(_beyond_the_bound(threshold))
             assert BUDGET.held() <= BUDGET.limit + size, BUDGET.held()
         assert len(request_turn._PLANS) <= 64 * 2**20 // (17 * 10**6) + 1
         assert request_turn._PLANS.nbytes() <= BUDGET.limit

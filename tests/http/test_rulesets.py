@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 
 from conftest import make_test_store
 from diceref.games.families import family_of
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.tables import max_spec
 from diceref.games.yardkle.rules.ruleset import GAME_INFO, yardkle
 from diceref.games.yardkle.tables import policy_spec
@@ -52,7 +52,7 @@ def test_house_rules_are_solved_on_demand_then_coached(tmp_path: Path) -> None:
     with TestClient(fresh_app(tmp_path)) as client:
         first = client.post("/rulesets", json=body).json()
         assert first["status"] in ("queued", "solving")
-        assert first["ruleset_id"] == yahtzee(**NO_JOKER).rules_hash
+        assert first["ruleset_id"] == variant("yahtzee", **NO_JOKER).rules_hash
         assert first["max_score"] is None and first["optimal_expected_score"] is None
         assert "five_of_a_kind" not in first["ruleset"]  # no Joker, no extra bonus
 
@@ -132,7 +132,7 @@ def test_a_custom_ruleset_is_checked_and_queued(client: TestClient[Litestar]) ->
     changed = client.post("/rulesets", json={"ruleset": document})
     assert changed.status_code == 200, changed.text
     answer = changed.json()
-    assert answer["ruleset_id"] == yatzy(upper_bonus_threshold=60).rules_hash
+    assert answer["ruleset_id"] == variant("yatzy", upper_bonus_threshold=60).rules_hash
     assert answer["ruleset"]["upper_bonus_rule"]["threshold"] == 60
     both = client.post("/rulesets", json={"game": "yatzy", "ruleset": document})
     assert both.status_code == 422
@@ -237,7 +237,7 @@ def test_a_failed_solve_is_reported_then_retried(
             assert time.monotonic() < deadline, answer
             time.sleep(0.05)
         assert answer["optimal_expected_score"] is None and answer["max_score"] is None
-        assert answer["ruleset_id"] == yatzy(**rules).rules_hash
+        assert answer["ruleset_id"] == variant("yatzy", **rules).rules_hash
         tried = len(attempts)
         assert tried == 2  # the value table and the max table, each raised
 

@@ -20,7 +20,7 @@ from litestar import Litestar
 from schemathesis.config import SchemathesisConfig
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.tables import value_spec
 from diceref.games.yardkle.api.examples import THOUSAND
@@ -44,7 +44,7 @@ def serving_app(
     for game in SCORECARD_GAMES:
         put_values(app, game, solved(game))
     put_policy_for(app, THOUSAND)
-    no_joker = yahtzee(joker="none", extra_bonus=0)
+    no_joker = variant("yahtzee", joker="none", extra_bonus=0)
     app.state.tables.put(value_spec(no_joker), solved_ruleset(no_joker), "memory")
     return app
 

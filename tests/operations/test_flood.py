@@ -20,8 +20,7 @@ import httpx
 
 from conftest import TEST_CACHE
 from diceref.games.families import table_specs
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.rules.games import yatzy as yatzy_variant
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.tables import max_spec, value_spec
 from live_server import LiveServer
@@ -31,7 +30,7 @@ FLOOD = 40  # distinct rulesets, far more than the queue holds
 SOLVE_QUEUE = 4
 # A flooded Yatzy variant's value table (bonus at 60: 15.25 MiB), the bound's unit.
 VARIANT_TABLE_BYTES = (
-    state_space(yatzy_variant(upper_bonus_points=1, upper_bonus_threshold=60)).size * 8
+    state_space(variant("yatzy", upper_bonus_points=1, upper_bonus_threshold=60)).size * 8
 )
 
 

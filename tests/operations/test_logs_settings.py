@@ -327,21 +327,21 @@ def test_a_bad_connection_setting_is_named(env: dict[str, str], says: str) -> No
 def test_precompute_solves_a_house_rules_variant(tmp_path: Path) -> None:
     """`--rules` solves the variant's tables under its rules' hash, where a request's
     `rules` looks them up; a second run finds them on disk."""
-    from diceref.games.scorecard.rules.games import chute_5
+    from diceref.games.scorecard.rules.games import variant
 
     rules = '{"break_over": 25, "upper_bonus_points": 15}'
-    variant = chute_5(break_over=25, upper_bonus_points=15).rules_hash
+    rules_hash = variant("chute-5", break_over=25, upper_bonus_points=15).rules_hash
     run = run_cli("precompute", "chute-5", "--rules", rules, DICEREF_CACHE_DIR=str(tmp_path))
     assert run.returncode == 0, run.stderr
     header, *tables = run.stdout.splitlines()
-    assert header.startswith(f"chute-5 house rules {variant}: ")
+    assert header.startswith(f"chute-5 house rules {rules_hash}: ")
     assert [line.split()[:3] for line in tables] == [
         ["chute-5", "value", "computed"],
         ["chute-5", "max", "computed"],
     ]
     assert {p.name.split("-v")[0] for p in (tmp_path / "tables").glob("*.dtbl")} == {
-        f"value-chute-5-{variant}",
-        f"max-chute-5-{variant}",
+        f"value-chute-5-{rules_hash}",
+        f"max-chute-5-{rules_hash}",
     }
     again = run_cli("precompute", "chute-5", "--rules", rules, DICEREF_CACHE_DIR=str(tmp_path))
     assert [line.split()[2] for line in again.stdout.splitlines()[1:]] == ["disk", "disk"]

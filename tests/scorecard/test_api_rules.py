@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 
 Client = TestClient[Litestar]
 JOKER_CARD = {"filled": {"yahtzee": 50, "sixes": 18}, "extra_bonus": 0}
@@ -31,7 +31,7 @@ def test_rules_change_the_score_and_name_the_ruleset(client: Client) -> None:
     assert house.status_code == 200, house.text
     body = house.json()
     assert _boxes(body)["full_house"] == (0, 0)
-    assert body["ruleset_id"] == yahtzee(joker="none", extra_bonus=0).rules_hash
+    assert body["ruleset_id"] == variant("yahtzee", joker="none", extra_bonus=0).rules_hash
     assert body["ruleset_id"] != SCORECARD_GAMES["yahtzee"].rules_hash
 
 

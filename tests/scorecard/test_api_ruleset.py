@@ -17,7 +17,7 @@ from diceref.core.arrays import FloatArray
 from diceref.games.families import table_specs
 from diceref.games.scorecard.api.examples import MINI_RULESET
 from diceref.games.scorecard.rules.description import ruleset_from_description
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yahtzee, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.tables import value_spec
 from diceref.tables.registry import TableRegistry
@@ -116,8 +116,8 @@ def test_every_game_sent_back_coaches_as_the_game(
 def test_a_changed_game_is_its_house_rules_variant(coach_with: Callable[..., Client]) -> None:
     """Yahtzee fetched, its Joker and extra bonus switched off: the same ruleset as
     `rules: {joker: none, extra_bonus: 0}`, the same id and the same coaching."""
-    variant = yahtzee(joker="none", extra_bonus=0)
-    client = coach_with(variant)
+    house = variant("yahtzee", joker="none", extra_bonus=0)
+    client = coach_with(house)
     doc = client.get("/games/yahtzee").json()
     doc["five_of_a_kind"] |= {"joker": "none", "extra_bonus": 0}
     body = {"dice": [6, 6, 6, 6, 6], "scorecard": {"filled": {"yahtzee": 50, "sixes": 18}}}
@@ -130,7 +130,7 @@ def test_a_changed_game_is_its_house_rules_variant(coach_with: Callable[..., Cli
     by_ruleset = client.post("/holds", json={"ruleset": doc} | body | {"throws_left": 0})
     assert by_rules.status_code == by_ruleset.status_code == 200, by_ruleset.text
     assert by_ruleset.json() == by_rules.json()
-    assert by_ruleset.json()["ruleset_id"] == variant.rules_hash
+    assert by_ruleset.json()["ruleset_id"] == house.rules_hash
     # without the Joker five 6s make no full house: 0 there, where the built-in game gives 25
     boxes = {o["box"]: o["points"] for o in by_ruleset.json()["options"] if o["kind"] == "box"}
     assert boxes["full_house"] == 0
@@ -205,4 +205,4 @@ def test_the_sdk_sends_a_fetched_game_back(client: Client) -> None:
         built_in = sdk.score("yatzy", [4, 4, 4, 6, 6], scorecard=card)
     assert {o.box: o.upper_bonus for o in answer.options}["fours"] == 50
     assert {o.box: o.upper_bonus for o in built_in.options}["fours"] == 0
-    assert answer.ruleset_id == yatzy(upper_bonus_threshold=60).rules_hash
+    assert answer.ruleset_id == variant("yatzy", upper_bonus_threshold=60).rules_hash

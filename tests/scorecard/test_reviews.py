@@ -17,7 +17,7 @@ from review_games import play
 
 from conftest import make_test_app
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
 from diceref.games.scorecard.solver.advice import (
@@ -281,7 +281,7 @@ def test_a_custom_ruleset_is_reviewed_under_its_own_table(
     """`ruleset` instead of `game`: Yatzy fetched, its bonus moved to 60 and sent back, is
     reviewed against the table of those rules (the coach's values for them), and answered
     under their `ruleset_id`."""
-    ours = yatzy(upper_bonus_threshold=60)
+    ours = variant("yatzy", upper_bonus_threshold=60)
     values = solved_ruleset(ours)
     record, seen = play(ours, values, 9, 0.4)
     app = make_test_app()

@@ -29,7 +29,7 @@ from diceref.games.scorecard.api.reviews import (
     review_out,
     turn_records,
 )
-from diceref.games.scorecard.rules.games import yahtzee, yatzy
+from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import card_total
 from diceref.games.scorecard.rules.turns import replay_game
@@ -44,8 +44,8 @@ TOLERANCE = 1e-9
 FREE_CHOICE = {"joker": "free_choice", "matching_upper_forced": False}
 CASES: dict[str, tuple[str, dict[str, Any] | None, Ruleset, int]] = {
     # reference variant: (game, rules sent, our ruleset, seed)
-    "american": ("yahtzee", FREE_CHOICE, yahtzee(**FREE_CHOICE), 51),
-    "yatzy-scandinavian": ("yatzy", None, yatzy(), 52),
+    "american": ("yahtzee", FREE_CHOICE, variant("yahtzee", **FREE_CHOICE), 51),
+    "yatzy-scandinavian": ("yatzy", None, variant("yatzy"), 52),
 }
 
 

@@ -18,15 +18,8 @@ from diceref.games.scorecard.rules.description import (
     ruleset_from_description,
     table_states,
 )
-from diceref.games.scorecard.rules.games import (
-    SCORECARD_GAMES,
-    chute_5,
-    dice_poker,
-    russian_poker,
-    yahtzee,
-    yardzee,
-    yatzy,
-)
+from diceref.games.scorecard.rules.document import RulesetDocument, TwoPairsBox
+from diceref.games.scorecard.rules.games import BUILT_IN, SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.tables import value_spec
@@ -35,15 +28,17 @@ from diceref.http.game_models import rules_of
 
 VARIANTS = [
     *SCORECARD_GAMES.values(),
-    yahtzee(joker="none", extra_bonus=0),
-    yahtzee(joker="free_choice", matching_upper_forced=False, throws_per_turn=4),
-    yahtzee(joker="none", order="forced", upper_bonus_threshold=60, upper_bonus_points=50),
-    yardzee(joker_when_scratched=False),
-    dice_poker(two_pairs_distinct=False, upper_bonus_strictly_greater=False),
-    russian_poker(poker_premium_doubled=True, first_throw_multiplier=3, order="free"),
-    chute_5(notches=tuple(range(12)), break_over=24),
-    yatzy(full_house_accepts_five_of_a_kind=True, two_pairs_accepts_four_of_a_kind=True),
-    yatzy(order="forced", throws_per_turn=1),
+    variant("yahtzee", joker="none", extra_bonus=0),
+    variant("yahtzee", joker="free_choice", matching_upper_forced=False, throws_per_turn=4),
+    variant(
+        "yahtzee", joker="none", order="forced", upper_bonus_threshold=60, upper_bonus_points=50
+    ),
+    variant("yardzee", joker_when_scratched=False),
+    variant("dice-poker", two_pairs_distinct=False, upper_bonus_strictly_greater=False),
+    variant("russian-poker", poker_premium_doubled=True, first_throw_multiplier=3, order="free"),
+    variant("chute-5", notches=tuple(range(12)), break_over=24),
+    variant("yatzy", full_house_accepts_five_of_a_kind=True, two_pairs_accepts_four_of_a_kind=True),
+    variant("yatzy", order="forced", throws_per_turn=1),
 ]
 
 
@@ -249,3 +244,35 @@ def test_custom_rulesets_solve_alike_in_both_solvers(ruleset: Ruleset) -> None:
     known = ~np.isnan(reference)
     assert np.allclose(np.asarray(fast)[known], reference[known], rtol=0, atol=1e-9)
     assert np.asarray(fast)[known].max() > 0
+
+
+# --- the built-in games are documents, compiled by the custom path ---------------------------
+
+
+@pytest.mark.parametrize("game", sorted(BUILT_IN))
+def test_a_built_in_game_is_its_document_compiled(game: str) -> None:
+    """The built-in game is its document, sent through JSON and compiled as a request's
+    `ruleset` is: the same rules, boxes and names (only source, summary and parameters,
+    which a custom ruleset reports its own way, differ)."""
+    doc = BUILT_IN[game].document
+    compiled = ruleset_from_description(msgspec.to_builtins(doc))
+    built = SCORECARD_GAMES[game]
+    assert built.document == doc == compiled.document
+    assert compiled.rules_hash == built.rules_hash
+    assert (compiled.boxes, compiled.order, compiled.face_labels) == (
+        built.boxes,
+        built.order,
+        built.face_labels,
+    )
+
+
+def test_a_house_rule_changes_the_document_before_it_is_compiled() -> None:
+    """`rules` are typed changes to the document: the variant's document shows them, and
+    the variant is what that document compiles to."""
+    house = variant("yatzy", two_pairs_accepts_four_of_a_kind=True, upper_bonus_threshold=60)
+    assert isinstance(house.document, RulesetDocument)
+    two_pairs = next(b for b in house.document.boxes if b.id == "two_pairs")
+    assert isinstance(two_pairs, TwoPairsBox) and two_pairs.two_pairs_distinct is False
+    assert house.document.upper_bonus_rule.threshold == 60
+    sent = ruleset_from_description(msgspec.to_builtins(house.document))
+    assert sent.rules_hash == house.rules_hash

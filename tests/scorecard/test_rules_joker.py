@@ -148,10 +148,10 @@ class TestYardzeeVerhoeffConvention:
     """matching_upper_forced=False: natural values anywhere while the matching box is open."""
 
     def test_matching_box_open_any_box_natural_value(self) -> None:
-        from diceref.games.scorecard.rules.games import yardzee
+        from diceref.games.scorecard.rules.games import variant
         from diceref.games.scorecard.rules.scorecard import Scorecard, legal_options
 
-        ruleset = yardzee(matching_upper_forced=False)
+        ruleset = variant("yardzee", matching_upper_forced=False)
         got = {
             o.box: (o.points, o.bonus)
             for o in legal_options(ruleset, Scorecard({"yahtzee": 50}), [4, 4, 4, 4, 4])
@@ -161,10 +161,10 @@ class TestYardzeeVerhoeffConvention:
         assert len(got) == 12
 
     def test_matching_box_filled_joker_values(self) -> None:
-        from diceref.games.scorecard.rules.games import yardzee
+        from diceref.games.scorecard.rules.games import variant
         from diceref.games.scorecard.rules.scorecard import Scorecard, legal_options
 
-        ruleset = yardzee(matching_upper_forced=False)
+        ruleset = variant("yardzee", matching_upper_forced=False)
         got = {
             o.box: o.points
             for o in legal_options(ruleset, Scorecard({"yahtzee": 50, "fours": 8}), [4, 4, 4, 4, 4])

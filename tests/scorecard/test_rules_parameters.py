@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -21,15 +21,7 @@ import pytest
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import FACES
 from diceref.core.game import RuleParameterError
-from diceref.games.scorecard.rules.games import (
-    SCORECARD_GAMES,
-    chute_5,
-    dice_poker,
-    russian_poker,
-    yahtzee,
-    yardzee,
-    yatzy,
-)
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Joker, Order, Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     RuleViolation,
@@ -49,12 +41,12 @@ from diceref.games.scorecard.solver.engine import solve
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 
 BUILDERS: dict[str, Callable[..., Ruleset]] = {
-    "yahtzee": yahtzee,
-    "yardzee": yardzee,
-    "dice-poker": dice_poker,
-    "russian-poker": russian_poker,
-    "chute-5": chute_5,
-    "yatzy": yatzy,
+    "yahtzee": partial(variant, "yahtzee"),
+    "yardzee": partial(variant, "yardzee"),
+    "dice-poker": partial(variant, "dice-poker"),
+    "russian-poker": partial(variant, "russian-poker"),
+    "chute-5": partial(variant, "chute-5"),
+    "yatzy": partial(variant, "yatzy"),
 }
 COMMON = (
     "joker",
@@ -94,8 +86,8 @@ def test_defaults_keep_every_existing_rules_hash(game: str) -> None:
 def test_verhoeff_reading_keeps_its_hash_and_yahtzee_reaches_the_same_table() -> None:
     """yardzee(matching_upper_forced=False) had its own table; yahtzee with the same rules
     now describes the same game (box names are not rules), so it shares that table."""
-    free = yahtzee(joker="free_choice", matching_upper_forced=False)
-    assert yardzee(matching_upper_forced=False).rules_hash == "43f4187d1a11f4bb"
+    free = variant("yahtzee", joker="free_choice", matching_upper_forced=False)
+    assert variant("yardzee", matching_upper_forced=False).rules_hash == "43f4187d1a11f4bb"
     assert free.rules_hash == "43f4187d1a11f4bb"
 
 
@@ -167,26 +159,26 @@ def test_a_changed_parameter_is_reported_and_changes_the_tables_key(
 
 
 def test_series_order_is_the_old_name_of_russian_pokers_order() -> None:
-    assert params(russian_poker())["series_order"] is True
-    off = russian_poker(series_order=False)
+    assert params(variant("russian-poker"))["series_order"] is True
+    off = variant("russian-poker", series_order=False)
     assert off.order is Order.FREE and params(off)["series_order"] is False
-    assert off.rules_hash == russian_poker(order="free").rules_hash
-    assert russian_poker(series_order=True).rules_hash == HASHES_BEFORE["russian-poker"]
+    assert off.rules_hash == variant("russian-poker", order="free").rules_hash
+    assert variant("russian-poker", series_order=True).rules_hash == HASHES_BEFORE["russian-poker"]
     with pytest.raises(RuleParameterError) as raised:
-        russian_poker(series_order=True, order="forced")
+        variant("russian-poker", series_order=True, order="forced")
     assert raised.value.name == "series_order"
 
 
 def test_no_joker_and_no_extra_bonus_is_no_five_of_a_kind_rule() -> None:
     """A rule that cannot change a score is left out: no five-of-a-kind flag in the state
     space, so the table is half the size."""
-    plain = yahtzee(joker="none", extra_bonus=0)
+    plain = variant("yahtzee", joker="none", extra_bonus=0)
     assert plain.five_of_a_kind is None and state_space(plain).n_flag == 1
     assert params(plain)["joker"] == "none"
-    bonus_only = yahtzee(joker="none")
+    bonus_only = variant("yahtzee", joker="none")
     assert bonus_only.five_of_a_kind is not None
     assert bonus_only.five_of_a_kind.joker is Joker.NONE and state_space(bonus_only).n_flag == 2
-    assert yatzy(extra_bonus=100).five_of_a_kind is not None
+    assert variant("yatzy", extra_bonus=100).five_of_a_kind is not None
 
 
 def test_readings_inert_without_a_joker_are_folded() -> None:
@@ -194,10 +186,10 @@ def test_readings_inert_without_a_joker_are_folded() -> None:
     changes no score: rules that differ only there are one ruleset (one `ruleset_id`, one
     table), reported with the values a document leaving them out has."""
     written = [
-        yahtzee(joker="none"),
-        yahtzee(joker="none", matching_upper_forced=False),
-        yahtzee(joker="none", matching_upper_forced=False, joker_when_scratched=False),
-        yahtzee(joker="none", joker_when_scratched=True, matching_upper_forced=True),
+        variant("yahtzee", joker="none"),
+        variant("yahtzee", joker="none", matching_upper_forced=False),
+        variant("yahtzee", joker="none", matching_upper_forced=False, joker_when_scratched=False),
+        variant("yahtzee", joker="none", joker_when_scratched=True, matching_upper_forced=True),
     ]
     assert len({r.rules_hash for r in written}) == 1
     assert len({r.five_of_a_kind for r in written}) == 1
@@ -207,7 +199,9 @@ def test_readings_inert_without_a_joker_are_folded() -> None:
     assert reported == {(False, True)}
     # With a Joker both readings score, and stay apart.
     joker = {
-        yahtzee(joker="free_choice", matching_upper_forced=m, joker_when_scratched=w).rules_hash
+        variant(
+            "yahtzee", joker="free_choice", matching_upper_forced=m, joker_when_scratched=w
+        ).rules_hash
         for m in (True, False)
         for w in (True, False)
     }
@@ -246,38 +240,38 @@ def test_out_of_range_or_contradictory_values_name_the_parameter(
 
 
 def test_forced_order_offers_only_the_first_open_box() -> None:
-    rules = yatzy(order="forced")
+    rules = variant("yatzy", order="forced")
     assert [o.box for o in legal_options(rules, Scorecard(), [6, 6, 6, 6, 6])] == ["ones"]
     card = Scorecard({b: 0 for b in rules.box_ids[:9]})
     (only,) = legal_options(rules, card, [6, 6, 6, 6, 6])
     assert only.box == "four_of_a_kind" and only.points == 24
-    free = {o.box for o in legal_options(yatzy(), card, [6, 6, 6, 6, 6])}
+    free = {o.box for o in legal_options(variant("yatzy"), card, [6, 6, 6, 6, 6])}
     assert len(free) == 6
 
 
 def test_forced_order_rejects_a_card_with_a_gap() -> None:
-    rules = yatzy(order="forced")
+    rules = variant("yatzy", order="forced")
     validate_scorecard(rules, Scorecard({"ones": 2, "twos": 4}))
     with pytest.raises(RuleViolation) as raised:
         validate_scorecard(rules, Scorecard({"ones": 2, "threes": 9}))
     assert raised.value.field == "scorecard.filled.threes"
     assert "'twos' is still open" in raised.value.reason
-    validate_scorecard(yatzy(), Scorecard({"ones": 2, "threes": 9}))
+    validate_scorecard(variant("yatzy"), Scorecard({"ones": 2, "threes": 9}))
 
 
 def test_forced_order_sheet_check_flags_the_entry_out_of_order() -> None:
-    rules = yatzy(order="forced")
+    rules = variant("yatzy", order="forced")
     sheet = Sheet("ann", (Entry("ones", 3, (1, 1, 1, 4, 5)), Entry("threes", 9, (3, 3, 3, 1, 2))))
     problems = check_sheet(rules, sheet, "sheets[0]").problems
     # as with series order: the order, then the dice checked against the card at that turn
     assert [(p.field, p.box) for p in problems] == [("sheets[0].entries[1].box", "threes")] * 2
     assert "'twos' was still open" in problems[0].reason
     assert "(allowed: twos)" in problems[1].reason
-    assert check_sheet(yatzy(), sheet, "sheets[0]").problems == []
+    assert check_sheet(variant("yatzy"), sheet, "sheets[0]").problems == []
 
 
 def test_series_order_applies_to_any_game() -> None:
-    rules = yahtzee(order="series")
+    rules = variant("yahtzee", order="series")
     got = {o.box for o in legal_options(rules, Scorecard({"ones": 3}), [2, 3, 4, 5, 6])}
     assert got == {"twos", "threes", "fours", "fives", "sixes"}
     with pytest.raises(RuleViolation):
@@ -285,11 +279,11 @@ def test_series_order_applies_to_any_game() -> None:
 
 
 def test_forced_order_state_space_holds_only_leading_runs() -> None:
-    rules = yatzy(order="forced")
+    rules = variant("yatzy", order="forced")
     mask, _, _ = state_space(rules).all_states()
     assert ((mask & (mask + 1)) == 0).all()
     assert set(popcount(np.unique(mask)).tolist()) == set(range(16))
-    free_mask, _, _ = state_space(yatzy()).all_states()
+    free_mask, _, _ = state_space(variant("yatzy")).all_states()
     assert len(mask) * 1000 < len(free_mask)
 
 
@@ -355,16 +349,24 @@ def small_solve(ruleset: Ruleset) -> FloatArray:
 CHUTE_UPPER = {"aces": 2, "twos": 3, "threes": 4, "fours": 5}  # 14: sixes decides the bonus
 THROW_CASES = [
     # the first-throw multiplier (russian-poker) with every number of throws
-    (russian_poker(throws_per_turn=1), {"pair", "poker"}, {"ones": 2, "sixes": 6}),
-    (russian_poker(throws_per_turn=2), {"pair", "poker"}, {"ones": 2, "sixes": 6}),
-    (russian_poker(throws_per_turn=4), {"small_straight", "chance"}, {}),
-    (chute_5(throws_per_turn=1), {"sixes", "break"}, CHUTE_UPPER),
-    (chute_5(throws_per_turn=2), {"fives", "chute_5"}, CHUTE_UPPER),
-    (chute_5(throws_per_turn=4), {"sixes", "chute_5"}, CHUTE_UPPER),
+    (variant("russian-poker", throws_per_turn=1), {"pair", "poker"}, {"ones": 2, "sixes": 6}),
+    (variant("russian-poker", throws_per_turn=2), {"pair", "poker"}, {"ones": 2, "sixes": 6}),
+    (variant("russian-poker", throws_per_turn=4), {"small_straight", "chance"}, {}),
+    (variant("chute-5", throws_per_turn=1), {"sixes", "break"}, CHUTE_UPPER),
+    (variant("chute-5", throws_per_turn=2), {"fives", "chute_5"}, CHUTE_UPPER),
+    (variant("chute-5", throws_per_turn=4), {"sixes", "chute_5"}, CHUTE_UPPER),
     # forced order: the open boxes are the card's last ones, filled in order
-    (yatzy(order="forced"), set(yatzy().box_ids[13:]), {"ones": 3, "fives": 15}),
-    (yatzy(order="forced", throws_per_turn=2), set(yatzy().box_ids[13:]), {}),
-    (russian_poker(order="forced"), set(russian_poker().box_ids[12:]), {"sixes": 6}),
+    (
+        variant("yatzy", order="forced"),
+        set(variant("yatzy").box_ids[13:]),
+        {"ones": 3, "fives": 15},
+    ),
+    (variant("yatzy", order="forced", throws_per_turn=2), set(variant("yatzy").box_ids[13:]), {}),
+    (
+        variant("russian-poker", order="forced"),
+        set(variant("russian-poker").box_ids[12:]),
+        {"sixes": 6},
+    ),
 ]
 
 
@@ -382,7 +384,7 @@ def _doubled_chance() -> Ruleset:
     """Yahtzee with a free-choice Joker that keeps natural values while the matching box is
     open, and chance doubled on the first throw: a five of a kind thrown first may go to
     chance at its doubled points."""
-    free = yahtzee(joker="free_choice", matching_upper_forced=False)
+    free = variant("yahtzee", joker="free_choice", matching_upper_forced=False)
     doubled = [replace(b, first_throw_multiplier=2) if b.id == "chance" else b for b in free.boxes]
     return replace(free, boxes=tuple(doubled))
 
@@ -399,11 +401,11 @@ def test_a_joker_on_the_first_throw_scores_as_the_tables_do() -> None:
 
 @pytest.mark.parametrize("throws", [1, 2, 3, 4])
 def test_more_throws_are_worth_more_and_advice_covers_every_throw(throws: int) -> None:
-    ruleset = russian_poker(throws_per_turn=throws)
+    ruleset = variant("russian-poker", throws_per_turn=throws)
     values = small_solve(ruleset)
     start = expected_final_score(ruleset, values, Scorecard())
     if throws > 1:
-        fewer = russian_poker(throws_per_turn=throws - 1)
+        fewer = variant("russian-poker", throws_per_turn=throws - 1)
         assert start > expected_final_score(fewer, small_solve(fewer), Scorecard()) + 1.0
     card = Scorecard({b: 0 for b in ruleset.box_ids[:6]})  # the second series is open
     dice = [2, 2, 5, 5, 6]
@@ -426,7 +428,7 @@ def test_more_throws_are_worth_more_and_advice_covers_every_throw(throws: int) -
 def test_a_joker_added_to_yatzy_scores_the_dice_that_would_form_each_box() -> None:
     """Yatzy has no Joker, but the parameter works on its boxes as data: a Joker's value in
     a box that counts only the dice forming it is what those dice would score."""
-    rules = yatzy(joker="forced", extra_bonus=100)
+    rules = variant("yatzy", joker="forced", extra_bonus=100)
     card = Scorecard({"yatzy": 50, "fours": 16})
     got = {o.box: (o.points, o.bonus) for o in legal_options(rules, card, [4, 4, 4, 4, 4])}
     assert got == {

@@ -14,13 +14,7 @@ import numpy as np
 import pytest
 from reference_solver import solve_max_reference, solve_reference, turn_values
 
-from diceref.games.scorecard.rules.games import (
-    SCORECARD_GAMES,
-    dice_poker,
-    russian_poker,
-    yardzee,
-    yatzy,
-)
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.engine import solve, solve_max
@@ -53,9 +47,9 @@ def test_max_table_equals_the_reference(game: str) -> None:
 @pytest.mark.parametrize(
     "ruleset",
     [
-        yatzy(order="forced"),
-        yatzy(order="forced", throws_per_turn=4),
-        russian_poker(throws_per_turn=1),
+        variant("yatzy", order="forced"),
+        variant("yatzy", order="forced", throws_per_turn=4),
+        variant("russian-poker", throws_per_turn=1),
     ],
     ids=["forced-order", "forced-order-4-throws", "one-throw"],
 )
@@ -66,9 +60,9 @@ def test_forced_order_and_one_throw_turns_equal_the_reference(ruleset: Ruleset) 
 
 
 HOUSE_RULES: list[Ruleset] = [
-    yardzee(matching_upper_forced=False),  # Joker: free choice, natural value while open
-    yardzee(joker_when_scratched=False),
-    dice_poker(upper_bonus_strictly_greater=False, two_pairs_distinct=False),
+    variant("yardzee", matching_upper_forced=False),  # Joker: free choice, natural value while open
+    variant("yardzee", joker_when_scratched=False),
+    variant("dice-poker", upper_bonus_strictly_greater=False, two_pairs_distinct=False),
 ]
 
 

@@ -4,7 +4,7 @@ here and in benchmarks only, never by the service).
 Two pairs of rules are compared:
 
 - ``yahtzee`` (official forced Joker) with the reference's ``american+forced-joker``;
-- ``yardzee(matching_upper_forced=False)`` (Verhoeff's free choice) with ``american``.
+- ``variant("yardzee", matching_upper_forced=False)`` (Verhoeff's free choice) with ``american``.
 
 The situations come from seeded games played with our own rules and tables, a mix of
 optimal and partly or wholly random play, so the cards are realistic: every filled set
@@ -52,7 +52,7 @@ import numpy as np
 import pytest
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
     Scorecard,
@@ -217,7 +217,7 @@ def our_rules(name: str, solved: Callable[[str], FloatArray]) -> tuple[Ruleset, 
         from diceref.games.scorecard.tables import value_spec
         from diceref.tables.spec import load_sync
 
-        ruleset = yardzee(matching_upper_forced=False)
+        ruleset = variant("yardzee", matching_upper_forced=False)
         return ruleset, load_sync(make_test_store(), value_spec(ruleset)).array
     return SCORECARD_GAMES[name], solved(name)
 

@@ -13,7 +13,7 @@ import pytest
 from reference_solver import turn_values
 
 from diceref.core.arrays import FloatArray
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yardzee, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.request_turn import request_turn
 from diceref.games.scorecard.solver.statespace import state_space
@@ -74,9 +74,9 @@ def test_request_turn_under_house_rules(solved_ruleset: Callable[[Ruleset], Floa
     """Free-choice Joker at natural value while the matching box is open, no Joker after a
     scratched five of a kind, and every box in scorecard order."""
     house = (
-        yardzee(matching_upper_forced=False),
-        yardzee(joker_when_scratched=False),
-        yatzy(order="forced", throws_per_turn=2),
+        variant("yardzee", matching_upper_forced=False),
+        variant("yardzee", joker_when_scratched=False),
+        variant("yatzy", order="forced", throws_per_turn=2),
     )
     for ruleset in house:
         assert_turns_agree(ruleset, solved_ruleset(ruleset), count=30)

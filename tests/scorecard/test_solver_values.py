@@ -35,11 +35,11 @@ def test_yardzee_verhoeff_free_choice_optimum() -> None:
     """RULES.md's Known 254.5896095 is Verhoeff's free-choice convention: the service's
     `matching_upper_forced=False` reading of the yardzee ruleset reproduces it."""
     from conftest import make_test_store
-    from diceref.games.scorecard.rules.games import yardzee
+    from diceref.games.scorecard.rules.games import variant
     from diceref.games.scorecard.tables import value_spec
     from diceref.tables.spec import load_sync
 
-    ruleset = yardzee(matching_upper_forced=False)
+    ruleset = variant("yardzee", matching_upper_forced=False)
     values = load_sync(make_test_store(), value_spec(ruleset)).array
     assert expected_final_score(ruleset, values, Scorecard()) == pytest.approx(
         254.5896095, abs=5e-7

@@ -6,11 +6,11 @@ Verhoeff's free choice (``american``, through `yardzee`).  This module takes the
 variants of yatzy-solver 1.0.0 (``builtin_variants()``), each reached through builder
 parameters only:
 
-    american                  yahtzee(joker=free_choice, matching_upper_forced=False)
-    american+no-joker         yahtzee(joker=none)                 (extra bonus 100 kept)
-    american+no-bonus         yahtzee(joker=none, extra_bonus=0)
+    american                  variant("yahtzee", joker=free_choice, matching_upper_forced=False)
+    american+no-joker         variant("yahtzee", joker=none)                 (extra bonus 100 kept)
+    american+no-bonus         variant("yahtzee", joker=none, extra_bonus=0)
     yatzy-scandinavian[+fh5][+tp4][+forced]
-                              yatzy(full_house_accepts_five_of_a_kind, two_pairs_accepts_
+                              variant("yatzy", full_house_accepts_five_of_a_kind, two_pairs_accepts_
                               four_of_a_kind, order=forced)
 
 For each: the box points of all 252 throws (their ``Variant.score``), the value of every
@@ -43,7 +43,7 @@ import pytest
 from conftest import TEST_CACHE
 from diceref.core.arrays import FloatArray
 from diceref.core.dice import THROWS
-from diceref.games.scorecard.rules.games import yahtzee, yatzy
+from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import (
@@ -79,19 +79,19 @@ ASKED_SITUATIONS = 20  # of SITUATIONS, asked with separating dice
 FH5 = {"full_house_accepts_five_of_a_kind": True}
 TP4 = {"two_pairs_accepts_four_of_a_kind": True}
 FORCED = {"order": "forced"}
-VARIANTS: dict[str, tuple[Callable[..., Ruleset], dict[str, Any], int]] = {
-    # reference variant: (our builder, its parameters, seed)
-    "american": (yahtzee, {"joker": "free_choice", "matching_upper_forced": False}, 31),
-    "american+no-joker": (yahtzee, {"joker": "none"}, 32),
-    "american+no-bonus": (yahtzee, {"joker": "none", "extra_bonus": 0}, 33),
-    "yatzy-scandinavian": (yatzy, {}, 34),
-    "yatzy-scandinavian+fh5": (yatzy, FH5, 35),
-    "yatzy-scandinavian+tp4": (yatzy, TP4, 36),
-    "yatzy-scandinavian+fh5+tp4": (yatzy, {**FH5, **TP4}, 37),
-    "yatzy-scandinavian+forced": (yatzy, FORCED, 38),
-    "yatzy-scandinavian+fh5+forced": (yatzy, {**FH5, **FORCED}, 39),
-    "yatzy-scandinavian+tp4+forced": (yatzy, {**TP4, **FORCED}, 40),
-    "yatzy-scandinavian+fh5+tp4+forced": (yatzy, {**FH5, **TP4, **FORCED}, 41),
+VARIANTS: dict[str, tuple[str, dict[str, Any], int]] = {
+    # reference variant: (our game, its parameters, seed)
+    "american": ("yahtzee", {"joker": "free_choice", "matching_upper_forced": False}, 31),
+    "american+no-joker": ("yahtzee", {"joker": "none"}, 32),
+    "american+no-bonus": ("yahtzee", {"joker": "none", "extra_bonus": 0}, 33),
+    "yatzy-scandinavian": ("yatzy", {}, 34),
+    "yatzy-scandinavian+fh5": ("yatzy", FH5, 35),
+    "yatzy-scandinavian+tp4": ("yatzy", TP4, 36),
+    "yatzy-scandinavian+fh5+tp4": ("yatzy", {**FH5, **TP4}, 37),
+    "yatzy-scandinavian+forced": ("yatzy", FORCED, 38),
+    "yatzy-scandinavian+fh5+forced": ("yatzy", {**FH5, **FORCED}, 39),
+    "yatzy-scandinavian+tp4+forced": ("yatzy", {**TP4, **FORCED}, 40),
+    "yatzy-scandinavian+fh5+tp4+forced": ("yatzy", {**FH5, **TP4, **FORCED}, 41),
 }
 
 
@@ -240,8 +240,8 @@ def reference_solver(variant: str) -> Any:
 def pair(
     request: pytest.FixtureRequest, solved_ruleset: Callable[[Ruleset], FloatArray]
 ) -> Iterator[Pair]:
-    build, rules, seed = VARIANTS[request.param]
-    ruleset = build(**rules)
+    game, rules, seed = VARIANTS[request.param]
+    ruleset = variant(game, **rules)
     values = solved_ruleset(ruleset)
     situations, starts = draw_situations(ruleset, values, seed)
     yield Pair(request.param, ruleset, values, reference_solver(request.param), situations, starts)

@@ -10,7 +10,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from diceref.core.dice import THROWS
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES, yatzy
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.scorecard import (
     RuleViolation,
@@ -42,7 +42,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rules" / "yatzy.md"
 
 
 def points(dice: list[int], **readings: bool) -> dict[str, int]:
-    return {o.box: o.points for o in legal_options(yatzy(**readings), Scorecard(), dice)}
+    return {o.box: o.points for o in legal_options(variant("yatzy", **readings), Scorecard(), dice)}
 
 
 def test_the_catalogue_has_yatzy_with_the_issue_box_ids() -> None:
@@ -53,7 +53,7 @@ def test_the_catalogue_has_yatzy_with_the_issue_box_ids() -> None:
     assert not rules.upper_bonus.strictly_greater
     assert rules.five_of_a_kind is None  # no Joker, no extra Yatzy bonus
     assert rules.throws_per_turn == 3 and rules.order.value == "free"
-    assert rules.rules_hash == yatzy().rules_hash
+    assert rules.rules_hash == variant("yatzy").rules_hash
 
 
 # dice -> the boxes the sources' examples name, with their points (docs/rules/yatzy.md)
@@ -107,7 +107,7 @@ def test_maximum_per_box_and_the_perfect_score() -> None:
     """374 (Wikipedia's 'Yatzy': full house 28, two pairs 22); 378 with both readings."""
     both = {"full_house_accepts_five_of_a_kind": True, "two_pairs_accepts_four_of_a_kind": True}
     for readings, full_house, two_pairs, perfect in (({}, 28, 22, 374), (both, 30, 24, 378)):
-        rules = yatzy(**readings)
+        rules = variant("yatzy", **readings)
         best = {b: max(v) for b, v in points_table(rules).achievable.items()}
         assert best["full_house"] == full_house and best["two_pairs"] == two_pairs
         assert sum(best.values()) + rules.upper_bonus.points == perfect
@@ -115,28 +115,32 @@ def test_maximum_per_box_and_the_perfect_score() -> None:
 
 def test_a_second_yatzy_scores_like_any_throw() -> None:
     card = Scorecard({"yatzy": 50, "fours": 12})
-    got = {o.box: o for o in legal_options(yatzy(), card, [4, 4, 4, 4, 4])}
+    got = {o.box: o for o in legal_options(variant("yatzy"), card, [4, 4, 4, 4, 4])}
     assert len(got) == 13 and all(o.bonus == 0 for o in got.values())
     assert got["four_of_a_kind"].points == 16 and got["full_house"].points == 0
     assert got["small_straight"].points == 0 and got["chance"].points == 20
     with pytest.raises(RuleViolation) as raised:
-        validate_scorecard(yatzy(), Scorecard({"yatzy": 50, "fours": 12}, extra_bonus=100))
+        validate_scorecard(variant("yatzy"), Scorecard({"yatzy": 50, "fours": 12}, extra_bonus=100))
     assert raised.value.field == "scorecard.extra_bonus"
 
 
 def test_values_no_throw_can_score_are_refused() -> None:
     for box, value in (("small_straight", 30), ("full_house", 30), ("two_pairs", 24)):
         with pytest.raises(RuleViolation):
-            validate_scorecard(yatzy(), Scorecard({box: value}))
-    validate_scorecard(yatzy(full_house_accepts_five_of_a_kind=True), Scorecard({"full_house": 30}))
-    validate_scorecard(yatzy(two_pairs_accepts_four_of_a_kind=True), Scorecard({"two_pairs": 24}))
+            validate_scorecard(variant("yatzy"), Scorecard({box: value}))
+    validate_scorecard(
+        variant("yatzy", full_house_accepts_five_of_a_kind=True), Scorecard({"full_house": 30})
+    )
+    validate_scorecard(
+        variant("yatzy", two_pairs_accepts_four_of_a_kind=True), Scorecard({"two_pairs": 24})
+    )
 
 
 def test_upper_bonus_at_63() -> None:
     card = Scorecard({"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
-    got = {o.box: o for o in legal_options(yatzy(), card, [6, 6, 6, 1, 2])}
+    got = {o.box: o for o in legal_options(variant("yatzy"), card, [6, 6, 6, 1, 2])}
     assert got["sixes"].points == 18 and got["sixes"].bonus == 50  # 63 exactly
-    got = {o.box: o for o in legal_options(yatzy(), card, [6, 6, 1, 1, 2])}
+    got = {o.box: o for o in legal_options(variant("yatzy"), card, [6, 6, 1, 1, 2])}
     assert got["sixes"].bonus == 0  # 57
 
 
@@ -172,7 +176,7 @@ def test_the_rules_page_names_every_box_and_parameter() -> None:
     text = DOC.read_text()
     for box in BOX_IDS:
         assert f"`{box}`" in text, box
-    for p in yatzy().parameters:
+    for p in variant("yatzy").parameters:
         assert f"`{p.name}`" in text, p.name
     for value in ("248.4399894", "248.4680909", "248.6440589", "248.6748827"):
         assert value in text

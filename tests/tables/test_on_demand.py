@@ -476,7 +476,7 @@ def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path
     read the spec of the first ruleset's max table after evicting that ruleset with it
     (a KeyError), stopped partway and left the third `failed` with no max table while its
     value table served `/holds`."""
-    from diceref.games.scorecard.rules.games import yahtzee
+    from diceref.games.scorecard.rules.games import variant
     from diceref.games.scorecard.tables import max_spec, value_spec
 
     def zeros_like(real: TableSpec) -> TableSpec:
@@ -484,7 +484,7 @@ def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path
         fields = (real.kind, real.game, real.rules_hash, real.solver_version)
         return TableSpec(*fields, shape, lambda _: np.zeros(shape))
 
-    rulesets = [yahtzee(upper_bonus_threshold=t) for t in (64, 65, 300)]
+    rulesets = [variant("yahtzee", upper_bonus_threshold=t) for t in (64, 65, 300)]
     groups = [(zeros_like(value_spec(r)), zeros_like(max_spec(r))) for r in rulesets]
 
     async def run() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from diceref.games.scorecard.rules.games import yahtzee
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.http.examples import (
     Example,
     empty_list,
@@ -63,7 +63,7 @@ def _score_options() -> Json:
         "yahtzee",
         "chance",
     ]
-    names = {b.id: b.name for b in yahtzee().boxes}
+    names = {b.id: b.name for b in SCORECARD_GAMES["yahtzee"].boxes}
     return [
         {
             "box": b,

@@ -10,7 +10,7 @@ from msgspec import Meta
 
 from diceref.core.game import GameInfo
 from diceref.games.scorecard.rules.boxes import describe as describe_box
-from diceref.games.scorecard.rules.description import box_fields
+from diceref.games.scorecard.rules.document import RulesetDocument, box_fields
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard
@@ -95,6 +95,7 @@ def summarize(game: GameInfo) -> dict[str, Any]:
 def describe(game: GameInfo) -> dict[str, Any]:
     assert isinstance(game, Ruleset)
     table = points_table(game)
+    assert isinstance(game.document, RulesetDocument)  # every ruleset is compiled from one
     rules: dict[str, Any] = {}
     rules["boxes"] = [
         BoxRules(
@@ -105,9 +106,9 @@ def describe(game: GameInfo) -> dict[str, Any]:
             b.points.value,
             describe_box(b),
             max(table.achievable[b.id]),
-            **box_fields(b),
+            **box_fields(given),
         )
-        for b in game.boxes
+        for b, given in zip(game.boxes, game.document.boxes, strict=True)
     ]
     bonus = game.upper_bonus
     rules["upper_bonus_rule"] = UpperBonusOut(bonus.threshold, bonus.strictly_greater, bonus.points)

@@ -15,6 +15,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+import msgspec
+
 from diceref.core.game import GameInfo, Parameter
 from diceref.games.scorecard.rules.boxes import Box, Section
 
@@ -174,6 +176,9 @@ class Ruleset(GameInfo):
     five_of_a_kind: FiveOfAKindRule | None = None
     order: Order = Order.FREE
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # The document the ruleset was compiled from (a `document.RulesetDocument`, which
+    # imports this module): what `GET /games/{game}` shows of a box.
+    document: msgspec.Struct | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def box_index(self) -> dict[str, int]:
