@@ -135,20 +135,18 @@ def desk_routes() -> list[ControllerRouterHandler]:
             include_in_schema=False,
             after_request=secured,
         ),
-        create_static_files_router(
-            f"{DOCS_ASSETS}/redoc",
-            [openapi_ui_bundles.redoc.static_path],
-            name="redoc-assets",
-            cache_control=_LONG,
-            include_in_schema=False,
-            after_request=typed,
-        ),
-        create_static_files_router(
-            f"{DOCS_ASSETS}/swagger-ui",
-            [openapi_ui_bundles.swagger_ui.static_path],
-            name="swagger-ui-assets",
-            cache_control=_LONG,
-            include_in_schema=False,
-            after_request=typed,
+        *(
+            create_static_files_router(
+                f"{DOCS_ASSETS}/{name}",
+                [bundle.static_path],
+                name=f"{name}-assets",
+                cache_control=_LONG,
+                include_in_schema=False,
+                after_request=typed,
+            )
+            for name, bundle in (
+                ("redoc", openapi_ui_bundles.redoc),
+                ("swagger-ui", openapi_ui_bundles.swagger_ui),
+            )
         ),
     ]

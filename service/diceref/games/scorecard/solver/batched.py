@@ -243,6 +243,19 @@ def solve_block(
         gathers.upper(base + at, upper + at, n)
         gathers.lower(base + at, lower + at, n)
 
+    def turn(
+        table: FloatArray,
+        a: int,
+        n: int,
+        programs: Sequence[Callable[[int], None] | None],
+        cols: int,
+    ) -> None:
+        """States [a, a + n) gathered from `table`, then each program that applies run."""
+        gather(table, a, n)
+        for program in programs:
+            if program is not None:
+                program(cols)
+
     for a in range(0, n_states, CHUNK):
         b = min(a + CHUNK, n_states)
         n, cols = b - a, padded(b - a)
@@ -252,22 +265,12 @@ def solve_block(
             assert block is not None
             ws.buf[plan.joker_facts, :n] = block.facts[:, a:b]
         if values is not None:
-            gather(values, a, n)
-            ws.values(cols)
-            if joker is not None:
-                joker(cols)
-            if ws.keeps is not None:
-                ws.keeps(cols)
+            turn(values, a, n, (ws.values, joker, ws.keeps), cols)
             # einsum, not BLAS: no BLAS thread pool is ever started in the forked helper
             np.einsum("t,ts->s", plan.final_probability, ws.buf[plan.final, :n], out=out[:n])
             values[states] = out[:n]
         if best is not None:
-            gather(best, a, n)
-            ws.maxima(cols)
-            if joker is not None:
-                joker(cols)
-            if ws.best_with_fives is not None:
-                ws.best_with_fives(cols)
+            turn(best, a, n, (ws.maxima, joker, ws.best_with_fives), cols)
             best[states] = ws.buf[plan.best_row, :n]
 
 

@@ -68,21 +68,20 @@ class StateSpace:
     def index_one(self, mask: int, sub: int, flag: int) -> int:
         return (mask * self.n_sub + (self.fold_one(mask, sub) - self.sub_low)) * self.n_flag + flag
 
-    @cached_property
-    def _upper_box_min(self) -> IntArray:
-        table = points_table(self.ruleset)
+    def _per_box(self, points: dict[int, int]) -> IntArray:
+        """`points` (upper box index -> points) as an array over every box, 0 elsewhere."""
         out = np.zeros(self.n_boxes, dtype=np.int64)
-        for i, v in table.upper_min.items():
+        for i, v in points.items():
             out[i] = v
         return out
 
     @cached_property
+    def _upper_box_min(self) -> IntArray:
+        return self._per_box(points_table(self.ruleset).upper_min)
+
+    @cached_property
     def _upper_box_max(self) -> IntArray:
-        table = points_table(self.ruleset)
-        out = np.zeros(self.n_boxes, dtype=np.int64)
-        for i, v in table.upper_max.items():
-            out[i] = v
-        return out
+        return self._per_box(points_table(self.ruleset).upper_max)
 
     def _open_upper_table(self, per_box: IntArray) -> IntArray:
         """Sum of `per_box` over the open upper boxes, for every upper mask (2^6 entries)."""
