@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -169,6 +169,13 @@ def without_inert_readings(rule: FiveOfAKindRule) -> FiveOfAKindRule:
     return replace(rule, joker_when_scratched=False, matching_upper_forced=True)
 
 
+def _flat(rule: Box | UpperBonus | FiveOfAKindRule) -> dict[str, Any]:
+    """A rule's fields by name: `dataclasses.asdict` without its deep copy (these fields
+    are flat: strings, numbers, enums and tuples of numbers), which a flood of distinct
+    house rules would pay for on every ruleset it sends."""
+    return {f.name: getattr(rule, f.name) for f in fields(rule)}
+
+
 @dataclass(frozen=True)
 class Ruleset(GameInfo):
     boxes: tuple[Box, ...] = ()
@@ -244,14 +251,14 @@ class Ruleset(GameInfo):
             "boxes": [
                 {
                     k: v
-                    for k, v in asdict(b).items()
+                    for k, v in _flat(b).items()
                     if k not in ("name", "how")
                     and not (k in LATE_BOX_DEFAULTS and v == LATE_BOX_DEFAULTS[k])
                 }
                 for b in self.boxes
             ],
-            "upper_bonus": asdict(self.upper_bonus),
-            "five_of_a_kind": None if self.five_of_a_kind is None else asdict(self.five_of_a_kind),
+            "upper_bonus": _flat(self.upper_bonus),
+            "five_of_a_kind": None if self.five_of_a_kind is None else _flat(self.five_of_a_kind),
         }
         if self.order is Order.FORCED:
             out["order"] = self.order.value
