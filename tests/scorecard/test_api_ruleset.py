@@ -8,6 +8,7 @@ import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -15,8 +16,11 @@ from litestar.testing import TestClient
 from conftest import make_test_app, make_test_store
 from diceref.core.arrays import FloatArray
 from diceref.games.families import table_specs
+from diceref.games.scorecard.api.custom import custom_ruleset
 from diceref.games.scorecard.api.examples import MINI_RULESET
+from diceref.games.scorecard.api.models import ScoreRequest
 from diceref.games.scorecard.rules.description import ruleset_from_description
+from diceref.games.scorecard.rules.document import FaceBox, PairBox, RulesetDocument
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.tables import value_spec
@@ -183,6 +187,37 @@ def test_refusals_name_the_field(client: Client) -> None:
         400,
         "ruleset.throws_per_turn",
     )
+
+
+def test_refusals_of_the_documents_shape_are_the_rules_layers(client: Client) -> None:
+    """What msgspec refuses inside `ruleset` while decoding the request is worded by the
+    rules layer: a 422 naming the path, with the code a compiled document's refusal has."""
+    doc = client.get("/games/yahtzee").json()
+    changes: list[tuple[Callable[[dict[str, Any]], object], str, str]] = [
+        (lambda d: d.update(house="ours"), "ruleset.house", "unknown_field"),
+        (lambda d: d.pop("id"), "ruleset.id", "missing_field"),
+        (lambda d: d["boxes"][0].pop("face"), "ruleset.boxes[0].face", "missing_field"),
+        (lambda d: d["boxes"][2].update(wild=1), "ruleset.boxes[2].wild", "unknown_field"),
+        (lambda d: d["boxes"][7].update(runs=[[1, 2]]), "ruleset.boxes[7].runs", "not_applicable"),
+        (lambda d: d["boxes"][0].update(face=9), "ruleset.boxes[0].face", "out_of_range"),
+        (lambda d: d.update(order="sideways"), "ruleset.order", "unknown_value"),
+    ]
+    for change, field, code in changes:
+        bad = copy.deepcopy(doc)
+        change(bad)
+        r = client.post("/score", json={"ruleset": bad, "dice": [1, 2, 3, 4, 5]})
+        assert r.status_code == 422, (field, r.json())
+        assert [(e["field"], e["code"]) for e in r.json()["errors"]] == [(field, code)]
+
+
+def test_the_request_carries_the_rules_layers_document() -> None:
+    """One typed document end to end: the request's `ruleset` is a `RulesetDocument` (with
+    the read-only fields of `GET /games/{game}` beside it), its boxes typed by pattern."""
+    doc = msgspec.to_builtins(SCORECARD_GAMES["yatzy"].document)
+    request = msgspec.convert({"ruleset": doc, "dice": [1, 2, 3, 4, 5]}, ScoreRequest)
+    assert isinstance(request.ruleset, RulesetDocument)
+    assert [type(b) for b in request.ruleset.boxes[:7]] == [FaceBox] * 6 + [PairBox]
+    assert custom_ruleset(request.ruleset).rules_hash == SCORECARD_GAMES["yatzy"].rules_hash
 
 
 def test_output_only_fields_change_nothing(client: Client) -> None:

@@ -18,6 +18,9 @@ Special = Literal["chicago", "one_six_five"]
 Decision = Literal["bank", "throw_on"]
 BlockReason = Literal["series_order", "forced_order", "forced_joker"]
 TurnEnd = Literal["bank", "yardkle"]
+Joker = Literal["none", "forced", "free_choice"]
+Order = Literal["free", "series", "forced"]
+Section = Literal["upper", "lower"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
 AnyGame = Literal[
     "yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy", "chicago", "yardkle"
@@ -97,7 +100,7 @@ class ParameterOut(_Out):
 class BoxRules(_Out):
     id: str
     name: str
-    section: Literal["upper", "lower"]
+    section: Section
     pattern: Literal[
         "face", "n_of_a_kind", "pair", "two_pairs", "full_house", "straight", "chance", "sum_over"
     ]
@@ -149,7 +152,7 @@ class GameRules(_Out):
     upper_bonus_rule: UpperBonusOut | None = None
     five_of_a_kind: FiveOfAKindOut | None = None
     series_order: bool | None = None
-    order: Literal["free", "series", "forced"] | None = None
+    order: Order | None = None
     # A game with solved tables gives these three; while its tables load, `tables` is
     # "loading" and the two figures are None (ask again later).
     max_score: int | None = None
@@ -160,40 +163,82 @@ class GameRules(_Out):
 # --- scorecard games ---------------------------------------------------------------------------
 
 
-class BoxIn(_In):
-    """A box of a custom ruleset (`BoxRules` as `GET /games/{game}` gives it)."""
+class _BoxIn(_In, tag_field="pattern", kw_only=True):
+    """A box of a custom ruleset, one class per `pattern` (the tag): each takes the fields
+    its pattern and scoring rules take (`BoxRules` as `GET /games/{game}` gives it)."""
 
     id: str
-    pattern: str
-    scoring: str
     name: str | None = None
-    section: str | None = None
-    face: int | None = None
-    of_a_kind_count: int | None = None
-    runs: list[list[int]] | None = None
-    total_over: int | None = None
-    fixed_points: int | None = None
-    target_count: int | None = None
-    notches: list[int] | None = None
-    two_pairs_distinct: bool | None = None
-    full_house_distinct: bool | None = None
-    first_throw_multiplier: int | None = None
-    premium: int | None = None
-    premium_doubled: bool | None = None
+    section: Section | None = None
     how: str | None = None  # output only: ignored by the API
     max_points: int | None = None  # output only: ignored by the API
 
 
-class UpperBonusIn(_In):
+class FaceBox(_BoxIn, tag="face", kw_only=True):
+    scoring: Literal["face_sum", "face_relative", "notches"]
+    face: int
+    target_count: int | None = None
+    notches: list[int] | None = None
+
+
+class _LowerBoxIn(_BoxIn, kw_only=True):
+    scoring: Literal["sum_all", "sum_formed", "fixed"]
+    fixed_points: int | None = None
+    first_throw_multiplier: int | None = None
+    premium: int | None = None
+    premium_doubled: bool | None = None
+
+
+class OfAKindBox(_LowerBoxIn, tag="n_of_a_kind", kw_only=True):
+    of_a_kind_count: int
+
+
+class PairBox(_LowerBoxIn, tag="pair", kw_only=True):
+    pass
+
+
+class TwoPairsBox(_LowerBoxIn, tag="two_pairs", kw_only=True):
+    two_pairs_distinct: bool = True
+
+
+class FullHouseBox(_LowerBoxIn, tag="full_house", kw_only=True):
+    full_house_distinct: bool = True
+
+
+class StraightBox(_LowerBoxIn, tag="straight", kw_only=True):
+    runs: list[list[int]]
+
+
+class ChanceBox(_LowerBoxIn, tag="chance", kw_only=True):
+    pass
+
+
+class SumOverBox(_LowerBoxIn, tag="sum_over", kw_only=True):
+    total_over: int
+
+
+BoxIn = (
+    FaceBox
+    | OfAKindBox
+    | PairBox
+    | TwoPairsBox
+    | FullHouseBox
+    | StraightBox
+    | ChanceBox
+    | SumOverBox
+)
+
+
+class UpperBonusRule(_In):
     threshold: int
     points: int
     strictly_greater: bool = False
 
 
-class FiveOfAKindIn(_In):
+class FiveOfAKindDocument(_In):
     box: str
     extra_bonus: int
-    joker: str
+    joker: Joker
     joker_when_scratched: bool = False
     matching_upper_forced: bool = True
 
@@ -207,9 +252,9 @@ class RulesetIn(_In):
     dice_count: int
     throws_per_turn: int
     boxes: list[BoxIn]
-    upper_bonus_rule: UpperBonusIn
-    order: str
-    five_of_a_kind: FiveOfAKindIn | None = None
+    upper_bonus_rule: UpperBonusRule
+    order: Order
+    five_of_a_kind: FiveOfAKindDocument | None = None
     series_order: bool | None = None
     family: str | None = None
     min_players: int | None = None

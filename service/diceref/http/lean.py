@@ -19,6 +19,7 @@ import re
 import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from types import UnionType
 from typing import Any
 
 import msgspec
@@ -109,7 +110,7 @@ def decode(plan: _Plan, body: bytes) -> Any:
         raise _refused(exc, body, plan.data_type) from None
 
 
-def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> ValidationException:
+def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Exception:
     """The 400 of a body the decoder refused: a list of dice of the wrong length in the
     domain's words (`diceref.http.dice_count`), anything else in msgspec's."""
     counted = dice_count_error(str(exc), body, data_type)
@@ -117,7 +118,50 @@ def _refused(exc: msgspec.ValidationError, body: bytes, data_type: Any) -> Valid
         field, reason = counted
         message = f"{reason} - at `$.{field}`"
         return invalid_body(msgspec.ValidationError(message), body, "wrong_dice_count")
+    refused = _document_refusal(exc, body, data_type)
+    if refused is not None:
+        return refused
     return invalid_body(_with_keys(exc, body, data_type), body)
+
+
+DOCUMENT_FIELD = "ruleset"
+
+
+def _document_types(data_type: Any) -> list[Any]:
+    """The types a request's custom rules document (its `ruleset` field) may be, each a
+    family's Struct; one with a `refusal` classmethod words msgspec's refusals of it."""
+    if not (isinstance(data_type, type) and issubclass(data_type, msgspec.Struct)):
+        return []
+    kind = typing.get_type_hints(data_type).get(DOCUMENT_FIELD)
+    members = (
+        typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, UnionType) else (kind,)
+    )
+    return [m for m in members if callable(getattr(m, "refusal", None))]
+
+
+def _document_refusal(
+    exc: msgspec.ValidationError, body: bytes, data_type: Any
+) -> Exception | None:
+    """A custom rules document (the request's `ruleset`) refused as its family words it
+    (the document type's `refusal`), given the path into the document; None to leave it
+    msgspec's 400.  Error path only: the body is decoded once more, as JSON data, for the
+    values the reason quotes."""
+    match = MSGSPEC_MESSAGE.match(str(exc))
+    path = match.group("path") if match else None
+    if match is None or path is None or match.group("key"):
+        return None
+    head, rest = path[: len(DOCUMENT_FIELD) + 1], path[len(DOCUMENT_FIELD) + 1 :]
+    if head != "." + DOCUMENT_FIELD or rest[:1] not in ("", ".", "["):
+        return None
+    raw = msgspec.json.decode(body)
+    document = raw.get(DOCUMENT_FIELD) if isinstance(raw, dict) else None
+    at = f" - at `${rest}`" if rest else ""
+    inner = msgspec.ValidationError(match.group("reason") + at)
+    for kind in _document_types(data_type):
+        refused: Exception | None = kind.refusal(inner, document)
+        if refused is not None:
+            return refused
+    return None
 
 
 def _integral_floats_as_int(value: Any) -> Any:

@@ -7,6 +7,7 @@ Every scorecard operation (and `POST /rulesets`) asks `ruleset_of`, so the exclu
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -15,15 +16,15 @@ import msgspec
 from diceref.core.errors import RuleViolation
 from diceref.games.family import VARIANT_CACHE_SIZE
 from diceref.games.scorecard import FAMILY
-from diceref.games.scorecard.api.models import RulesetIn
-from diceref.games.scorecard.rules.description import ruleset_from_description
+from diceref.games.scorecard.rules.description import compile_document
+from diceref.games.scorecard.rules.document import RulesetDocument
 from diceref.games.scorecard.rules.ruleset import Ruleset
 
 _ENCODER = msgspec.json.Encoder()
 
 
 def ruleset_of(
-    game: str | None, rules: dict[str, Any] | None, ruleset: RulesetIn | None
+    game: str | None, rules: dict[str, Any] | None, ruleset: RulesetDocument | None
 ) -> tuple[Ruleset, bool]:
     """The request's ruleset, and whether its answer names it (`ruleset_id`: a request
     that chose its rules).  Exactly one of `game` and `ruleset`; `rules` only with a game.
@@ -50,12 +51,21 @@ def ruleset_of(
     return built, rules is not None
 
 
-def custom_ruleset(doc: RulesetIn) -> Ruleset:
-    """`doc` as a checked `Ruleset`, built once per distinct document (a frontend sends
-    the same one on every throw)."""
-    return _custom(_ENCODER.encode(doc))
+def custom_ruleset(doc: RulesetDocument) -> Ruleset:
+    """`doc` as a checked `Ruleset`, compiled once per distinct document (a frontend sends
+    the same one on every throw): the cache is keyed by the document's JSON encoding, as
+    lists make the Struct itself unhashable."""
+    return _compiled(_Sent(_ENCODER.encode(doc), doc))
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A document as the cache holds it: equal and hashed by its encoding."""
+
+    encoded: bytes
+    doc: RulesetDocument = field(compare=False)
 
 
 @lru_cache(maxsize=VARIANT_CACHE_SIZE)
-def _custom(encoded: bytes) -> Ruleset:
-    return ruleset_from_description(msgspec.json.decode(encoded))
+def _compiled(sent: _Sent) -> Ruleset:
+    return compile_document(sent.doc)

@@ -10,9 +10,12 @@ from enum import Enum
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
+from diceref.core.errors import RuleViolation
 from diceref.core.losses import BEST_WITHIN, loss_of
+from diceref.games.scorecard.rules.description import document_refusal
+from diceref.games.scorecard.rules.document import IGNORED, Prose, RulesetDocument
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import BlockReason
@@ -56,81 +59,28 @@ class BlockedOut(msgspec.Struct):
 
 
 # --- a custom ruleset: the document `GET /games/{game}` returns, sent back -------------
-# Types only here (a wrong JSON type is a 400 like any field's); the vocabulary, the limits
-# and every rule between fields are the rules layer's (`rules/description.py`), a 422
-# naming `ruleset.<path>`.
-
-IGNORED = "Output only: accepted in a request and ignored"
-Unset = msgspec.UnsetType
-UNSET = msgspec.UNSET
-Word = Annotated[str, Meta(max_length=40)]  # an id or a word of the vocabulary
-Name = Annotated[str, Meta(max_length=100)]
-Prose = Annotated[str, Meta(max_length=2000, description=IGNORED)]
-FaceLabel = Annotated[str, Meta(max_length=10)]
+# The rules layer's typed document itself (`rules/document.py`), decoded straight from the
+# request: its types and limits are enforced on decode, the rules between fields when it is
+# compiled (`rules/description.py`); either refusal is a 422 naming `ruleset.<path>`, a
+# value of the wrong JSON type a 400 like any field's.
 
 
-class BoxIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """One box of a custom ruleset: a pattern and a scoring rule from the vocabulary, and
-    the fields they take (docs/rules/house-rules.md)."""
-
-    id: BoxId
-    pattern: Word
-    scoring: Word
-    name: Name | Unset = UNSET
-    section: Word | Unset = UNSET
-    face: int | Unset = UNSET
-    of_a_kind_count: int | Unset = UNSET
-    runs: list[list[int]] | Unset = UNSET
-    total_over: int | Unset = UNSET
-    fixed_points: int | Unset = UNSET
-    target_count: int | Unset = UNSET
-    notches: list[int] | Unset = UNSET
-    two_pairs_distinct: bool | Unset = UNSET
-    full_house_distinct: bool | Unset = UNSET
-    first_throw_multiplier: int | Unset = UNSET
-    premium: int | Unset = UNSET
-    premium_doubled: bool | Unset = UNSET
-    how: Prose | Unset = UNSET
-    max_points: Annotated[int, Meta(description=IGNORED)] | Unset = UNSET
-
-
-class UpperBonusIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    threshold: int
-    points: int
-    strictly_greater: bool = False
-
-
-class FiveOfAKindIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    box: BoxId
-    extra_bonus: int
-    joker: Word
-    joker_when_scratched: bool = False
-    matching_upper_forced: bool = True
-
-
-class RulesetIn(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+class RulesetIn(RulesetDocument, frozen=True, omit_defaults=True):
     """A complete scorecard ruleset in the shape `GET /games/{game}` returns: fetch a game,
     change it, send it back.  Its computed figures and prose are accepted and ignored."""
 
-    id: Word
-    name: Name
-    dice_count: int
-    throws_per_turn: int
-    boxes: list[BoxIn]
-    upper_bonus_rule: UpperBonusIn
-    order: Word
-    five_of_a_kind: FiveOfAKindIn | None = None
-    series_order: bool | None = None
-    family: Word | Unset = UNSET
-    min_players: int | Unset = UNSET
-    max_players: int | Unset | None = UNSET
-    face_labels: list[FaceLabel] | None = None
-    source: Prose | Unset = UNSET
-    summary: Prose | Unset = UNSET
-    parameters: Annotated[list[ParameterOut], Meta(description=IGNORED)] | Unset = UNSET
-    max_score: Annotated[int, Meta(description=IGNORED)] | Unset | None = UNSET
-    optimal_expected_score: Annotated[float, Meta(description=IGNORED)] | Unset | None = UNSET
-    tables: Annotated[Literal["ready", "loading"], Meta(description=IGNORED)] | Unset = UNSET
+    source: Prose | UnsetType = UNSET
+    summary: Prose | UnsetType = UNSET
+    parameters: Annotated[list[ParameterOut], Meta(description=IGNORED)] | UnsetType = UNSET
+    max_score: Annotated[int, Meta(description=IGNORED)] | UnsetType | None = UNSET
+    optimal_expected_score: Annotated[float, Meta(description=IGNORED)] | UnsetType | None = UNSET
+    tables: Annotated[Literal["ready", "loading"], Meta(description=IGNORED)] | UnsetType = UNSET
+
+    @classmethod
+    def refusal(cls, error: msgspec.ValidationError, raw: object) -> RuleViolation | None:
+        """How the lean JSON path answers msgspec's refusal of a request's `ruleset` (`raw`,
+        as JSON data; `error`'s path is into it): the rules layer's words and codes."""
+        return document_refusal(error, raw)
 
 
 GameField = Annotated[

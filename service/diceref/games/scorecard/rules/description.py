@@ -125,6 +125,17 @@ def _translated(error: msgspec.ValidationError, raw: Any, where: str) -> RuleVio
     return RuleViolation(field, reason, code)
 
 
+def document_refusal(
+    error: msgspec.ValidationError, raw: object, where: str = "ruleset"
+) -> RuleViolation | None:
+    """A request's `ruleset` (`raw`, as JSON data) that msgspec refused while decoding the
+    request: `error` with its path into the document (`$.boxes[3].face`) in the service's
+    words and codes, a 422 like every refusal of this module.  None for a value of the wrong
+    JSON type, which stays the 400 any field's is."""
+    refused = _translated(error, raw, where)
+    return None if refused.code == "wrong_type" else refused
+
+
 def decode_document(raw: object, where: str = "ruleset") -> RulesetDocument:
     """`raw` (JSON data) as a typed document; the output-only fields are dropped."""
     if not isinstance(raw, Mapping):

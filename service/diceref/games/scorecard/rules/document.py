@@ -29,16 +29,29 @@ T = TypeVar("T")
 Face = Annotated[int, Meta(ge=1, le=6)]
 PointsValue = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
 Run = Annotated[list[Face], Meta(min_length=1, max_length=DICE)]
+# Bounded in the type, so the published document says it and no refusal echoes a huge value;
+# what else an id or a name must be is `description`'s to check.
+Id = Annotated[str, Meta(max_length=40)]
+Name = Annotated[str, Meta(max_length=100)]
+FaceLabel = Annotated[str, Meta(max_length=10)]
 FaceScoring = Literal["face_sum", "face_relative", "notches"]
 LowerScoring = Literal["sum_all", "sum_formed", "fixed"]
+
+
+# What the service computes and publishes beside the rules; a document fetched and sent back
+# carries it, so it is accepted and ignored.
+IGNORED = "Output only: accepted in a request and ignored"
+Prose = Annotated[str, Meta(max_length=2000, description=IGNORED)]
 
 
 class _Box(
     msgspec.Struct, tag_field="pattern", forbid_unknown_fields=True, frozen=True, kw_only=True
 ):
-    id: str
-    name: str | UnsetType = UNSET  # the id when left out
+    id: Id
+    name: Name | UnsetType = UNSET  # the id when left out
     section: Section | UnsetType = UNSET  # the pattern's; checked when given
+    how: Prose | UnsetType = UNSET
+    max_points: Annotated[int, Meta(description=IGNORED)] | UnsetType = UNSET
 
 
 class FaceBox(_Box, tag="face", frozen=True):
@@ -155,6 +168,7 @@ BoxDocument = (
 LowerBox = OfAKindBox | PairBox | TwoPairsBox | FullHouseBox | StraightBox | ChanceBox | SumOverBox
 # Every field some box takes: one a box does not take is `not_applicable`, not unknown.
 BOX_VOCABULARY = frozenset(name for kind in BoxDocument.__args__ for name in kind.__struct_fields__)
+BOX_OUTPUT_ONLY = frozenset({"how", "max_points"})
 # A lower box's modifiers, and the value each has when a document leaves it out.
 MODIFIER_DEFAULTS: dict[str, object] = {
     "first_throw_multiplier": 1,
@@ -170,7 +184,7 @@ class UpperBonusRule(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class FiveOfAKindDocument(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    box: str
+    box: Id
     extra_bonus: PointsValue
     joker: Joker
     joker_when_scratched: bool = False
@@ -182,8 +196,8 @@ class RulesetDocument(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     fields (the upper section's shape, the five-of-a-kind box, the table's size) are
     `description.compile_document`'s."""
 
-    id: str
-    name: str
+    id: Id
+    name: Name
     dice_count: int
     throws_per_turn: Annotated[int, Meta(ge=MIN_THROWS, le=MAX_THROWS)]
     boxes: list[BoxDocument]
@@ -194,21 +208,21 @@ class RulesetDocument(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     family: Literal["scorecard"] = "scorecard"
     min_players: Annotated[int, Meta(ge=1, le=100)] = 1
     max_players: int | None = None
-    face_labels: list[str] | None = None
+    face_labels: list[FaceLabel] | None = None
 
 
 # What a document may carry beside the rules: figures and prose the service computes.  A
-# client sends back what it fetched, so these are accepted and ignored.
+# client sends back what it fetched, so these are accepted and ignored (the request's Struct
+# adds them to `RulesetDocument`; a box's are `_Box`'s).
 OUTPUT_ONLY = frozenset(
     {"max_score", "optimal_expected_score", "tables", "parameters", "summary", "source"}
 )
-BOX_OUTPUT_ONLY = frozenset({"how", "max_points"})
 
 
 def box_fields(box: BoxDocument) -> dict[str, Any]:
     """What the published document shows of a box beyond its identity, pattern and scoring:
     the fields it sets, a modifier only where it changes a score."""
     fields: dict[str, Any] = msgspec.to_builtins(box)
-    for key in ("id", "name", "section", "pattern", "scoring"):
+    for key in ("id", "name", "section", "pattern", "scoring", *BOX_OUTPUT_ONLY):
         fields.pop(key, None)
     return {k: v for k, v in fields.items() if MODIFIER_DEFAULTS.get(k, UNSET) != v}
