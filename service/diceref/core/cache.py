@@ -15,6 +15,7 @@ built-in games are used all the time and stay in; a variant used once falls out.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import threading
 from collections import OrderedDict
@@ -199,3 +200,34 @@ class PerRuleset(Generic[K, V]):
         """The bytes this cache's entries are counted for."""
         with self.budget.lock:
             return sum(n for (owner, _), (_, n) in self.budget._order.items() if owner == id(self))
+
+
+class Memoized(Generic[K, V]):
+    """A function of one hashable argument (a ruleset, mostly) whose results a `PerRuleset`
+    keeps: what `functools.lru_cache` would be, within the byte budget and seen by it."""
+
+    def __init__(self, function: Callable[[K], V], size: int) -> None:
+        self.function = function
+        self.cache: PerRuleset[K, V] = PerRuleset(size)
+        functools.update_wrapper(self, function)
+
+    def __call__(self, key: K) -> V:
+        found = self.cache.peek(key)
+        if found is None:
+            found = self.function(key)
+            self.cache.put(key, found)
+        return found
+
+    def cache_clear(self) -> None:
+        """Forget every result (a benchmark that measures the cold path)."""
+        self.cache.clear()
+
+
+def per_ruleset(size: int) -> Callable[[Callable[[K], V]], Memoized[K, V]]:
+    """Decorate a function of one argument so that its results are kept in a `PerRuleset`
+    of `size` entries (results must not be None: None means "not held")."""
+
+    def decorate(function: Callable[[K], V]) -> Memoized[K, V]:
+        return Memoized(function, size)
+
+    return decorate
