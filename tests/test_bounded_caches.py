@@ -80,7 +80,10 @@ FIXED_DOMAIN = {
 }
 # Keyed by what a request sends, bounded by count, and to become a `PerRuleset` with its
 # module's rewrite; an entry that has gone may be deleted here.
-NOT_YET_PER_RULESET = {"games.scorecard.api.custom._custom": "a custom ruleset's bytes"}
+NOT_YET_PER_RULESET = {
+    "games.scorecard.api.custom._custom": "a custom ruleset's bytes",
+    "games.scorecard.api.custom._compiled": "a ruleset document, by its encoding",
+}
 
 
 def _functools_caches() -> set[str]:
