@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from diceref.core.game import RuleParameterError
-from diceref.games.family import _variant
+from diceref.games import family
 from diceref.games.yardkle import bounded_yardkle
 from diceref.games.yardkle.rules import scoring
 from diceref.games.yardkle.rules.ruleset import POINTS_PARAMETERS, YardkleRules
@@ -44,9 +44,10 @@ CASES: dict[str, dict[str, Any]] = {
 
 def forget() -> None:
     """Empty every per-ruleset cache the check reads (the process-wide packings stay)."""
-    for cache in (throws._summary, policy.layout, policy.hot_dice_forced, _variant):
+    for cache in (throws._summary, policy.layout, policy.hot_dice_forced):
         cache.cache_clear()
-    for enumeration in (policy._throw_options, scoring._valuations, scoring._set_asides):
+    family._VARIANTS.clear()
+    for enumeration in (policy._throw_options, scoring._valuations, scoring._set_asides_of):
         enumeration.cache_clear()
 
 

@@ -6,18 +6,25 @@ Only caches of functions without parameters (one entry, whatever is asked) may b
 A count alone does not bound memory (a request plan is 2.4 MB at the built-in upper-bonus
 threshold, 18.6 MB at 500), so every cache keyed by a ruleset is a `PerRuleset`, whose
 entries count against the process's one `MemoryBudget` with the registry's house-rules
-tables.  The caches are found by walking every module, and by running the request paths
-for distinct rulesets and looking for any module-level container that grew.
+tables.  The caches are found by reading every module's source for `functools` caches
+(allowed only over a fixed domain, each listed with why its domain is fixed), by walking
+every module, and by running the request paths for distinct rulesets and looking for any
+module-level container that grew.  The tables store's memory layer holds what the registry
+loaded and forgets what it evicts, so the registry's charge to the budget covers it.
 """
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import dataclasses
 import importlib
 import inspect
 import pkgutil
+import uuid
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -26,16 +33,87 @@ import pytest
 
 import diceref
 from diceref.core import cache
-from diceref.core.cache import BUDGET, MemoryBudget, PerRuleset, nbytes_of
+from diceref.core.cache import BUDGET, Memoized, MemoryBudget, PerRuleset, nbytes_of
+from diceref.games.chicago import CHICAGO
+from diceref.games.chicago.rules.ruleset import Call
+from diceref.games.chicago.solver import coach
+from diceref.games.families import FAMILIES
+from diceref.games.family import _VARIANTS as FAMILY_VARIANTS
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset, UpperBonus
 from diceref.games.scorecard.solver import advice, batched, request_turn
 from diceref.games.scorecard.solver.statespace import state_space
+from diceref.games.yardkle.rules import scoring
 from diceref.games.yardkle.rules.ruleset import YardkleRules
+from diceref.games.yardkle.rules.scoring import set_asides
+from diceref.games.yardkle.solver.policy import layout
 from diceref.games.yardkle.solver.race import win_chances
+from diceref.tables.config import TableSettings
+from diceref.tables.registry import TableRegistry
+from diceref.tables.spec import TableSpec
+from diceref.tables.store import TableStore
 
 CONTAINERS = (dict, OrderedDict, defaultdict, list, set, deque)
+SOURCE = Path(diceref.__file__).parent
+
+# The `functools` caches allowed: each is keyed by a fixed, small domain (or has no
+# parameters), never by what a request may choose freely; the reason says why.
+FIXED_DOMAIN = {
+    "core.dice.face_counts": "no parameters",
+    "core.dice.sub_multisets": "a throw of at most five dice: 252 throws (maxsize)",
+    "games.chicago.solver.coach.outcomes": "a count of dice to rethrow, 0 to 3",
+    "games.families._imported": "the packages FAMILIES' entries name",
+    "games.scorecard.solver.keeps.keep_graph": "no parameters",
+    "games.scorecard.solver.request_turn.keep_transitions": "no parameters",
+    "games.yardkle.solver.throws.packings": "a bool: whether groups need distinct faces",
+    "games.yardkle.tables._least_yardkle_chance": "a bool: whether groups need distinct faces",
+    "http.desk._redoc_bundle": "no parameters",
+    "http.family.family_apis": "no parameters",
+    "http.family.api_of_game": "a built-in game id (callers check ALL_GAMES first)",
+    "http.game_models.document_types": "no parameters",
+    "http.problem_handlers.die_fields": "no parameters",
+    "http.routes.games.game_rules": "a built-in game id (the handler checks ALL_GAMES first)",
+    "http.routes.games.summaries": "no parameters",
+    "http.vocabulary.error_codes": "no parameters",
+    "http.vocabulary.glossary": "no parameters",
+}
+# Keyed by what a request sends, bounded by count, and to become a `PerRuleset` with its
+# module's rewrite; an entry that has gone may be deleted here.
+NOT_YET_PER_RULESET = {
+    "games.scorecard.api.custom._custom": "a custom ruleset's bytes",
+    "games.scorecard.api.custom._compiled": "a ruleset document, by its encoding",
+}
+
+
+def _functools_caches() -> set[str]:
+    """Every use of `functools.cache`/`lru_cache` in the package's source: a decorated
+    function's dotted name (below `diceref.`), or the line of any other use."""
+    found: set[str] = set()
+    for path in sorted(SOURCE.rglob("*.py")):
+        parts = path.relative_to(SOURCE).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        tree = ast.parse(path.read_text(), str(path))
+        decorators: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for decorator in node.decorator_list:
+                    if _is_functools_cache(decorator):
+                        found.add(f"{module}.{node.name}")
+                        decorators.add(id(decorator))
+        for node in ast.walk(tree):
+            other_use = isinstance(node, ast.Call) and id(node) not in decorators
+            if other_use and _is_functools_cache(node.func) and not isinstance(node.func, ast.Call):
+                found.add(f"{module}:{node.lineno}")
+    return found
+
+
+def _is_functools_cache(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("cache", "lru_cache") and ast.unparse(node.value) == "functools"
+    return isinstance(node, ast.Name) and node.id in ("cache", "lru_cache")
 
 
 def _modules() -> Iterator[ModuleType]:
@@ -66,9 +144,29 @@ def _containers() -> dict[str, int]:
     }
 
 
+def test_every_functools_cache_is_over_a_fixed_domain() -> None:
+    """A cache keyed by rules, hashes, documents or dice states is a `PerRuleset`: an
+    `lru_cache` would count entries, not bytes, outside the one budget."""
+    found = _functools_caches()
+    assert "core.dice.face_counts" in found, "the source walk is broken"
+    assert sorted(found - FIXED_DOMAIN.keys() - NOT_YET_PER_RULESET.keys()) == []
+    assert sorted(FIXED_DOMAIN.keys() - found) == []  # an entry that went leaves the list
+
+
+def test_the_fixed_domain_caches_are_bounded_at_a_few_hundred() -> None:
+    caches = dict(_caches())
+    seen = {f"diceref.{name}" for name in FIXED_DOMAIN} & caches.keys()
+    assert len(seen) >= 6, sorted(caches)  # those outside diceref.http
+    for name in seen:
+        fn = caches[name]
+        if inspect.signature(fn.__wrapped__).parameters:
+            maxsize = fn.cache_info().maxsize
+            assert maxsize is not None and maxsize <= 300, name
+
+
 def test_every_cache_keyed_by_what_a_request_sends_is_bounded() -> None:
     caches = _caches()
-    assert len(caches) >= 10, "the walk found too few caches: it is broken"
+    assert len(caches) >= 6, "the walk found too few caches: it is broken"
     unbounded = [
         name
         for name, fn in caches
@@ -79,12 +177,12 @@ def test_every_cache_keyed_by_what_a_request_sends_is_bounded() -> None:
 
 def test_every_per_ruleset_cache_counts_against_the_one_budget() -> None:
     found = {
-        f"{module.__name__}.{name}": value
+        f"{module.__name__}.{name}": value.cache if isinstance(value, Memoized) else value
         for module in _modules()
         for name, value in vars(module).items()
-        if isinstance(value, PerRuleset)
+        if isinstance(value, (PerRuleset, Memoized))
     }
-    assert len(found) >= 10, sorted(found)  # the walk sees them (points, plans, turns...)
+    assert len(found) >= 20, sorted(found)  # the walk sees them (points, plans, turns...)
     assert [name for name, c in found.items() if c.budget is not BUDGET] == []
 
 
@@ -115,7 +213,67 @@ def _exercise(threshold: int) -> None:
     assert joker.five_box_index is not None
     mask = 1 << joker.five_box_index
     request_turn.request_turn(joker, np.zeros(joker_space.size), mask, 0, 1).keeps_with(1)
-    win_chances(YardkleRules(target=5000 + 50 * threshold), 40)
+    yardkle = _yardkle(threshold)
+    win_chances(yardkle, 40)
+    layout(yardkle)
+    set_asides((1, 5, 5), yardkle)
+    yardkle_family = next(family for family in FAMILIES if family.name == "yardkle")
+    yardkle_family.with_rules("yardkle", {"target": 5000 + 50 * threshold})
+    coach.advise(CHICAGO, (1, 2, 3), 1, Call.HIGH, target=threshold)
+
+
+def _yardkle(threshold: int) -> YardkleRules:
+    return YardkleRules(target=5000 + 50 * threshold, single_five=50 + threshold)
+
+
+def test_what_distinct_rulesets_derive_is_counted_against_the_budget() -> None:
+    """Yardkle's layouts and set-asides, a family's variants and Chicago's valued
+    positions, asked for distinct rulesets, are entries of caches the budget counts."""
+    _exercise(20)
+    assert _yardkle(20) in layout.cache._items
+    assert _yardkle(20) in scoring._set_asides_of.cache._items
+    assert any(json == '{"target": 6000}' for _, _, json in FAMILY_VARIANTS)
+    assert any(objective.target == 20 for objective in coach._MEMOS)
+    for memoized in (layout, scoring._set_asides_of):
+        assert memoized.cache.budget is BUDGET and memoized.cache.nbytes() > 0
+
+
+def _house_table() -> TableSpec:
+    """An on-demand table of a ruleset of its own, solved in the registry's thread."""
+    return TableSpec("value", "house", uuid.uuid4().hex[:16], "t", (1000,), lambda _: np.ones(1000))
+
+
+def test_the_tables_store_keeps_no_more_than_the_registry_counts(tmp_path: Path) -> None:
+    """A flood of house-rules tables through the registry: the store's memory layer (and
+    what it keeps per table) holds only the tables the registry serves and charges to
+    the budget; those evicted are forgotten by the store too."""
+    budget = MemoryBudget()
+    settings = TableSettings(cache_dir=tmp_path, on_demand_memory_bytes=2 * 8000)
+
+    async def run() -> None:
+        store = TableStore(settings)
+        registry = TableRegistry(store, [], budget=budget)
+        await registry.start(())
+        try:
+            for _ in range(6):
+                table = _house_table()
+                registry.admit((table,))
+                for _ in range(500):
+                    if registry.table(table) is not None:
+                        break
+                    await asyncio.sleep(0.01)
+                assert registry.table(table) is not None
+            await store.drain()
+            served = set(registry._tables)
+            assert len(served) == 2
+            assert set(store._memory) <= served
+            assert set(store._ttl) <= served
+            assert set(store.disk._mapped) <= served
+            assert sum(store._memory[key].nbytes for key in store._memory) <= budget.held()
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
 
 
 def test_no_other_module_level_container_grows_with_distinct_rulesets() -> None:

@@ -15,6 +15,7 @@ built-in games are used all the time and stay in; a variant used once falls out.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import threading
 from collections import OrderedDict
@@ -69,6 +70,17 @@ def nbytes_of(value: object) -> int:
     return total
 
 
+class _Entry:
+    """One cached value, with the cache and key it is held under and the bytes it counts
+    for.  The budget orders entries by identity: a hit then hashes its key only for the
+    cache's own map, not again for the budget's order."""
+
+    __slots__ = ("cache", "key", "nbytes", "value")
+
+    def __init__(self, cache: PerRuleset[Any, Any], key: Hashable, value: Any, nbytes: int):
+        self.cache, self.key, self.value, self.nbytes = cache, key, value, nbytes
+
+
 class MemoryBudget:
     """The bytes a process may keep of what it derives from rulesets, over every cache.
 
@@ -79,9 +91,7 @@ class MemoryBudget:
     def __init__(self, limit: int = DEFAULT_BUDGET_BYTES) -> None:
         self.limit = limit
         self.cached = 0  # bytes of the caches' entries
-        self._order: OrderedDict[tuple[int, Hashable], tuple[PerRuleset[Any, Any], int]] = (
-            OrderedDict()
-        )
+        self._order: OrderedDict[_Entry, None] = OrderedDict()
         self._charged: dict[str, int] = {}
         self.lock = threading.RLock()
 
@@ -99,34 +109,36 @@ class MemoryBudget:
                 self._charged.pop(holder, None)
             self._evict(keep=None)
 
-    def _add(self, cache: PerRuleset[Any, Any], key: Hashable, nbytes: int) -> None:
+    def _add(self, entry: _Entry) -> None:
         with self.lock:
-            slot = (id(cache), key)
-            old = self._order.pop(slot, None)
-            if old is not None:
-                self.cached -= old[1]
-            self._order[slot] = (cache, nbytes)
-            self.cached += nbytes
-            self._evict(keep=slot)
+            self._order[entry] = None
+            self.cached += entry.nbytes
+            self._evict(keep=entry)
 
-    def _remove(self, cache: PerRuleset[Any, Any], key: Hashable) -> None:
+    def _remove(self, entry: _Entry) -> None:
         with self.lock:
-            old = self._order.pop((id(cache), key), None)
-            if old is not None:
-                self.cached -= old[1]
+            if entry in self._order:
+                del self._order[entry]
+                self.cached -= entry.nbytes
 
-    def _touch(self, cache: PerRuleset[Any, Any], key: Hashable) -> None:
-        with contextlib.suppress(KeyError):  # evicted meanwhile: nothing to move
-            self._order.move_to_end((id(cache), key))
+    def _touch(self, entry: _Entry) -> None:
+        # try, not contextlib.suppress: this is every hit's path, and a context manager
+        # costs more than the move itself
+        try:
+            self._order.move_to_end(entry)
+        except KeyError:  # evicted meanwhile: nothing to move
+            return
 
-    def _evict(self, keep: tuple[int, Hashable] | None) -> None:
+    def _evict(self, keep: _Entry | None) -> None:
         while self.held() > self.limit and self._order:
-            slot = next(iter(self._order))
-            if slot == keep:  # the newest entry is the only one left
+            entry = next(iter(self._order))
+            if entry is keep:  # the newest entry is the only one left
                 return
-            cache, nbytes = self._order.pop(slot)
-            self.cached -= nbytes
-            cache._items.pop(slot[1], None)
+            del self._order[entry]
+            self.cached -= entry.nbytes
+            items = entry.cache._items
+            if items.get(entry.key) is entry:
+                del items[entry.key]
 
 
 BUDGET = MemoryBudget()  # the process's one budget; its limit is set from the settings
@@ -139,7 +151,7 @@ class PerRuleset(Generic[K, V]):
     def __init__(self, size: int, budget: MemoryBudget | None = None) -> None:
         self.size = size
         self.budget = BUDGET if budget is None else budget
-        self._items: OrderedDict[K, V] = OrderedDict()
+        self._items: OrderedDict[K, _Entry] = OrderedDict()
 
     def get(self, key: K, make: Callable[[], V]) -> V:
         found = self.peek(key)
@@ -154,35 +166,44 @@ class PerRuleset(Generic[K, V]):
         # A hit takes no lock (`POST /score` asks four times): under the GIL, `get` and
         # `move_to_end` are each atomic, and an entry evicted between the two is still a
         # valid answer.  Inserting and evicting together is what the lock is for.
-        found = self._items.get(key)
-        if found is not None:
-            with contextlib.suppress(KeyError):
-                self._items.move_to_end(key)
-            self.budget._touch(self, key)
-        return found
+        entry = self._items.get(key)
+        if entry is None:
+            return None
+        value: V = entry.value
+        try:
+            self._items.move_to_end(key)
+        except KeyError:  # evicted meanwhile: still a valid answer
+            return value
+        self.budget._touch(entry)
+        return value
 
     def put(self, key: K, value: V) -> None:
-        nbytes = nbytes_of(value)
+        entry = _Entry(self, key, value, nbytes_of(value))
         with self.budget.lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.budget._remove(old)
+            self._items[key] = entry
             while len(self._items) > self.size:
-                oldest, _ = self._items.popitem(last=False)
-                self.budget._remove(self, oldest)
-            self.budget._add(self, key, nbytes)
+                _, oldest = self._items.popitem(last=False)
+                self.budget._remove(oldest)
+            self.budget._add(entry)
 
     def pop(self, key: K) -> V | None:
         """Take the entry out (a value handed over once), None if not held."""
         with self.budget.lock:
-            found = self._items.pop(key, None)
-            self.budget._remove(self, key)
-        return found
+            entry = self._items.pop(key, None)
+            if entry is None:
+                return None
+            self.budget._remove(entry)
+        value: V = entry.value
+        return value
 
     def clear(self) -> None:
         """Forget every entry (a benchmark that solves "from scratch" in one process)."""
         with self.budget.lock:
-            for key in list(self._items):
-                self.budget._remove(self, key)
+            for entry in self._items.values():
+                self.budget._remove(entry)
             self._items.clear()
 
     def __len__(self) -> int:
@@ -193,9 +214,41 @@ class PerRuleset(Generic[K, V]):
         return iter(list(self._items))
 
     def __getitem__(self, key: K) -> V:
-        return self._items[key]
+        value: V = self._items[key].value
+        return value
 
     def nbytes(self) -> int:
         """The bytes this cache's entries are counted for."""
         with self.budget.lock:
-            return sum(n for (owner, _), (_, n) in self.budget._order.items() if owner == id(self))
+            return sum(entry.nbytes for entry in self.budget._order if entry.cache is self)
+
+
+class Memoized(Generic[K, V]):
+    """A function of one hashable argument (a ruleset, mostly) whose results a `PerRuleset`
+    keeps: what `functools.lru_cache` would be, within the byte budget and seen by it."""
+
+    def __init__(self, function: Callable[[K], V], size: int) -> None:
+        self.function = function
+        self.cache: PerRuleset[K, V] = PerRuleset(size)
+        functools.update_wrapper(self, function)
+
+    def __call__(self, key: K) -> V:
+        found = self.cache.peek(key)
+        if found is None:
+            found = self.function(key)
+            self.cache.put(key, found)
+        return found
+
+    def cache_clear(self) -> None:
+        """Forget every result (a benchmark that measures the cold path)."""
+        self.cache.clear()
+
+
+def per_ruleset(size: int) -> Callable[[Callable[[K], V]], Memoized[K, V]]:
+    """Decorate a function of one argument so that its results are kept in a `PerRuleset`
+    of `size` entries (results must not be None: None means "not held")."""
+
+    def decorate(function: Callable[[K], V]) -> Memoized[K, V]:
+        return Memoized(function, size)
+
+    return decorate

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, TypeVar
 
+from diceref.core.cache import PerRuleset
 from diceref.core.game import GameInfo, RuleParameterError, build_variant
 from diceref.tables.spec import TableSpec
 
@@ -106,6 +106,11 @@ class ReviewTable:
         return cls(title, columns, rows, lines)
 
 
-@lru_cache(maxsize=VARIANT_CACHE_SIZE)
+_VARIANTS: PerRuleset[tuple[Family, str, str], GameInfo] = PerRuleset(VARIANT_CACHE_SIZE)
+
+
 def _variant(family: Family, game: str, rules_json: str) -> GameInfo:
-    return build_variant(family.builders[game], family.games[game], json.loads(rules_json))
+    return _VARIANTS.get(
+        (family, game, rules_json),
+        lambda: build_variant(family.builders[game], family.games[game], json.loads(rules_json)),
+    )

@@ -150,6 +150,7 @@ class TableStore(TableLookup):
         """Drop the process's copy of a table (an evicted on-demand table); the disk cache
         and Redis keep theirs."""
         self._memory.pop(key, None)
+        self._ttl.pop(key, None)  # asked for again, the lookup is told its TTL again
         self.disk.forget(key)
 
     def trim_disk(self, keep: Collection[TableKey]) -> int:

@@ -15,6 +15,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from diceref.core.arrays import FloatArray
+from diceref.core.cache import per_ruleset
 from diceref.core.game import RuleParameterError
 from diceref.games.yardkle.rules.ruleset import (
     DEFAULT_RULES,
@@ -53,7 +54,7 @@ def rules_hash(rules: YardkleRules) -> str:
     return rules.rules_hash
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def policy_spec(rules: YardkleRules) -> TableSpec:
     """Expected turn points of every Yardkle state under the optimal turn policy."""
     return TableSpec(
@@ -73,7 +74,7 @@ def _solve(rules: YardkleRules, progress: Progress | None) -> FloatArray:
     return solve_policy_table(rules)
 
 
-@lru_cache(maxsize=TABLES_KEPT)
+@per_ruleset(TABLES_KEPT)
 def solve_policy_table(rules: YardkleRules) -> FloatArray:
     """The pure solve, kept per process for the `TABLES_KEPT` rulesets solved last and
     read-only (tests share it; every array handed out is read-only, so no caller can corrupt

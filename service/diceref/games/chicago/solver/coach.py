@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import factorial, prod
 
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import Dice, canonical, counts, multisets
 from diceref.core.errors import RuleViolation
 from diceref.games.chicago.rules.moves import Move, contains, legal_moves
@@ -26,6 +27,11 @@ SCALE = 6**CHICAGO_DICE
 # (chance of ending strictly better than the target, expected score signed so that larger
 # is better), both as numerators over 216 ** throws_left.
 Value = tuple[int, int]
+# A position within a turn: the dice, the 1s set aside, the throws left, the kept dice the
+# rules look at (`_held`).
+Position = tuple[Dice, int, int, Dice]
+# Objectives whose positions' values are kept: a call and a score to beat under a ruleset.
+OBJECTIVES_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -63,27 +69,40 @@ def _held(rules: ChicagoRules, kept: Dice) -> Dice:
     return () if rules.sixes_counted_as_they_lie else canonical(kept)
 
 
-def move_value(objective: Objective, dice: Dice, aside: int, left: int, move: Move) -> Value:
+def move_value(
+    objective: Objective, memo: dict[Position, Value], dice: Dice, aside: int, left: int, move: Move
+) -> Value:
+    """The value of `move`; `memo` holds the objective's positions already valued."""
     if move.rethrow == 0:
         chance, score = _final(objective, dice)
         return chance * SCALE**left, score * SCALE**left
     chance = score = 0
     held = _held(objective.rules, move.kept)
     for shown, weight in outcomes(move.rethrow):
-        c, s = best_value(objective, canonical(move.kept + shown), move.aside, left - 1, held)
+        position = (canonical(move.kept + shown), move.aside, left - 1, held)
+        found = memo.get(position)
+        c, s = best_value(objective, memo, position) if found is None else found
         chance += weight * c
         score += weight * s
     return chance, score
 
 
-@lru_cache(maxsize=1 << 16)
-def best_value(objective: Objective, dice: Dice, aside: int, left: int, held: Dice = ()) -> Value:
-    """The value of the dice under best play, `held` being the dice kept from the previous
-    throw (the conversions look at them when only the sixes just thrown count)."""
-    return max(
-        move_value(objective, dice, aside, left, m)
+def best_value(objective: Objective, memo: dict[Position, Value], position: Position) -> Value:
+    """The value of a position under best play (kept in `memo`), its `held` being the dice
+    kept from the previous throw (the conversions look at them when only the sixes just
+    thrown count)."""
+    dice, aside, left, held = position
+    value = max(
+        move_value(objective, memo, dice, aside, left, m)
         for m in legal_moves(objective.rules, dice, aside, left > 0, held)
     )
+    memo[position] = value
+    return value
+
+
+# The positions valued for each objective: a ruleset, a call and a score to beat all come
+# from the request, so they are kept per objective within the byte budget.
+_MEMOS: PerRuleset[Objective, dict[Position, Value]] = PerRuleset(OBJECTIVES_KEPT)
 
 
 def _check(
@@ -151,7 +170,11 @@ def advise(
     for c in calls:
         to_beat = None if target is None else rules.target_strength(target, c)
         objective = Objective(rules, c, to_beat)
-        values = [move_value(objective, dice, aside, throws_left, m) for m in moves]
+        memo = _MEMOS.get(objective, dict)
+        known = len(memo)
+        values = [move_value(objective, memo, dice, aside, throws_left, m) for m in moves]
+        if len(memo) > known:  # counted again against the budget, as it now is
+            _MEMOS.put(objective, memo)
         ranked = sorted(range(len(moves)), key=lambda i: values[i], reverse=True)
         sign = 1 if c is Call.HIGH else -1
         out[c] = [

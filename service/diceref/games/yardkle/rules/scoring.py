@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 
+from diceref.core.cache import per_ruleset
 from diceref.core.dice import FACES, Dice, canonical, counts, multisets, wrong_dice_count
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import (
@@ -129,7 +129,7 @@ def _dice_of(c: Counts) -> Dice:
     return tuple(f for f in FACES for _ in range(c[f - 1]))
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def _valuations(rules: YardkleRules) -> dict[Counts, Valuation]:
     combos = rules.combinations
     out: dict[Counts, Valuation] = {}
@@ -147,13 +147,17 @@ def valuation(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> Valua
     return _valuations(rules).get(counts(canonical(dice)))
 
 
-# A throw's set-asides, per throw and ruleset: 923 throws of one to six dice a ruleset.
-SET_ASIDES_KEPT = 16 * 923
-
-
-@lru_cache(maxsize=SET_ASIDES_KEPT)
-def _set_asides(throw: Dice, rules: YardkleRules) -> tuple[SetAside, ...]:
+@per_ruleset(RULESETS_KEPT)
+def _set_asides_of(rules: YardkleRules) -> dict[Dice, tuple[SetAside, ...]]:
+    """The set-asides of every throw of the rules' dice (923 throws for six): built
+    together, so that the entry the budget counts is the whole of what is kept."""
     table = _valuations(rules)
+    return {
+        throw: _set_asides(throw, table) for n in range(1, rules.dice + 1) for throw in multisets(n)
+    }
+
+
+def _set_asides(throw: Dice, table: dict[Counts, Valuation]) -> tuple[SetAside, ...]:
     c = counts(throw)
     found: list[SetAside] = []
     for sub in product(*(range(k + 1) for k in c)):
@@ -166,7 +170,9 @@ def _set_asides(throw: Dice, rules: YardkleRules) -> tuple[SetAside, ...]:
 
 def set_asides(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> tuple[SetAside, ...]:
     """Every legal set-aside of a throw, best points first (empty: the throw is a Yardkle)."""
-    return _set_asides(canonical(dice), rules)
+    throw = canonical(dice)
+    found = _set_asides_of(rules).get(throw)
+    return _set_asides(throw, _valuations(rules)) if found is None else found
 
 
 def is_yardkle(dice: Sequence[int], rules: YardkleRules = DEFAULT_RULES) -> bool:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.cache import per_ruleset
 from diceref.core.dice import multiset_probability, multisets
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
@@ -51,7 +51,7 @@ def throw_options(rules: YardkleRules) -> ThrowOptions:
     return _throw_options(scoring_key(rules))
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def _throw_options(rules: YardkleRules) -> ThrowOptions:
     unit, n_dice = rules.unit, rules.dice
     throw_dice: list[int] = []
@@ -129,7 +129,7 @@ def _kept_back_and_hot(rules: YardkleRules, n: int) -> tuple[float, float, float
     )
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
     s = throw_summary(rules)
     d = rules.dice
@@ -164,7 +164,7 @@ def hot_dice_forced(rules: YardkleRules) -> HotDiceForced:
     )
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def closed_form_coefficients(rules: YardkleRules) -> tuple[FloatArray, FloatArray]:
     """(slopes, offsets) per dice count: throwing n dice at or above `bank_from` is worth
     slope t + offset (then banking at the first state that may bank)."""
@@ -210,7 +210,7 @@ class Layout:
     max_step: int  # largest set-aside, in levels
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def layout(rules: YardkleRules) -> Layout:
     """From the throws' summary (`solver/throws.py`: array work of a millisecond, whatever
     the points), not from every option of every throw, so a request's house rules are

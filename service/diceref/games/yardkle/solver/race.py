@@ -14,14 +14,13 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IndexArray
-from diceref.core.cache import PerRuleset
+from diceref.core.cache import PerRuleset, per_ruleset
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.rules.ruleset import RULESETS_KEPT
 from diceref.games.yardkle.rules.scoring import YardkleRules
@@ -57,7 +56,7 @@ def race_options(rules: YardkleRules) -> RaceOptions:
     return _race_options(scoring_key(rules))
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def _race_options(rules: YardkleRules) -> RaceOptions:
     opts = throw_options(rules)
     bounds = [*opts.starts.tolist(), len(opts.option_steps)]

@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.cache import per_ruleset
 from diceref.core.dice import counts, multiset_probability, multisets
 from diceref.games.yardkle.rules.ruleset import (
     POINTS_PARAMETERS,
@@ -126,7 +127,7 @@ def throw_summary(rules: YardkleRules) -> ThrowSummary:
     return _summary(scoring_key(rules))
 
 
-@lru_cache(maxsize=RULESETS_KEPT)
+@per_ruleset(RULESETS_KEPT)
 def _summary(rules: YardkleRules) -> ThrowSummary:
     table = packings(rules.groups_distinct_faces)
     points = {c.id: c.points for c in rules.combinations}
