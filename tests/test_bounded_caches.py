@@ -80,10 +80,6 @@ FIXED_DOMAIN = {
 }
 # Keyed by what a request sends, bounded by count, and to become a `PerRuleset` with its
 # module's rewrite; an entry that has gone may be deleted here.
-NOT_YET_PER_RULESET = {
-    "games.scorecard.api.custom._custom": "a custom ruleset's bytes",
-    "games.scorecard.api.custom._compiled": "a ruleset document, by its encoding",
-}
 
 
 def _functools_caches() -> set[str]:
@@ -149,7 +145,7 @@ def test_every_functools_cache_is_over_a_fixed_domain() -> None:
     `lru_cache` would count entries, not bytes, outside the one budget."""
     found = _functools_caches()
     assert "core.dice.face_counts" in found, "the source walk is broken"
-    assert sorted(found - FIXED_DOMAIN.keys() - NOT_YET_PER_RULESET.keys()) == []
+    assert sorted(found - FIXED_DOMAIN.keys()) == []
     assert sorted(FIXED_DOMAIN.keys() - found) == []  # an entry that went leaves the list
 
 

@@ -8,11 +8,11 @@ Every scorecard operation (and `POST /rulesets`) asks `ruleset_of`, so the exclu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import msgspec
 
+from diceref.core.cache import per_ruleset
 from diceref.core.errors import RuleViolation
 from diceref.games.family import VARIANT_CACHE_SIZE
 from diceref.games.scorecard import FAMILY
@@ -66,6 +66,6 @@ class _Sent:
     doc: RulesetDocument = field(compare=False)
 
 
-@lru_cache(maxsize=VARIANT_CACHE_SIZE)
+@per_ruleset(VARIANT_CACHE_SIZE)
 def _compiled(sent: _Sent) -> Ruleset:
     return compile_document(sent.doc)
