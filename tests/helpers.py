@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import math
 import os
@@ -113,3 +114,14 @@ def put_policy_for(app: Litestar, rules: Any) -> None:
     """Serve the Yardkle policy table of a house-rules variant in `app` (solved here, as a
     test's own, rather than on demand by the app's solver workers)."""
     app.state.tables.put(policy_spec(rules), solve_policy_table(rules), "memory")
+
+
+async def registry_table(registry: Any, spec: Any) -> FloatArray:
+    """The registry's table of `spec` once its background load has served it (5 s at
+    most, a hang guard), else a failure naming the spec's status."""
+    for _ in range(500):
+        table = registry.table(spec)
+        if table is not None:
+            return table  # type: ignore[no-any-return]
+        await asyncio.sleep(0.01)
+    raise AssertionError(registry.status_of(spec))

@@ -22,18 +22,14 @@ from diceref.tables.disk import DiskCache
 from diceref.tables.registry import TableRegistry
 from diceref.tables.spec import TableSpec
 from diceref.tables.store import TableStore
+from helpers import registry_table
 
 N = 4096  # floats: 32 KB, eight pages
 SPEC = TableSpec("value", "game", "c0ffee", "t", (N,), lambda _: np.full(N, 30.0))
 
 
 async def served(registry: TableRegistry) -> FloatArray:
-    for _ in range(500):
-        table = registry.table(SPEC)
-        if table is not None:
-            return table
-        await asyncio.sleep(0.01)
-    raise AssertionError(registry.status_of(SPEC))
+    return await registry_table(registry, SPEC)
 
 
 def rewrite_in_place(path: Path, value: float) -> None:

@@ -19,6 +19,7 @@ from diceref.tables.config import TableSettings
 from diceref.tables.registry import SolveQueueFull, TableRegistry, group_of
 from diceref.tables.spec import TableSpec
 from diceref.tables.store import TableStore
+from helpers import registry_table
 
 N = 1000  # floats: 8,000 bytes a table
 
@@ -32,12 +33,7 @@ def spec(n: int = N, value: float = 1.0) -> TableSpec:
 
 
 async def wait_ready(registry: TableRegistry, s: TableSpec) -> FloatArray:
-    for _ in range(500):
-        table = registry.table(s)
-        if table is not None:
-            return table
-        await asyncio.sleep(0.01)
-    raise AssertionError(registry.status_of(s))
+    return await registry_table(registry, s)
 
 
 def test_least_recently_used_tables_leave_memory(tmp_path: Path) -> None:
