@@ -174,7 +174,9 @@ class RequestTurn:
             raise ValueError(f"1 to {self.rounds} throws can be left, got {throws_left}")
         tr = keep_transitions()
         while len(self.keeps) < throws_left:
-            keep: FloatArray = np.add.reduceat(self.after[tr.throw_of] * tr.probability, tr.starts)
+            # a vector over the throws, or (252, n) for n needs at once (play to win)
+            probability = tr.probability.reshape(-1, *(1,) * (self.after.ndim - 1))
+            keep: FloatArray = np.add.reduceat(self.after[tr.throw_of] * probability, tr.starts)
             self.keeps.append(keep)
             # standing on a throw before the last is "keep all five", its value the best
             # keep of those dice (the first throw's own stand score, russian-poker's doubled
@@ -197,12 +199,11 @@ def request_turn(
     return RequestTurn(ruleset.throws_per_turn - 1, later)
 
 
-def _next_values(
-    plan: RequestPlan, values: FloatArray, mask: int, sub: int, flag: int
-) -> FloatArray:
-    """Value of every box's next state (points and bonus added for upper boxes), in the
-    rows `stand_rows` names: 6 per upper box, then one per lower box (two for a Joker
-    game's five-of-a-kind box); -inf for a box the throw may not fill."""
+def next_rows(plan: RequestPlan, mask: int, sub: int, flag: int) -> tuple[IndexArray, FloatArray]:
+    """Where every box leads from a state, in the rows `stand_rows` names (6 per upper box,
+    then one per lower box, two for a Joker game's five-of-a-kind box): the next state's
+    index, and what the row adds (points and bonus of an upper box, 0 for a lower one whose
+    points `stand_points` gives, -inf for a box the throw may not fill)."""
     space = plan.space
     folded = space.fold_one(mask, sub)
     base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
@@ -211,6 +212,14 @@ def _next_values(
     lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
     index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key])) + base
     add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]))
+    return index, add
+
+
+def _next_values(
+    plan: RequestPlan, values: FloatArray, mask: int, sub: int, flag: int
+) -> FloatArray:
+    """Value of every box's next state, points and bonus of upper boxes added (`next_rows`)."""
+    index, add = next_rows(plan, mask, sub, flag)
     out: FloatArray = values[index] + add
     return out
 

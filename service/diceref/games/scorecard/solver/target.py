@@ -1,0 +1,476 @@
+"""Play to win: the chance to reach a total, and the whole distribution of the final total.
+
+A turn ends on a placement, which leads to a next state and adds its points (bonuses
+included): the turn's candidates per throw are read from the request plan (`TurnModel`'s
+boxes, Joker choices and bonuses), as (next state, points) pairs.  Over them the win table
+takes the best chance to still reach n points, `W(s, n) = E[max_p W(s'_p, n - points_p)]`
+through the keeps, for every n of the state's band at once; the distribution table
+follows the expected-points play and mixes the next states' distributions, shifted by the
+points.  Method, proof and tie rule: docs/solver.md, "Play to win".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.core.arrays import FloatArray, IntArray
+from diceref.core.dice import N_THROWS
+from diceref.games.scorecard.rules.points import points_table
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.request_turn import (
+    RequestPlan,
+    RequestTurn,
+    keep_transitions,
+    next_rows,
+    request_plan,
+)
+from diceref.games.scorecard.solver.statespace import state_space
+
+NEG = -np.inf
+# A win probability within EPS of 1 (or of 0) at the edge of a state's band is stored as 1
+# (or 0); a distribution's probabilities below EPS at its ends are dropped.  Each turn adds
+# at most EPS of error per value, so a game of n turns at most n * EPS (docs/solver.md).
+EPS = 1e-13
+Progress = Callable[[int, int], None]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Where a turn may end from one state, per throw: `succ[b, t]` the next state of filling
+    box b with throw t, `shift[b, t]` the points it adds (-inf: not allowed).  `fives`
+    overrides the five-of-a-kind throws where the Joker or the extra bonus applies: per
+    throw, tiers of (next state, points); the first tier with a candidate is the choice."""
+
+    succ: IntArray
+    shift: FloatArray
+    fives: dict[int, list[list[tuple[int, float]]]]
+
+    def legal(self) -> BoolArray:
+        out: BoolArray = np.isfinite(self.shift)
+        return out
+
+
+def candidates(
+    ruleset: Ruleset, mask: int, sub: int, flag: int, first_throw: bool = False
+) -> Candidates:
+    """The turn's candidates from a state (see `Candidates`); `first_throw`: the dice come
+    from the turn's first throw (russian-poker's doubled points)."""
+    plan = request_plan(ruleset)
+    index, add = next_rows(plan, mask, sub, flag)
+    rows, points = _stand(plan, ruleset, first_throw)
+    succ = index[rows]
+    shift = add[rows] + points
+    fives: dict[int, list[list[tuple[int, float]]]] = {}
+    model = plan.model
+    five = model.five
+    if five is None or not mask >> five & 1:
+        return Candidates(succ, shift, fives)
+    extra = float(model.extra_for(flag, plan.five_throws[0]))
+    joker = model.joker_on(mask, flag)
+    by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    for t in plan.five_throws:
+        tiers = None
+        if joker and t in by_throw:
+            matching, choices = by_throw[t]
+            tiers = choices[1] if mask >> matching & 1 else choices[0]
+        if tiers is None:
+            if not extra:
+                continue
+            legal = np.isfinite(shift[:, t])
+            natural = [
+                (int(s), float(p) + extra)
+                for s, p in zip(succ[legal, t], shift[legal, t], strict=True)
+            ]
+            fives[t] = [natural]
+            continue
+        fives[t] = [
+            [
+                (int(index[row]), float(add[row]) + pts + extra)
+                for row, pts in tier
+                if np.isfinite(add[row])
+            ]
+            for tier in tiers
+        ]
+    return Candidates(succ, shift, fives)
+
+
+def _stand(plan: RequestPlan, ruleset: Ruleset, first_throw: bool) -> tuple[IntArray, FloatArray]:
+    """The next-state row and points of each (box, throw), for the dice of the first throw
+    or of a later one."""
+    if not first_throw:
+        return plan.stand_rows, plan.stand_points
+    table = points_table(ruleset)
+    rows = plan.stand_rows.copy()
+    points = plan.stand_points.copy()
+    upper = set(ruleset.upper_indices)
+    five = ruleset.five_box_index if ruleset.five_of_a_kind is not None else None
+    for b in range(len(ruleset.boxes)):
+        if b in upper:
+            continue
+        points[b] = table.natural[1][b]
+        if b == five:
+            top = plan.stand_rows[b][table.natural[0][b] == ruleset.five_box_top]
+            top_row = int(top[0]) if len(top) else int(plan.stand_rows[b].max()) - 1
+            rows[b] = np.where(table.natural[1][b] == ruleset.five_box_top, top_row, top_row + 1)
+    return rows, points
+
+
+def multiplied(ruleset: Ruleset) -> bool:
+    """The first throw's dice score otherwise than a later throw's (russian-poker)."""
+    table = points_table(ruleset)
+    return not np.array_equal(table.natural[0], table.natural[1])
+
+
+# ---------------------------------------------------------------------------------------
+# Win probabilities
+
+
+def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
+    """(252, len(needs)): the best chance to reach each need when the turn ends on each
+    throw (the need is counted before the placement's points)."""
+    legal = cand.legal()
+    b_idx, t_idx = np.nonzero(legal)
+    succ = cand.succ[b_idx, t_idx]
+    shift = cand.shift[b_idx, t_idx].astype(np.int64)
+    key = succ * (1 << 20) + (shift + (1 << 19))
+    unique, inverse = np.unique(key, return_inverse=True)
+    u_succ = unique >> 20
+    u_shift = (unique & ((1 << 20) - 1)) - (1 << 19)
+    got = win.lookup(u_succ[:, None], needs[None, :] - u_shift[:, None])
+    out = np.full((N_THROWS, len(needs)), NEG)
+    np.maximum.at(out, t_idx, got[inverse.ravel()])
+    for t, tiers in cand.fives.items():
+        out[t] = NEG
+        for tier in tiers:
+            if not tier:
+                continue
+            s = np.array([c[0] for c in tier], dtype=np.int64)
+            p = np.array([c[1] for c in tier], dtype=np.int64)
+            out[t] = win.lookup(s[:, None], needs[None, :] - p[:, None]).max(axis=0)
+            break
+    return out
+
+
+def turn_start(
+    ruleset: Ruleset,
+    later: FloatArray,
+    first: FloatArray | None,
+) -> FloatArray:
+    """A turn's value from its start: the first throw's chance-weighted best of standing
+    (`first`, where the first throw scores otherwise) and keeping, from the values of
+    standing after a later throw (`later`, 252 rows)."""
+    rounds = ruleset.throws_per_turn - 1
+    tr = keep_transitions()
+    if rounds == 0:
+        best = first if first is not None else later
+    else:
+        turn = RequestTurn(rounds, later)
+        turn.keeps_with(rounds)
+        best = turn.after if first is None else np.maximum(turn.after, first)
+    weights = tr.throw_probability if best.ndim == 1 else tr.throw_probability[:, None]
+    out: FloatArray = (best * weights).sum(axis=0)
+    return out
+
+
+def win_turn(
+    ruleset: Ruleset, win: BandTable, mask: int, sub: int, flag: int, need: int
+) -> RequestTurn:
+    """One turn for a request under target play: `keeps_with(throws_left)` gives each keep's
+    chance to reach `need` more points (KEEPS order), as `RequestTurn` does for points."""
+    cand = candidates(ruleset, mask, sub, flag)
+    later = stand_win(win, cand, np.array([need], dtype=np.int64))[:, 0]
+    return RequestTurn(ruleset.throws_per_turn - 1, later)
+
+
+def _band_bounds(win: BandTable, cands: list[Candidates]) -> tuple[int, int]:
+    """Needs below `lo` are reached for sure and from `hi` never, whatever the throws: every
+    candidate's next state is sure (or hopeless) there."""
+    lo, hi = None, None
+    for cand in cands:
+        legal = cand.legal()
+        pairs = [(cand.succ[legal], cand.shift[legal])]
+        for tiers in cand.fives.values():
+            for tier in tiers:
+                if tier:
+                    pairs.append((np.array([c[0] for c in tier]), np.array([c[1] for c in tier])))
+        for succ, shift in pairs:
+            low = int((win.lo[succ] + shift).min())
+            high = int((win.hi[succ] + shift).max())
+            lo = low if lo is None else min(lo, low)
+            hi = high if hi is None else max(hi, high)
+    assert lo is not None and hi is not None
+    return lo, hi
+
+
+def _trim(values: FloatArray, lo: int, below: float) -> tuple[int, FloatArray]:
+    """Drop the values within EPS of `below` at the band's start and within EPS of 0 at its
+    end; returns the new start and the values kept."""
+    head = np.flatnonzero(np.abs(values - below) > EPS)
+    if not len(head):  # all `below`: a win table's sure band ends where it ends
+        return (lo + len(values), values[:0]) if below else (lo, values[:0])
+    a = int(head[0])
+    tail = np.flatnonzero(values[a:] > EPS)
+    b = a + int(tail[-1]) + 1 if len(tail) else a
+    return lo + a, values[a:b]
+
+
+def _solve_bands(
+    ruleset: Ruleset,
+    below: float,
+    state_band: Callable[[BandTable, int, int, int], tuple[int, FloatArray]],
+    progress: Progress | None,
+) -> BandTable:
+    """Backward over the layers (most boxes filled first): each state's band from the
+    bands of the states its turn leads to (`state_band`)."""
+    space = state_space(ruleset)
+    mask, sub, flag = space.all_states()
+    size = space.size
+    lo = np.zeros(size, dtype=np.int64)
+    hi = np.zeros(size, dtype=np.int64)
+    start = np.zeros(size, dtype=np.int64)
+    chunks: list[FloatArray] = []
+    at = 0
+    table = BandTable.of(lo, hi, start, np.zeros(0), below)
+    full = (1 << space.n_boxes) - 1
+    done, todo = 0, len(mask)
+    for filled in range(space.n_boxes, -1, -1):
+        part = space.layer(filled)
+        layer: list[tuple[int, int, FloatArray]] = []
+        for m, s, f in zip(
+            mask[part].tolist(), sub[part].tolist(), flag[part].tolist(), strict=True
+        ):
+            i = space.index_one(m, s, f)
+            if m == full:  # nothing more to come: 0 points for sure
+                layer.append((i, 0, np.ones(1)) if below == 0.0 else (i, 1, np.zeros(0)))
+            else:
+                layer.append((i, *state_band(table, m, s, f)))
+        for i, first, values in layer:
+            lo[i], hi[i], start[i] = first, first + len(values), at
+            chunks.append(values)
+            at += len(values)
+        table = BandTable.of(lo, hi, start, np.concatenate(chunks), below)
+        done += part.stop - part.start
+        if progress is not None:
+            progress(done, todo)
+    return table
+
+
+def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
+    """The win table: from every state, the best chance that the points still to come reach
+    n, for every n of the state's band (1 below it, 0 from its end)."""
+    first_differs = multiplied(ruleset)
+
+    def state_band(win: BandTable, mask: int, sub: int, flag: int) -> tuple[int, FloatArray]:
+        cand = candidates(ruleset, mask, sub, flag)
+        cand_first = candidates(ruleset, mask, sub, flag, True) if first_differs else None
+        lo, hi = _band_bounds(win, [cand] if cand_first is None else [cand, cand_first])
+        needs = np.arange(lo, hi, dtype=np.int64)
+        later = stand_win(win, cand, needs)
+        first = stand_win(win, cand_first, needs) if cand_first is not None else None
+        return _trim(turn_start(ruleset, later, first), lo, 1.0)
+
+    return _solve_bands(ruleset, 1.0, state_band, progress)
+
+
+# ---------------------------------------------------------------------------------------
+# The distribution of the final total under expected-points play
+
+TIE = 1e-9  # options whose expected totals differ by less are tied (docs/solver.md, tie rule)
+
+
+def _ev_choice(values: FloatArray, cand: Candidates) -> tuple[FloatArray, IntArray, IntArray]:
+    """Expected-points play's placement for every throw: its value, next state and points.
+    Ties go to the first box in scorecard order (the first candidate of a Joker tier)."""
+    legal = cand.legal()
+    ev = np.where(legal, values[cand.succ] + np.where(legal, cand.shift, 0.0), NEG)
+    best = ev.max(axis=0)
+    b = np.argmax(ev >= best - TIE, axis=0)
+    cols = np.arange(N_THROWS)
+    succ, shift = cand.succ[b, cols].copy(), cand.shift[b, cols].astype(np.int64)
+    for t, tiers in cand.fives.items():
+        for tier in tiers:
+            if tier:
+                evs = [float(values[c[0]]) + c[1] for c in tier]
+                top = max(evs)
+                pick = next(c for c, e in zip(tier, evs, strict=True) if e >= top - TIE)
+                best[t], succ[t], shift[t] = top, pick[0], int(pick[1])
+                break
+        else:
+            best[t] = NEG
+    return best, succ, shift
+
+
+@dataclass(frozen=True)
+class TurnEnds:
+    """Where a turn ends under expected-points play: next state, points, probability."""
+
+    succ: IntArray
+    shift: IntArray
+    probability: FloatArray
+
+
+def turn_ends(
+    ruleset: Ruleset,
+    values: FloatArray,
+    mask: int,
+    sub: int,
+    flag: int,
+    mass: FloatArray,
+    throws_left: int,
+) -> TurnEnds:
+    """Follow expected-points play from dice spread as `mass` over the 252 throws with
+    `throws_left` throws to come (all of them: the turn's start): each throw keeps its best
+    keep (ties: the most dice kept), and the last throw (or a first throw that scores
+    otherwise and is better placed at once; ties: placed) fills its best box."""
+    rounds = ruleset.throws_per_turn - 1
+    cand = candidates(ruleset, mask, sub, flag)
+    later_ev, later_succ, later_shift = _ev_choice(values, cand)
+    first = throws_left == rounds and multiplied(ruleset)
+    ends: list[tuple[IntArray, IntArray, FloatArray]] = []
+    mass = mass.copy()
+    if first:
+        first_ev, first_succ, first_shift = _ev_choice(
+            values, candidates(ruleset, mask, sub, flag, True)
+        )
+    if throws_left:
+        tr = keep_transitions()
+        entry_keep = np.repeat(
+            np.arange(len(tr.starts)), np.diff(tr.starts, append=len(tr.throw_of))
+        )
+        segment = np.repeat(np.arange(N_THROWS), np.diff(tr.sub_starts, append=len(tr.sub_keeps)))
+        turn = RequestTurn(rounds, later_ev)
+        for left in range(throws_left, 0, -1):
+            keeps = turn.keeps_with(left)
+            vals = keeps[tr.sub_keeps]
+            top = np.maximum.reduceat(vals, tr.sub_starts)
+            # the last keep within TIE of the best in each throw's list (most dice kept)
+            tied = np.flatnonzero(vals >= top[segment] - TIE)
+            chosen = np.zeros(N_THROWS, dtype=np.int64)
+            chosen[segment[tied]] = tr.sub_keeps[tied]
+            if first and left == throws_left:
+                stand = first_ev >= top - TIE
+                ends.append((first_succ[stand], first_shift[stand], mass[stand]))
+                mass[stand] = 0.0
+            keep_mass = np.bincount(chosen, weights=mass, minlength=len(tr.starts))
+            mass = np.bincount(
+                tr.throw_of, weights=keep_mass[entry_keep] * tr.probability, minlength=N_THROWS
+            ).astype(np.float64)
+        ends.append((later_succ, later_shift, mass))
+    elif first:
+        ends.append((first_succ, first_shift, mass))
+    else:
+        ends.append((later_succ, later_shift, mass))
+    succ = np.concatenate([e[0] for e in ends])
+    shift = np.concatenate([e[1] for e in ends])
+    weight = np.concatenate([e[2] for e in ends])
+    some = weight > 0
+    key = succ[some] * (1 << 20) + (shift[some] + (1 << 19))
+    unique, inverse = np.unique(key, return_inverse=True)
+    return TurnEnds(
+        unique >> 20,
+        (unique & ((1 << 20) - 1)) - (1 << 19),
+        np.bincount(inverse.ravel(), weights=weight[some], minlength=len(unique)).astype(
+            np.float64
+        ),
+    )
+
+
+def mix(dist: BandTable, ends: TurnEnds) -> tuple[int, FloatArray]:
+    """The distribution of the points still to come after the turn's ends: the next
+    states' distributions shifted by the points and weighted by their chance."""
+    lo = int((dist.lo[ends.succ] + ends.shift).min())
+    hi = int((dist.hi[ends.succ] + ends.shift).max())
+    ks = np.arange(lo, hi, dtype=np.int64)
+    rows = dist.lookup(ends.succ[:, None], ks[None, :] - ends.shift[:, None])
+    out: FloatArray = ends.probability @ rows
+    return lo, out
+
+
+def solve_distribution(
+    ruleset: Ruleset, values: FloatArray, progress: Progress | None = None
+) -> BandTable:
+    """The distribution table: from every state, the chance of each number of points still
+    to come under expected-points play (`values`: the ruleset's value table)."""
+    start = keep_transitions().throw_probability
+    rounds = ruleset.throws_per_turn - 1
+
+    def state_band(dist: BandTable, mask: int, sub: int, flag: int) -> tuple[int, FloatArray]:
+        lo, band = mix(dist, turn_ends(ruleset, values, mask, sub, flag, start, rounds))
+        return _trim(band, lo, 0.0)
+
+    return _solve_bands(ruleset, 0.0, state_band, progress)
+
+
+@dataclass(frozen=True)
+class FinalDistribution:
+    """P(final total = first + i) = probabilities[i]."""
+
+    first: int
+    probabilities: FloatArray
+
+    @property
+    def totals(self) -> IntArray:
+        return np.arange(self.first, self.first + len(self.probabilities), dtype=np.int64)
+
+    @property
+    def mean(self) -> float:
+        return float(self.probabilities @ self.totals)
+
+    @property
+    def sd(self) -> float:
+        d = self.totals - self.mean
+        return float(np.sqrt(max(0.0, float(self.probabilities @ (d * d)))))
+
+    def quantile(self, q: float) -> int:
+        """The least total t with P(final <= t) >= q (q in (0, 1])."""
+        cdf = np.cumsum(self.probabilities)
+        return self.first + int(np.searchsorted(cdf, q * cdf[-1] - 1e-12))
+
+    def at_least(self, total: int) -> float:
+        i = max(0, total - self.first)
+        return float(self.probabilities[i:].sum())
+
+
+def final_distribution(
+    ruleset: Ruleset,
+    values: FloatArray,
+    dist: BandTable,
+    mask: int,
+    sub: int,
+    flag: int,
+    total: int,
+    dice: tuple[int, ...] | None = None,
+    throws_left: int = 0,
+) -> FinalDistribution:
+    """The final total's distribution under expected-points play from a card (its state
+    and total), at the start of its next turn, or with `dice` and `throws_left` to come."""
+    space = state_space(ruleset)
+    if dice is None:
+        i = space.index_one(mask, sub, flag)
+        lo, hi = int(dist.lo[i]), int(dist.hi[i])
+        return FinalDistribution(total + lo, dist.row(i, lo, hi))
+    from diceref.core.dice import throw_index
+
+    mass = np.zeros(N_THROWS)
+    mass[throw_index(dice)] = 1.0
+    lo, band = mix(dist, turn_ends(ruleset, values, mask, sub, flag, mass, throws_left))
+    lo, band = _trim(band, lo, 0.0)
+    return FinalDistribution(total + lo, band)
+
+
+__all__ = [
+    "BandTable",
+    "Candidates",
+    "FinalDistribution",
+    "candidates",
+    "final_distribution",
+    "solve_distribution",
+    "solve_win",
+    "win_turn",
+]
