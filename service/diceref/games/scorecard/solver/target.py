@@ -29,7 +29,7 @@ from diceref.games.scorecard.solver.request_turn import (
     next_rows,
     request_plan,
 )
-from diceref.games.scorecard.solver.statespace import state_space
+from diceref.games.scorecard.solver.statespace import popcount, state_space
 
 NEG = -np.inf
 # A win probability within EPS of 1 (or of 0) at the edge of a state's band is stored as 1
@@ -143,8 +143,9 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
     u_succ = unique >> 20
     u_shift = (unique & ((1 << 20) - 1)) - (1 << 19)
     got = win.lookup(u_succ[:, None], needs[None, :] - u_shift[:, None])
-    out = np.full((N_THROWS, len(needs)), NEG)
-    np.maximum.at(out, t_idx, got[inverse.ravel()])
+    every = np.full((legal.size, len(needs)), NEG)
+    every[np.flatnonzero(legal.ravel())] = got[inverse.ravel()]
+    out: FloatArray = every.reshape(*legal.shape, len(needs)).max(axis=0)
     for t, tiers in cand.fives.items():
         out[t] = NEG
         for tier in tiers:
@@ -225,11 +226,17 @@ def _solve_bands(
     below: float,
     state_band: Callable[[BandTable, int, int, int], tuple[int, FloatArray]],
     progress: Progress | None,
+    within: int = 0,
 ) -> BandTable:
     """Backward over the layers (most boxes filled first): each state's band from the
-    bands of the states its turn leads to (`state_band`)."""
+    bands of the states its turn leads to (`state_band`).  With `within`, only the states
+    whose filled boxes include those of `within` (every state a card with those boxes
+    filled can reach; the others have no band)."""
     space = state_space(ruleset)
     mask, sub, flag = space.all_states()
+    if within:
+        keep = (mask & within) == within
+        mask, sub, flag = mask[keep], sub[keep], flag[keep]
     size = space.size
     lo = np.zeros(size, dtype=np.int64)
     hi = np.zeros(size, dtype=np.int64)
@@ -239,8 +246,9 @@ def _solve_bands(
     table = BandTable.of(lo, hi, start, np.zeros(0), below)
     full = (1 << space.n_boxes) - 1
     done, todo = 0, len(mask)
+    layer_of = np.searchsorted(popcount(mask), np.arange(space.n_boxes + 2))
     for filled in range(space.n_boxes, -1, -1):
-        part = space.layer(filled)
+        part = slice(int(layer_of[filled]), int(layer_of[filled + 1]))
         layer: list[tuple[int, int, FloatArray]] = []
         for m, s, f in zip(
             mask[part].tolist(), sub[part].tolist(), flag[part].tolist(), strict=True
@@ -261,9 +269,10 @@ def _solve_bands(
     return table
 
 
-def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
+def solve_win(ruleset: Ruleset, progress: Progress | None = None, within: int = 0) -> BandTable:
     """The win table: from every state, the best chance that the points still to come reach
-    n, for every n of the state's band (1 below it, 0 from its end)."""
+    n, for every n of the state's band (1 below it, 0 from its end); with `within`, of the
+    states a card with those boxes filled can reach (`_solve_bands`)."""
     first_differs = multiplied(ruleset)
 
     def state_band(win: BandTable, mask: int, sub: int, flag: int) -> tuple[int, FloatArray]:
@@ -275,7 +284,7 @@ def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
         first = stand_win(win, cand_first, needs) if cand_first is not None else None
         return _trim(turn_start(ruleset, later, first), lo, 1.0)
 
-    return _solve_bands(ruleset, 1.0, state_band, progress)
+    return _solve_bands(ruleset, 1.0, state_band, progress, within)
 
 
 # ---------------------------------------------------------------------------------------
@@ -393,7 +402,7 @@ def mix(dist: BandTable, ends: TurnEnds) -> tuple[int, FloatArray]:
 
 
 def solve_distribution(
-    ruleset: Ruleset, values: FloatArray, progress: Progress | None = None
+    ruleset: Ruleset, values: FloatArray, progress: Progress | None = None, within: int = 0
 ) -> BandTable:
     """The distribution table: from every state, the chance of each number of points still
     to come under expected-points play (`values`: the ruleset's value table)."""
@@ -404,7 +413,7 @@ def solve_distribution(
         lo, band = mix(dist, turn_ends(ruleset, values, mask, sub, flag, start, rounds))
         return _trim(band, lo, 0.0)
 
-    return _solve_bands(ruleset, 0.0, state_band, progress)
+    return _solve_bands(ruleset, 0.0, state_band, progress, within)
 
 
 @dataclass(frozen=True)
