@@ -349,10 +349,7 @@ def turn_ends(
         )
     if throws_left:
         tr = keep_transitions()
-        entry_keep = np.repeat(
-            np.arange(len(tr.starts)), np.diff(tr.starts, append=len(tr.throw_of))
-        )
-        segment = np.repeat(np.arange(N_THROWS), np.diff(tr.sub_starts, append=len(tr.sub_keeps)))
+        entry_keep, segment = tr.keep_of, tr.throw_of_sub
         turn = RequestTurn(rounds, later_ev)
         for left in range(throws_left, 0, -1):
             keeps = turn.keeps_with(left)
