@@ -37,7 +37,7 @@ from diceref.games.scorecard.solver.target import (
 )
 
 NEG = -np.inf
-COLUMNS = 64  # needs computed at once: the buffer's rows of 64 stay in the core's cache
+COLUMNS = 256  # (state, need) columns computed at once, several states side by side
 MIX_COLUMNS = 2048  # a distribution's points mixed at once (a few hundred rows at most)
 
 
@@ -170,25 +170,44 @@ class _Solver:
         self.addresses = (below[0].ctypes.data, below[3].ctypes.data, self.span.ctypes.data)
 
     def states(self, states: list[tuple[int, int, int]]) -> list[tuple[int, int, FloatArray]]:
-        return [self.state(m, s, f) for m, s, f in states]
+        """Each state's (index, first need stored, band).  The needs of consecutive states
+        are packed side by side into the buffer's columns (a state may span two batches),
+        so that every kernel call computes a full batch."""
+        out: list[tuple[int, int, FloatArray]] = []
+        pending: list[_Prepared] = []
+        segments: list[tuple[_Prepared, int, int, int]] = []  # (state, from, to, column)
+        filled = 0
+        full = (1 << self.space.n_boxes) - 1
+        for m, s, f in states:
+            if m == full:
+                out.append((self.space.index_one(m, s, f), 1, np.zeros(0)))
+                continue
+            state = self.prepare(m, s, f)
+            pending.append(state)
+            done = 0
+            while done < state.n:
+                take = min(COLUMNS - filled, state.n - done)
+                segments.append((state, done, done + take, filled))
+                self.fill(state, done, take, filled)
+                done += take
+                filled += take
+                if filled == COLUMNS:
+                    self.run(segments, filled)
+                    segments, filled = [], 0
+        if segments:
+            self.run(segments, filled)
+        for state in pending:
+            first_kept, band = _trim(state.w, state.lo, 1.0)
+            out.append((state.index, first_kept, band))
+        return out
 
-    def state(self, m: int, s: int, f: int) -> tuple[int, int, FloatArray]:
-        """(index, first need stored, band) of one state."""
-        ruleset, wp, plan, gather = self.ruleset, self.wp, self.plan, self.gather
-        buf, extra, stand, keeps, probability = (
-            self.buf,
-            self.extra,
-            self.stand,
-            self.keeps,
-            self.probability,
-        )
+    def prepare(self, m: int, s: int, f: int) -> _Prepared:
+        """A state's gathered pairs (next state, points; -1: not allowed), the Joker's
+        candidates of its five-of-a-kind throws, and the band of needs to compute."""
+        wp, plan = self.wp, self.plan
         five = plan.model.five
-        i = self.space.index_one(m, s, f)
-        if m == (1 << self.space.n_boxes) - 1:
-            return i, 1, np.zeros(0)
         assert self.below is not None
         _, lo_of, hi_of, _ = self.below
-        values_at, first_at, span_at = self.addresses
         index, add = next_rows(plan, m, s, f)
         succ = index[wp.pair_row]
         shift = add[wp.pair_row] + wp.pair_points
@@ -196,67 +215,101 @@ class _Solver:
         fives: dict[tuple[int, int], list[list[tuple[int, float]]]] = {}
         if five is not None and m >> five & 1:
             for v in wp.variants:
-                for t, tiers in candidates(ruleset, m, s, f, v == 1).fives.items():
+                for t, tiers in candidates(self.ruleset, m, s, f, v == 1).fives.items():
                     fives[(v, t)] = tiers
         ls, sh = succ[legal], shift[legal].astype(np.int64)
         lo = int((lo_of[ls] + sh).min())
         hi = int((hi_of[ls] + sh).max())
-        for tiers in fives.values():
-            for tier in tiers:
-                for c_succ, c_shift in tier:
-                    lo = min(lo, int(lo_of[c_succ]) + int(c_shift))
-                    hi = max(hi, int(hi_of[c_succ]) + int(c_shift))
-        n = hi - lo
-        w = np.empty(n)
         pair_succ = np.where(legal, succ, -1)
         pair_shift = np.where(legal, shift, 0).astype(np.int64)
-        five_rows = []
+        five_rows: list[tuple[int, int]] = []
+        extra_succ: list[int] = []
+        extra_shift: list[int] = []
         for (v, t), tiers in fives.items():
             tier = next((tier for tier in tiers if tier), [])
             five_rows.append((wp.stand_rows[(v, t)], len(tier)))
-            pair_succ = np.concatenate((pair_succ, [c[0] for c in tier])).astype(np.int64)
-            pair_shift = np.concatenate((pair_shift, [c[1] for c in tier])).astype(np.int64)
-        n_gathered = len(pair_succ)
-        if n_gathered - len(succ) > len(extra):
-            extra = self.extra = np.zeros((n_gathered - len(succ), COLUMNS))
-        args = (pair_succ.ctypes.data, pair_shift.ctypes.data)
-        for a in range(0, max(n, 1), COLUMNS):
-            cols = padded(max(1, min(COLUMNS, n - a)))
-            gather(
+            for c_succ, c_shift in tier:
+                extra_succ.append(c_succ)
+                extra_shift.append(int(c_shift))
+                lo = min(lo, int(lo_of[c_succ]) + int(c_shift))
+                hi = max(hi, int(hi_of[c_succ]) + int(c_shift))
+        if len(extra_succ) > len(self.extra):
+            self.extra = np.zeros((len(extra_succ), COLUMNS))
+        return _Prepared(
+            self.space.index_one(m, s, f),
+            lo,
+            hi - lo,
+            pair_succ,
+            pair_shift,
+            np.array(extra_succ, dtype=np.int64),
+            np.array(extra_shift, dtype=np.int64),
+            five_rows,
+            np.empty(hi - lo),
+        )
+
+    def fill(self, state: _Prepared, a: int, cols: int, column: int) -> None:
+        """Gather needs [lo + a, lo + a + cols) of a state into the buffer's columns from
+        `column` on."""
+        values_at, first_at, span_at = self.addresses
+        self.gather(
+            values_at,
+            first_at,
+            span_at,
+            self.buf.ctypes.data + 8 * column,
+            COLUMNS,
+            cols,
+            state.lo + a,
+            len(state.succ),
+            state.succ.ctypes.data,
+            state.shift.ctypes.data,
+        )
+
+    def run(self, segments: list[tuple[_Prepared, int, int, int]], filled: int) -> None:
+        """The kernel over a batch: standing on each throw, the Joker's rows of the states
+        that have them, the keeps, and each state's values read back."""
+        cols = padded(filled)
+        buf, extra = self.buf, self.extra
+        values_at, first_at, span_at = self.addresses
+        self.stand(cols)
+        for state, a, b, column in segments:
+            if not state.five_rows:
+                continue
+            n = b - a
+            self.gather(
                 values_at,
                 first_at,
                 span_at,
-                buf.ctypes.data,
+                extra.ctypes.data,
                 COLUMNS,
-                cols,
-                lo + a,
-                len(succ),
-                *args,
+                n,
+                state.lo + a,
+                len(state.extra_succ),
+                state.extra_succ.ctypes.data,
+                state.extra_shift.ctypes.data,
             )
-            if five_rows:  # the Joker's candidates, into their own rows
-                gather(
-                    values_at,
-                    first_at,
-                    span_at,
-                    extra.ctypes.data,
-                    COLUMNS,
-                    cols,
-                    lo + a,
-                    n_gathered - len(succ),
-                    args[0] + 8 * len(succ),
-                    args[1] + 8 * len(succ),
-                )
-            stand(cols)
             at = 0
-            for r, count in five_rows:
-                buf[r, :cols] = extra[at : at + count, :cols].max(axis=0) if count else NEG
+            for r, count in state.five_rows:
+                got = extra[at : at + count, :n].max(axis=0) if count else NEG
+                buf[r, column : column + n] = got
                 at += count
-            if keeps is not None:
-                keeps(cols)
-            b = min(n, a + cols)
-            w[a:b] = probability @ buf[wp.final_rows, : b - a]
-        first_kept, band = _trim(w, lo, 1.0)
-        return i, first_kept, band
+        if self.keeps is not None:
+            self.keeps(cols)
+        result = self.probability @ buf[self.wp.final_rows, :filled]
+        for state, a, b, column in segments:
+            state.w[a:b] = result[column : column + b - a]
+
+
+@dataclass
+class _Prepared:
+    index: int
+    lo: int
+    n: int
+    succ: IntArray
+    shift: IntArray
+    extra_succ: IntArray
+    extra_shift: IntArray
+    five_rows: list[tuple[int, int]]
+    w: FloatArray
 
 
 FORK = hasattr(os, "fork")
