@@ -109,9 +109,9 @@ def advise(
     throw: int | None = None,
     target: Target | None = None,
 ) -> list[Advice]:
-    """Every distinct keep (when a throw is left) and every legal box, best first: by
-    expected total, or with a `target` by the chance to reach it (ties by expected total),
-    each option's chance in its `win_probability`."""
+    """Every distinct keep (when a throw is left) and every legal box, best expected total
+    first; with a `target` each option's chance to reach it in its `win_probability`
+    (`by_chance` ranks them by it)."""
     space = state_space(ruleset)
     throw = ruleset.throws_per_turn - throws_left if throw is None else throw
     state = card_state(ruleset, card)
@@ -149,11 +149,19 @@ def advise(
             for option, chance in zip(kept, chances[flat].tolist(), strict=True):
                 option.win_probability = chance
         options += kept
-    if target is None:
-        options.sort(key=lambda o: -o.expected_total)
-    else:
-        options.sort(key=lambda o: (-(o.win_probability or 0.0), -o.expected_total))
+    options.sort(key=lambda o: -o.expected_total)
     return options
 
 
-__all__ = ["Advice", "BoxAdvice", "KeepAdvice", "Target", "advise", "card_state"]
+# Chances this close rank as equal (ties by expected total): float rounding must not reorder
+# options the win table values alike.
+CHANCE_DIGITS = 12
+
+
+def by_chance(options: list[Advice]) -> list[Advice]:
+    """`advise`'s options (best expected total first) ranked by their chance to reach the
+    target instead, ties by expected total."""
+    return sorted(options, key=lambda o: -round(o.win_probability or 0.0, CHANCE_DIGITS))
+
+
+__all__ = ["Advice", "BoxAdvice", "KeepAdvice", "Target", "advise", "by_chance", "card_state"]
