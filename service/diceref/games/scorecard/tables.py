@@ -20,13 +20,16 @@ from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.bands import BandTable, Float32Array
-from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve, solve_max, solve_with_max
-from diceref.games.scorecard.solver.statespace import state_space
-from diceref.games.scorecard.solver.target import (
-    TARGET_VERSION,
+from diceref.games.scorecard.solver.engine import (
+    SOLVER_VERSION,
+    solve,
     solve_distribution,
+    solve_max,
     solve_win,
+    solve_with_max,
 )
+from diceref.games.scorecard.solver.statespace import state_space
+from diceref.games.scorecard.solver.target import TARGET_VERSION
 from diceref.tables.spec import Progress, TableSpec
 
 # Specs by (kind, game, rules hash): built once per ruleset, so that a request's lookup

@@ -13,7 +13,6 @@ from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable
 
 SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
-TARGET_SOLVER_VERSION = "1"  # the same, for the win and distribution tables
 Progress = Callable[[int, int], None]
 
 
