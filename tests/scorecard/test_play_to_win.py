@@ -6,7 +6,8 @@ with and without `joker_when_scratched`), the extra bonus (the five box holding 
 score), an upper bonus still undecided, russian-poker's doubled first throw, one, two and
 four throws a turn, forced order and a changed upper bonus.  For each: the win table at
 every need, the keeps' win chances, and the final total's distribution under
-expected-points play (from the turn's start and with dice showing) agree to 1e-9; the
+expected-points play (from the turn's start and with dice showing) agree to 1e-9 (the
+tables as the service solves them, `win_kernel`); the
 distribution sums to 1 and its mean is the value table's.  Target play, simulated with the
 solver's tables, reaches the target as often as the win table says.
 """
@@ -34,9 +35,11 @@ from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
     FinalDistribution,
     final_distribution,
-    solve_distribution,
-    solve_win,
     win_turn,
+)
+from diceref.games.scorecard.solver.win_kernel import (
+    solve_distribution_fast,
+    solve_win_fast,
 )
 
 YAHTZEE_CARD = {
@@ -337,8 +340,8 @@ def sub_game(solved_ruleset: Callable[[Ruleset], FloatArray]) -> Callable[[Case]
                 case, ruleset, card, mask, sub, flag,
                 state_space(ruleset).index_one(mask, sub, flag),
                 card_total(ruleset, card), values,
-                solve_win(ruleset, within=mask),
-                solve_distribution(ruleset, values, within=mask),
+                solve_win_fast(ruleset, within=mask),
+                solve_distribution_fast(ruleset, values, within=mask),
                 brute, state,
             )  # fmt: skip
         return games[case.name]

@@ -1,0 +1,99 @@
+"""The fast play-to-win solves (`win_kernel`: the kernel, packed batches, a forked helper per
+layer) against the state-by-state numpy solves of the same recursion (`target`), band by
+band on sub-games of every kind of turn; and target play's distribution against the win
+table it follows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from diceref.games.scorecard.rules.games import variant
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.solver import win_kernel
+from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.engine import solve
+from diceref.games.scorecard.solver.statespace import state_space
+from diceref.games.scorecard.solver.target import (
+    TooManyTurns,
+    final_distribution,
+    solve_distribution,
+    solve_win,
+    target_distribution,
+)
+
+
+def open_mask(ruleset: Ruleset, *open_boxes: str) -> int:
+    """The filled boxes of a card whose only open boxes are `open_boxes`."""
+    mask = (1 << len(ruleset.boxes)) - 1
+    for box in open_boxes:
+        mask &= ~(1 << ruleset.box_index[box])
+    return mask
+
+
+CASES = [
+    ("yahtzee", {}, ("threes", "three_of_a_kind", "yahtzee", "chance")),
+    (
+        "yahtzee",
+        {"joker": "free_choice", "matching_upper_forced": False},
+        ("fives", "full_house", "sixes"),
+    ),
+    ("yardzee", {}, ("ones", "yahtzee", "large_straight")),
+    ("yahtzee", {"joker": "none", "throws_per_turn": 2}, ("fours", "yahtzee", "chance")),
+    ("dice-poker", {}, ("pair", "two_pairs", "sixes")),
+    ("russian-poker", {}, ()),  # its whole game: 2,895 states, the first throw doubled
+    ("chute-5", {"throws_per_turn": 4}, ("sixes", "chute_5", "break")),
+    ("yatzy", {"order": "forced"}, ()),
+]
+
+
+def rows_equal(a: BandTable, b: BandTable, indices: np.ndarray) -> float:
+    worst = 0.0
+    for i in indices.tolist():
+        lo, hi = min(a.lo[i], b.lo[i]) - 2, max(a.hi[i], b.hi[i]) + 2
+        worst = max(worst, float(np.abs(a.row(i, lo, hi) - b.row(i, lo, hi)).max()))
+    return worst
+
+
+@pytest.mark.parametrize(("game", "rules", "open_boxes"), CASES, ids=lambda c: str(c))
+def test_the_fast_solves_equal_the_numpy_ones(
+    game: str,
+    rules: dict[str, object],
+    open_boxes: tuple[str, ...],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ruleset = variant(game, **rules)
+    within = open_mask(ruleset, *open_boxes) if open_boxes else 0
+    monkeypatch.setattr(win_kernel, "FORK_MIN_STATES", 64)  # the forked helper takes part
+    values = solve(ruleset)
+    space = state_space(ruleset)
+    mask, sub, flag = space.all_states()
+    indices = space.index(mask, sub, flag)[(mask & within) == within][::5]
+    fast, slow = (
+        win_kernel.solve_win_fast(ruleset, within=within),
+        solve_win(ruleset, within=within),
+    )
+    assert rows_equal(fast, slow, indices) < 1e-12
+    fast_d = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    slow_d = solve_distribution(ruleset, values, within=within)
+    assert rows_equal(fast_d, slow_d, indices) < 1e-12
+
+
+def test_target_play_reaches_the_target_with_the_win_tables_chance() -> None:
+    """Target play's distribution, followed turn by turn, gives the target the chance the
+    win table gives it, and is a distribution (it differs from expected-points play's)."""
+    ruleset = variant("yahtzee")
+    within = open_mask(ruleset, "threes", "three_of_a_kind", "yahtzee", "chance")
+    values = solve(ruleset)
+    win = win_kernel.solve_win_fast(ruleset, within=within)
+    dist = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    index = state_space(ruleset).index_one(within, 40, 0)
+    for need in (40, 60, 80, 120):
+        got = target_distribution(ruleset, values, win, dist, within, 40, 0, 200, 200 + need)
+        assert got.at_least(200 + need) == pytest.approx(win.at(index, need), abs=1e-9)
+        assert got.probabilities.sum() == pytest.approx(1.0, abs=1e-9)
+        points = final_distribution(ruleset, values, dist, within, 40, 0, 200)
+        assert got.at_least(200 + need) > points.at_least(200 + need) + 1e-3
+        assert got.mean < points.mean
+    with pytest.raises(TooManyTurns):
+        target_distribution(ruleset, values, win, dist, within, 40, 0, 200, 260, limit=5)
