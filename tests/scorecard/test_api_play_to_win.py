@@ -245,7 +245,7 @@ def test_distribution_with_a_target_reports_the_chance_to_reach_it(
 ) -> None:
     _, _, _, index, total = _state_index(ruleset, FILLED)
     for target in (0, 150, 200, 10_000):
-        body = post(client, "/distributions", scorecard=CARD, target=target)
+        body = post(client, "/distributions", scorecard=CARD, target=target, play="expected_points")
         assert body["target"] == target and body["play"] == "expected_points"
         assert body["win_probability"] == pytest.approx(win.at(index, target - total), abs=1e-12)
         # playing for the target reaches it at least as often as expected-points play
@@ -258,9 +258,50 @@ def test_distribution_with_a_target_reports_the_chance_to_reach_it(
         dice=[4, 4, 4, 2, 6],
         throws_left=1,
         target=180,
+        play="expected_points",
     )
     holds = post(client, "/holds", scorecard=CARD, dice=[4, 4, 4, 2, 6], throws_left=1, target=180)
     assert with_dice["win_probability"] == holds["options"][0]["win_probability"]
+
+
+# the last three boxes of forced-order Yatzy open: target play is followed turn by turn
+LATE = {
+    "filled": {
+        b: v
+        for b, v in zip(
+            variant("yatzy").box_ids[:12], (3, 6, 9, 12, 15, 18, 8, 14, 12, 16, 15, 20), strict=True
+        )
+    }
+}
+
+
+@pytest.mark.parametrize("target", [150, 190, 220, 260])
+def test_distribution_under_target_play(
+    client: Client, ruleset: Ruleset, win: BandTable, target: int
+) -> None:
+    """The default with a target: target play's distribution, which reaches the target with
+    the win table's chance (and more often than expected-points play)."""
+    body = post(client, "/distributions", scorecard=LATE, target=target)
+    points = post(client, "/distributions", scorecard=LATE, target=target, play="expected_points")
+    assert body["play"] == "target" and points["play"] == "expected_points"
+    reached = sum(p["probability"] for p in body["distribution"] if p["total"] >= target)
+    assert reached == pytest.approx(body["win_probability"], abs=1e-7)
+    assert body["win_probability"] == points["win_probability"]
+    by_points = sum(p["probability"] for p in points["distribution"] if p["total"] >= target)
+    assert reached >= by_points - 1e-7
+    assert sum(p["probability"] for p in body["distribution"]) == pytest.approx(1, abs=1e-7)
+    mean = sum(p["total"] * p["probability"] for p in body["distribution"])
+    assert body["mean"] == pytest.approx(mean, abs=1e-6)
+
+
+def test_target_play_from_an_early_card_is_refused_by_name(client: Client) -> None:
+    r = client.post("/distributions", json={**GAME, "target": 200})
+    assert r.status_code == 422, r.text
+    problem = r.json()
+    assert [(e["field"], e["code"]) for e in problem["errors"]] == [("play", "target_too_early")]
+    r = client.post("/distributions", json={**GAME, "play": "target"})
+    assert r.status_code == 422, r.text
+    assert [e["field"] for e in r.json()["errors"]] == ["target"]
 
 
 def test_the_empty_card_and_the_full_card(client: Client, ruleset: Ruleset) -> None:

@@ -239,6 +239,7 @@ class Play(StrEnum):
     """Which play the reported distribution follows."""
 
     EXPECTED_POINTS = "expected_points"  # every decision for the greatest expected total
+    TARGET = "target"  # every decision for the greatest chance to reach `target`
 
 
 class DistributionRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -261,6 +262,18 @@ class DistributionRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=Tr
     ) = None
     throws_left: ThrowsLeft | None = None
     target: TargetTotal | None = None
+    play: (
+        Annotated[
+            Play,
+            Meta(
+                description="The play the distribution follows: `target` (the default with a "
+                "`target`: every decision for the greatest chance to reach it, followed turn "
+                "by turn, so for cards near their end) or `expected_points` (the default "
+                "without one; from any card)"
+            ),
+        ]
+        | None
+    ) = None
     rules: Rules | None = None
     ruleset: RulesetField | None = None
 

@@ -44,9 +44,19 @@ from diceref.games.scorecard.rules.scorecard import (
     validate_scorecard,
 )
 from diceref.games.scorecard.rules.sheets import Entry, Sheet, check_sheet, rank
-from diceref.games.scorecard.solver.advice import Target, advise, by_chance, card_state
+from diceref.games.scorecard.solver.advice import (
+    CardState,
+    Target,
+    advise,
+    by_chance,
+    card_state,
+)
 from diceref.games.scorecard.solver.statespace import state_space
-from diceref.games.scorecard.solver.target import final_distribution
+from diceref.games.scorecard.solver.target import (
+    TooManyTurns,
+    final_distribution,
+    target_distribution,
+)
 from diceref.games.scorecard.tables import band_table, distribution_spec, value_spec, win_spec
 from diceref.http.family import operation, registry_of
 from diceref.tables.registry import TableRegistry
@@ -153,19 +163,38 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 QUANTILES = (1, 5, 25, 50, 75, 95, 99)  # the percentiles answered, p1 to p99
 
 
+def _expected_total(
+    ruleset: Ruleset,
+    values: FloatArray,
+    card: Scorecard,
+    state: CardState,
+    total: int,
+    dice: list[int] | None,
+    throws_left: int,
+) -> float:
+    """The final total's expectation under expected-points play: the value table's at the
+    start of a turn, the best option's with dice."""
+    if dice is None:
+        index = state_space(ruleset).index_one(state.mask, state.sub, state.flag)
+        return total + float(values[index])
+    return max(o.expected_total for o in advise(ruleset, values, card, dice, throws_left))
+
+
 @operation(
     "/distributions",
     summary="Forecast the final total",
     problems=(400, 404, 422, 429, 503),
 )
 def distributions(data: JSONBody[DistributionRequest], request: Request) -> DistributionResponse:  # type: ignore[type-arg]
-    """The distribution of the card's final total (bonuses included) when every decision
-    from here plays for the greatest expected total (`play`), from the start of the card's
-    next turn or from the `dice` of the turn under way with `throws_left`: every total with
-    its chance, the mean, standard deviation, extremes and percentiles (`p50`: the least
-    total reached or passed with probability 1/2 from below).  With a `target`,
-    `win_probability` is the chance to reach it playing for it instead (from the win
-    table).  The tables are solved when first asked for: a 503 with `progress` until then."""
+    """The distribution of the card's final total (bonuses included), from the start of the
+    card's next turn or from the `dice` of the turn under way with `throws_left`: every total
+    with its chance, the mean, standard deviation, extremes and percentiles (`p50`: the
+    least total reached or passed with probability 1/2 from below).  `play` says whose play
+    it follows: for the greatest expected total, or with a `target` (the default then) for
+    the greatest chance to reach it, which is followed turn by turn and so is answered for
+    cards near their end (a 422 `target_too_early` before).  With a `target`,
+    `win_probability` is the chance to reach it playing for it.  The tables are solved when
+    first asked for: a 503 with `progress` until then."""
     ruleset, chosen = _ruleset(data)
     if data.dice is None:
         if data.throws_left is not None:
@@ -190,26 +219,43 @@ def distributions(data: JSONBody[DistributionRequest], request: Request) -> Dist
     total = card_total(ruleset, card)
     dice = None if data.dice is None else tuple(data.dice)
     throws_left = 0 if data.throws_left is None else data.throws_left
-    final = final_distribution(
-        ruleset, values, dist, state.mask, state.sub, state.flag, total, dice, throws_left
-    )
+    play = data.play or (Play.EXPECTED_POINTS if data.target is None else Play.TARGET)
+    if play is Play.TARGET and data.target is None:
+        raise RuleViolation("target", "target play needs the target to play for", "missing_field")
     chance: float | msgspec.UnsetType = msgspec.UNSET
+    target: Target | None = None
     if data.target is not None:
-        win = band_table(found[2])
+        target = Target(data.target, band_table(found[2]))
         if data.dice is None:
             index = state_space(ruleset).index_one(state.mask, state.sub, state.flag)
-            chance = win.at(index, data.target - total)
+            chance = target.win.at(index, data.target - total)
         else:
-            target = Target(data.target, win)
-            advice = advise(ruleset, values, card, data.dice, throws_left, None, target)
-            chance = max(o.win_probability or 0.0 for o in advice)
+            options = advise(ruleset, values, card, data.dice, throws_left, None, target)
+            chance = max(o.win_probability or 0.0 for o in options)
+    if play is Play.TARGET:
+        assert target is not None
+        try:
+            final = target_distribution(
+                ruleset, values, target.win, dist, state.mask, state.sub, state.flag, total,
+                target.total, dice, throws_left,
+            )  # fmt: skip
+        except TooManyTurns as exc:
+            raise RuleViolation("play", str(exc), "target_too_early") from exc
+        mean = final.mean
+    else:
+        final = final_distribution(
+            ruleset, values, dist, state.mask, state.sub, state.flag, total, dice, throws_left
+        )
+        # expected-points play's mean is the value table's (exact: the stored bands are
+        # float32, whose rounding moves the mean of their sum by a few 1e-7)
+        mean = _expected_total(ruleset, values, card, state, total, data.dice, throws_left)
     percentiles = {f"p{q}": final.quantile(q / 100) for q in QUANTILES}
     totals = final.totals.tolist()
     return DistributionResponse(
         game=ruleset.id,
         total=total,
-        play=Play.EXPECTED_POINTS,
-        mean=final.mean,
+        play=play,
+        mean=mean,
         sd=final.sd,
         min=totals[0],
         max=totals[-1],
