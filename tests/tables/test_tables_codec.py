@@ -129,7 +129,9 @@ def test_forged_header_round_trips_when_honest() -> None:
     [
         ({"shape": [9]}, "do not fit"),  # header shape disagrees with its payload size
         ({"shape": [9], "payload_bytes": 72}, "truncated"),  # and with the blob
-        ({"dtype": "<f4"}, "dtype"),
+        ({"dtype": "<i8"}, "dtype"),  # no table is stored as integers
+        ({"dtype": ["<f8"]}, "dtype"),
+        ({"dtype": "<f4"}, "do not fit"),  # a float32 table of 8 values is 32 bytes
         ({"shape": "8"}, "malformed"),
         ({"shape": [True] * 1, "payload_bytes": 8}, "malformed"),
         ({"sha256": "0" * 64}, "checksum"),
@@ -185,3 +187,33 @@ def test_key_id_is_safe_and_stable(parts: tuple[str, str, str, str]) -> None:
 def test_unsafe_key_parts_are_refused(parts: tuple[str, str, str, str]) -> None:
     with pytest.raises(ValueError):
         TableKey(*parts)
+
+
+def test_a_float32_table_round_trips_as_float32_and_its_dtype_is_checked() -> None:
+    array = np.array([0.0, 0.25, 1.0, np.nan, 3e38], dtype=np.float32)
+    blob = encode(KEY, array, "<f4")
+    header = read_header(KEY, blob)
+    assert header.dtype == "<f4" and header.payload_bytes == 4 * array.size
+    out = decode(KEY, blob, (None,), "<f4")
+    assert out.dtype == np.float32 and out.tobytes() == array.tobytes()
+    with pytest.raises(CorruptTable, match="dtype"):
+        decode(KEY, blob, dtype="<f8")  # a table of the wrong dtype is never served
+    with pytest.raises(CorruptTable, match="dtype"):
+        decode(KEY, encode(KEY, array), dtype="<f4")
+
+
+def test_a_shape_with_a_free_axis_checks_the_other_axes_only() -> None:
+    blob = encode(KEY, np.zeros((3, 4)))
+    assert decode(KEY, blob, (None, 4)).shape == (3, 4)
+    assert decode(KEY, blob, (3, None)).shape == (3, 4)
+    with pytest.raises(CorruptTable, match="shape"):
+        decode(KEY, blob, (None,))
+    with pytest.raises(CorruptTable, match="shape"):
+        decode(KEY, blob, (None, 5))
+
+
+def test_an_old_float64_file_still_reads_with_the_default_dtype() -> None:
+    """Files written before float32 tables existed name "<f8", which stays the default."""
+    blob = encode(KEY, sample())
+    assert b'"dtype":"<f8"' in blob[:200]
+    assert same_bits(decode(KEY, blob, (8,)), sample())

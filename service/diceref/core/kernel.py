@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 _Run = Callable[[int, int, int, int, int, int, int, int], None]
 # gather(table, buffer, stride, n, rows, base, key, delta, add)
 _Gather = Callable[[int, int, int, int, int, int, int, int, int], None]
+# band_gather(values, first, span, buf, stride, cols, need0, rows, succ, shift)
+_BandGather = Callable[[int, int, int, int, int, int, int, int, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ class Kernel:
     engine: object  # the LLVM engine that owns the machine code
     run: _Run
     gather: _Gather
+    band_gather: _BandGather
     cached: bool  # loaded from the cache (not compiled in this process)
 
 
@@ -220,10 +223,12 @@ def _compile(cache: Path | None) -> Kernel:
     i64, ptr = ctypes.c_int64, ctypes.c_void_p
     run = ctypes.CFUNCTYPE(None, ptr, i64, i64, ptr, i64, ptr, ptr, ptr)
     gather = ctypes.CFUNCTYPE(None, ptr, ptr, i64, i64, i64, ptr, ptr, ptr, ptr)
+    bands = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr, i64, i64, i64, i64, ptr, ptr)
     return Kernel(
         engine,
         run(engine.get_function_address("run")),
         gather(engine.get_function_address("gather")),
+        bands(engine.get_function_address("band_gather")),
         cached=stored is not None,
     )
 
@@ -293,6 +298,7 @@ class _Builder:
         }
         assert tuple(kinds) == KINDS
         self.gather(module)
+        self.band_gather(module)
         p_f64, p_i64 = self.f64.as_pointer(), self.i64.as_pointer()
         args = [p_f64, self.i64, self.i64, p_i64, self.i64, p_i64, p_i64, p_f64]
         run = ir.Function(module, ir.FunctionType(ir.VoidType(), args), name="run")
@@ -417,6 +423,50 @@ class _Builder:
             self.loop(self.const(0), rows, box, "box")
 
         self.loop(self.const(0), n, state, "state")
+        b.ret_void()
+
+    def band_gather(self, module: Any) -> None:
+        """band_gather(values, first, span, buf, stride, cols, need0, rows, succ, shift): for
+        r < rows, c < cols, with j = succ[r]: buf[r, c] = values[clamp(first[j] + 1 + need0 +
+        c - shift[r] - span[2j], first[j], first[j] + span[2j+1] - span[2j] + 1)], -inf where
+        j < 0 (`BandGather`).  Each band is stored between two sentinels, the value below
+        it and the value above it, so the clamp reads those outside the band."""
+        ir = self.ir
+        i64, f64 = self.i64, self.f64
+        p_f64, p_i64 = f64.as_pointer(), i64.as_pointer()
+        args = [p_f64, p_i64, p_i64, p_f64, i64, i64, i64, i64, p_i64, p_i64]
+        fn = ir.Function(module, ir.FunctionType(ir.VoidType(), args), name="band_gather")
+        values, first, span, buf, stride, cols, need0, rows, succ, shift = fn.args
+        for arg in (first, span, succ, shift):
+            arg.add_attribute("noalias")
+        b = self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+        floor = ir.Constant(f64, float("-inf"))
+
+        def row(r: Any) -> None:
+            j = b.load(b.gep(succ, [r]))
+            out = b.gep(buf, [b.mul(r, stride)])
+            closed = b.icmp_signed("<", j, self.const(0))
+            with b.if_else(closed) as (then, otherwise):
+                with then:
+                    self.loop(self.const(0), cols, lambda c: b.store(floor, b.gep(out, [c])), "neg")
+                with otherwise:
+                    f = b.load(b.gep(first, [j]))
+                    lo = b.load(b.gep(span, [b.mul(j, self.const(2))]))
+                    hi = b.load(b.gep(span, [b.add(b.mul(j, self.const(2)), self.const(1))]))
+                    last = b.add(b.sub(b.add(f, hi), lo), self.const(1))
+                    base = b.sub(
+                        b.sub(b.add(b.add(f, self.const(1)), need0), b.load(b.gep(shift, [r]))), lo
+                    )
+
+                    def cell(c: Any) -> None:
+                        at = b.add(base, c)
+                        at = b.select(b.icmp_signed("<", at, f), f, at)
+                        at = b.select(b.icmp_signed(">", at, last), last, at)
+                        b.store(b.load(b.gep(values, [at])), b.gep(out, [c]))
+
+                    self.loop(self.const(0), cols, cell, "cell")
+
+        self.loop(self.const(0), rows, row, "row")
         b.ret_void()
 
     def loop(

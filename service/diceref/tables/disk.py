@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diceref.core.arrays import FloatArray
-from diceref.tables.codec import CorruptTable, decode
+from diceref.tables.codec import CorruptTable, Shape, decode
 from diceref.tables.key import TableKey
 
 log = logging.getLogger(__name__)
@@ -275,22 +275,26 @@ class DiskCache:
                             if lock.try_acquire():
                                 lock.release()
 
-    def load(self, key: TableKey, shape: tuple[int, ...] | None = None) -> FloatArray | None:
+    def load(
+        self, key: TableKey, shape: Shape | None = None, dtype: str | None = None
+    ) -> FloatArray | None:
         """The verified table, or None if absent (from the cache directory, else from the
         fallback directory).
 
         A corrupt file is deleted (so the next load recomputes it) and raises CorruptTable
         for the caller to count; other OS errors propagate.
         """
-        found = self._load(self.path(key), key, shape)
+        found = self._load(self.path(key), key, shape, dtype)
         if found is None:
             fallback = self.fallback / "tables" / self.path(key).name
             with contextlib.suppress(FileNotFoundError, NotADirectoryError):
                 if stat.S_ISREG(os.lstat(fallback).st_mode):
-                    found = self._load(fallback, key, shape)
+                    found = self._load(fallback, key, shape, dtype)
         return found
 
-    def _load(self, path: Path, key: TableKey, shape: tuple[int, ...] | None) -> FloatArray | None:
+    def _load(
+        self, path: Path, key: TableKey, shape: Shape | None, dtype: str | None
+    ) -> FloatArray | None:
         try:
             fd = os.open(path, os.O_RDONLY)
         except (FileNotFoundError, NotADirectoryError):
@@ -307,7 +311,7 @@ class DiskCache:
         finally:
             os.close(fd)  # the mapping stays valid without the descriptor
         try:
-            array = decode(key, mapped, shape)
+            array = decode(key, mapped, shape, dtype)
         except CorruptTable:
             with contextlib.suppress(BufferError):
                 mapped.close()

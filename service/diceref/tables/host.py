@@ -13,6 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from diceref.tables.codec import DTYPE, Shape
 from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
 from diceref.tables.lookup import (
@@ -24,7 +25,6 @@ from diceref.tables.lookup import (
     LoadedTable,
     Outcome,
     Pause,
-    Shape,
     Solve,
     Step,
     Steps,
@@ -40,13 +40,14 @@ class HostTables(TableLookup):
         super().__init__(settings, shared=False)
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
     ) -> LoadedTable:
         """The table for `key` from memory or disk, or computed here (a lock file makes
-        the processes of this host compute it once); `shape` as `TableStore.get` takes it.
-        The disk steps run in the calling thread, the solve in a daemon thread it waits for,
-        and a table found elsewhere than on disk is written there before this returns."""
-        return _drive(self.lookup(key, compute, shape))
+        the processes of this host compute it once); `shape` and `dtype` as `TableStore.get`
+        takes them.  The disk steps run in the calling thread, the solve in a daemon thread it
+        waits for, and a table found elsewhere than on disk is written there before this
+        returns."""
+        return _drive(self.lookup(key, compute, shape, dtype=dtype))
 
 
 def _drive(steps: Steps[T]) -> T:

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray
-from diceref.tables.codec import DTYPE, CorruptTable, decode, encode
+from diceref.tables.codec import DTYPE, CorruptTable, Shape, decode, encode, fits
 from diceref.tables.config import TableSettings
 from diceref.tables.disk import DiskCache, HostLock
 from diceref.tables.key import TableKey
@@ -38,7 +38,16 @@ log = logging.getLogger("diceref.tables.store")
 T = TypeVar("T")
 
 Compute = Callable[[], npt.ArrayLike]
-Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a table must be: its shape when known (None: any; a None axis: any length)
+    and its dtype.  A stored table of another layout is treated as corrupt, a computed one
+    raises ValueError."""
+
+    shape: Shape | None = None
+    dtype: str = DTYPE
 
 
 @dataclass(frozen=True)
@@ -125,7 +134,7 @@ class SyncTables(Protocol):
     """A store a synchronous caller (the CLI, tests) gets tables from."""
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
     ) -> LoadedTable: ...
 
 
@@ -160,21 +169,26 @@ class TableLookup:
         return self._counters.snapshot(redis_errors=0)
 
     def lookup(
-        self, key: TableKey, compute: Compute, shape: Shape | None, ttl: int | None = None
+        self,
+        key: TableKey,
+        compute: Compute,
+        shape: Shape | None,
+        ttl: int | None = None,
+        dtype: str = DTYPE,
     ) -> Steps[LoadedTable]:
-        """The table for `key`.  `shape`, when given, is what the table must have: a stored
-        table of another shape is treated as corrupt, and a computed one raises ValueError.
-        `ttl`: Redis keeps the table this many seconds (an on-demand table), else for good."""
+        """The table for `key`.  `shape`, when given, is what the table must have, and
+        `dtype` its dtype (`Layout`).  `ttl`: Redis keeps the table this many seconds (an
+        on-demand table), else for good."""
         start = time.perf_counter()
         if ttl is not None:
             self._ttl[key] = ttl
-        array, source = yield from self._get(key, compute, shape)
+        array, source = yield from self._get(key, compute, Layout(shape, dtype))
         seconds = time.perf_counter() - start
         self._counters.loaded(source, seconds)
         return LoadedTable(array, source, seconds)
 
     def _get(
-        self, key: TableKey, compute: Compute, shape: Shape | None
+        self, key: TableKey, compute: Compute, layout: Layout
     ) -> Steps[tuple[FloatArray, Source]]:
         array = self._memory.get(key)
         if array is not None:
@@ -182,28 +196,26 @@ class TableLookup:
         shared: FloatArray | None = yield Join(key)
         if shared is not None:
             return shared, "memory"
-        found = yield from self._find(key, compute, shape)
+        found = yield from self._find(key, compute, layout)
         self._memory[key] = found.array
         if found.blob is not None:  # found elsewhere than on disk: written there
             yield Later(self._save(key, found.blob))
         return found.array, found.source
 
-    def _find(self, key: TableKey, compute: Compute, shape: Shape | None) -> Steps[_Found]:
-        array = yield from self._from_disk(key, shape)
+    def _find(self, key: TableKey, compute: Compute, layout: Layout) -> Steps[_Found]:
+        array = yield from self._from_disk(key, layout)
         if array is not None:
             if key in self._ttl:  # an on-demand table: used now, so trimmed last
                 yield Blocking(partial(self.disk.touch, key))
             return _Found(array, "disk", None)
         if self.shared:
             try:
-                return (yield from self._through_redis(key, compute, shape))
+                return (yield from self._through_redis(key, compute, layout))
             except RedisDown:
                 pass  # logged by RedisTables; compute here and leave Redis alone this time
-        return (yield from self._compute_on_host(key, compute, shape))
+        return (yield from self._compute_on_host(key, compute, layout))
 
-    def _compute_on_host(
-        self, key: TableKey, compute: Compute, shape: Shape | None
-    ) -> Steps[_Found]:
+    def _compute_on_host(self, key: TableKey, compute: Compute, layout: Layout) -> Steps[_Found]:
         """Compute with no Redis to coordinate (none configured, or down): the workers of
         this host take turns through a lock file, and the one that computes writes the disk
         cache before letting go, so the others load its file instead of solving again."""
@@ -211,11 +223,11 @@ class TableLookup:
         try:
             yield from self._take_host_lock(key, lock)
             if lock.held:
-                array = yield from self._from_disk(key, shape)  # the last holder's work
+                array = yield from self._from_disk(key, layout)  # the last holder's work
                 if array is not None:
                     return _Found(array, "disk", None)
-            array = yield from self._compute(key, compute, shape)
-            blob: bytes = yield Blocking(partial(encode, key, array))
+            array = yield from self._compute(key, compute, layout)
+            blob: bytes = yield Blocking(partial(encode, key, array, layout.dtype))
             if not lock.held:
                 return _Found(array, "computed", blob)
             mapped = yield from self._save(key, blob)
@@ -246,22 +258,22 @@ class TableLookup:
         except OSError as exc:
             log.warning("cannot lock table %s (%s); computing it without the host lock", key, exc)
 
-    def _through_redis(self, key: TableKey, compute: Compute, shape: Shape | None) -> Steps[_Found]:
+    def _through_redis(self, key: TableKey, compute: Compute, layout: Layout) -> Steps[_Found]:
         """Redis hit, or compute under the Redis lock, or wait for the replica holding it."""
         deadline = time.monotonic() + self.settings.wait_timeout
         waiting = False
         while True:
-            found = yield from self._from_redis(key, shape)
+            found = yield from self._from_redis(key, layout)
             if found is not None:
                 return found
             token: str | None = yield RedisCall(lambda redis: redis.try_lock(key))
             if token is not None:
                 try:
                     # The holder may have finished between our GET and our lock.
-                    found = yield from self._from_redis(key, shape)
+                    found = yield from self._from_redis(key, layout)
                     if found is not None:
                         return found
-                    return (yield from self._compute_shared(key, compute, shape, token))
+                    return (yield from self._compute_shared(key, compute, layout, token))
                 finally:
                     yield from self._unlock(key, token)
             if time.monotonic() >= deadline:
@@ -270,7 +282,7 @@ class TableLookup:
                     self.settings.wait_timeout,
                     key,
                 )
-                return (yield from self._compute_shared(key, compute, shape, None))
+                return (yield from self._compute_shared(key, compute, layout, None))
             if not waiting:
                 waiting = True
                 self._counters.waits += 1
@@ -278,12 +290,12 @@ class TableLookup:
             yield Pause(self.settings.poll_interval)
 
     def _compute_shared(
-        self, key: TableKey, compute: Compute, shape: Shape | None, token: str | None
+        self, key: TableKey, compute: Compute, layout: Layout, token: str | None
     ) -> Steps[_Found]:
         """Compute (keeping the Redis lock alive if we hold it), then publish to Redis."""
         keeper = None if token is None else self._hold(key, token)
-        array = yield from self._compute(key, compute, shape, keeper)
-        blob: bytes = yield Blocking(partial(encode, key, array))
+        array = yield from self._compute(key, compute, layout, keeper)
+        blob: bytes = yield Blocking(partial(encode, key, array, layout.dtype))
         ttl = self._ttl.get(key)
         with contextlib.suppress(RedisDown):
             yield RedisCall(lambda redis: redis.put(key, blob, ttl))  # before the lock goes
@@ -307,12 +319,14 @@ class TableLookup:
                 )
                 return
 
-    def _from_redis(self, key: TableKey, shape: Shape | None) -> Steps[_Found | None]:
+    def _from_redis(self, key: TableKey, layout: Layout) -> Steps[_Found | None]:
         blob: bytes | None = yield RedisCall(lambda redis: redis.get(key))
         if blob is None:
             return None
         try:
-            array: FloatArray = yield Blocking(partial(decode, key, blob, shape))
+            array: FloatArray = yield Blocking(
+                partial(decode, key, blob, layout.shape, layout.dtype)
+            )
         except CorruptTable as exc:
             self._counters.corrupt["redis"] += 1
             log.warning("discarded a corrupt table in Redis: %s", exc)
@@ -324,26 +338,30 @@ class TableLookup:
         self,
         key: TableKey,
         compute: Compute,
-        shape: Shape | None,
+        layout: Layout,
         alongside: Steps[None] | None = None,
     ) -> Steps[FloatArray]:
         log.info("computing table %s", key)
         start = time.perf_counter()
 
         def run() -> FloatArray:
-            array: FloatArray = np.asarray(compute(), dtype=DTYPE, order="C")
+            array: FloatArray = np.asarray(compute(), dtype=layout.dtype, order="C")
             return array
 
         array: FloatArray = yield Solve(run, alongside)
-        if shape is not None and array.shape != tuple(shape):
-            raise ValueError(f"computing table {key} gave shape {array.shape}, expected {shape}")
+        if layout.shape is not None and not fits(array.shape, layout.shape):
+            raise ValueError(
+                f"computing table {key} gave shape {array.shape}, expected {layout.shape}"
+            )
         array.flags.writeable = False
         log.info("computed table %s in %.2f s", key, time.perf_counter() - start)
         return array
 
-    def _from_disk(self, key: TableKey, shape: Shape | None) -> Steps[FloatArray | None]:
+    def _from_disk(self, key: TableKey, layout: Layout) -> Steps[FloatArray | None]:
         try:
-            array: FloatArray | None = yield Blocking(partial(self.disk.load, key, shape))
+            array: FloatArray | None = yield Blocking(
+                partial(self.disk.load, key, layout.shape, layout.dtype)
+            )
         except CorruptTable as exc:
             self._counters.corrupt["disk"] += 1
             log.warning("discarded a corrupt table file: %s", exc)

@@ -76,12 +76,12 @@ class TableState:
 
 
 # A group of tables: the tables of one game under one set of rules (its rules hash), loaded
-# together and in the order listed.
-GroupKey = tuple[str, str]
+# together and in the order listed; a spec's own `group` (play to win) loads apart.
+GroupKey = tuple[str, str, str]
 
 
 def group_of(spec: TableSpec) -> GroupKey:
-    return (spec.game, spec.rules_hash)
+    return (spec.game, spec.rules_hash, spec.group)
 
 
 class SolveStopped(RuntimeError):
@@ -335,7 +335,7 @@ class TableRegistry:
                 del self.specs[spec.key], self.states[spec.key]
             del self._group_status[group]
             self._failed_at.pop(group, None)
-            log.info("evicted the on-demand tables of %s/%s from memory", *group)
+            log.info("evicted the on-demand tables of %s/%s from memory", group[0], group[1])
 
     # --- what /readyz reports -------------------------------------------------------------
 
@@ -508,7 +508,9 @@ class TableRegistry:
             compute = spec.compute(report_unless_stopping)
             ttl = None
         try:
-            loaded = await self.store.get(spec.key, compute, shape=spec.shape, ttl=ttl)
+            loaded = await self.store.get(
+                spec.key, compute, shape=spec.shape, ttl=ttl, dtype=spec.dtype
+            )
         except SolveStopped:
             state.status = "missing"  # not a failure: asked for again after a restart
             return None

@@ -60,7 +60,13 @@ def _exit_with(parent: int) -> None:
     os._exit(0)
 
 
-def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.float64]:
+def _stored(table: npt.ArrayLike) -> npt.NDArray[np.floating[Any]]:
+    """A solved table as it crosses back: float32 kept (half the bytes), else float64."""
+    array = np.asarray(table)
+    return array if array.dtype == np.float32 else np.asarray(array, dtype=np.float64)
+
+
+def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.floating[Any]]:
     last = [-1.0]
 
     def report(done: int, total: int) -> None:
@@ -70,7 +76,7 @@ def _solve_in_worker(token: str, solve: Solve) -> npt.NDArray[np.float64]:
             if _progress is not None:
                 _progress.put((token, fraction))
 
-    return np.asarray(solve(report), dtype=np.float64)
+    return _stored(solve(report))
 
 
 # Arrays from this size up get memory of their own from the system (glibc's
@@ -225,14 +231,14 @@ class SolverPool:
 
     def solve(
         self, solve: Solve, progress: Callable[[float], None] | None = None
-    ) -> npt.NDArray[np.float64]:
+    ) -> npt.NDArray[np.floating[Any]]:
         """The table `solve` gives, solved in a worker process (blocking this thread)."""
         try:
             pickle.dumps(solve)
         except (pickle.PicklingError, AttributeError, TypeError):
             log.warning("a table solve does not pickle; solving it in this process")
             report = None if progress is None else (lambda d, t: progress(d / t if t else 1.0))
-            return np.asarray(solve(report), dtype=np.float64)
+            return _stored(solve(report))
         token = uuid.uuid4().hex
         if progress is not None:
             self._callbacks[token] = progress

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
+from diceref.tables.codec import DTYPE, Shape
 from diceref.tables.key import TableKey
 
 if TYPE_CHECKING:
@@ -31,17 +32,24 @@ class TableSpec:
     rules_hash: str
     solver_version: str
     # The table's shape, or a function giving it at first use (`shape`): Yardkle's comes from
-    # its layout, which listing the specs at start-up need not work out.
-    _shape: tuple[int, ...] | Callable[[], tuple[int, ...]] = field(compare=False, repr=False)
+    # its layout, which listing the specs at start-up need not work out.  An axis of None
+    # has the length its solve gives (checked against the stored header only).
+    _shape: Shape | Callable[[], Shape] = field(compare=False, repr=False)
     # The pure solve, given an optional progress callback (done, total); it runs in a worker
     # thread, never on a request's path.
     solve: Callable[[Progress | None], npt.ArrayLike] = field(compare=False, repr=False)
     # Loaded before the service takes its first request (small tables a route always needs),
     # rather than on demand or by DICEREF_PRELOAD.
     at_startup: bool = field(default=False, compare=False)
+    # How it is stored: "<f8", or "<f4" for a table float32 holds exactly enough.
+    dtype: str = field(default=DTYPE, compare=False)
+    # The tables of one ruleset load as one group, in order; a spec with a `group` of its
+    # own loads apart from the ruleset's others (a long solve that most requests do not
+    # wait for), and is always solved on demand, when a request first needs it.
+    group: str = field(default="", compare=False)
 
     @cached_property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> Shape:
         return self._shape() if callable(self._shape) else self._shape
 
     @cached_property
@@ -68,4 +76,4 @@ class TableNotLoaded(LookupError):
 def load_sync(store: SyncTables, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
     """The table from the store's caches, or solved and written back (the CLI and tests;
     never from inside a running event loop)."""
-    return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape)
+    return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape, dtype=spec.dtype)

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import diceref.tables.lookup as policy
 from diceref.core.arrays import FloatArray
-from diceref.tables.codec import encode
+from diceref.tables.codec import DTYPE, Shape, encode, stored_dtype
 from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
-from diceref.tables.lookup import Compute, LoadedTable, Shape, TableLookup
+from diceref.tables.lookup import Compute, LoadedTable, TableLookup
 from diceref.tables.outage import RedisDown
 from diceref.tables.stats import StoreStats
 
@@ -90,19 +90,20 @@ class TableStore(TableLookup):
         *,
         shape: Shape | None = None,
         ttl: int | None = None,
+        dtype: str = DTYPE,
     ) -> LoadedTable:
         """The table for `key`, from wherever it is cheapest; `compute` runs in a thread.
-        `shape` and `ttl` as `TableLookup.lookup` takes them."""
-        return await self._drive(self.lookup(key, compute, shape, ttl))
+        `shape`, `ttl` and `dtype` as `TableLookup.lookup` takes them."""
+        return await self._drive(self.lookup(key, compute, shape, ttl, dtype))
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None
+        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
     ) -> LoadedTable:
         """`get` for synchronous callers (the CLI); not from inside a running event loop."""
 
         async def run() -> LoadedTable:
             try:
-                return await self.get(key, compute, shape=shape)
+                return await self.get(key, compute, shape=shape, dtype=dtype)
             finally:
                 await self.aclose()  # disk writes finish; the Redis client dies with the loop
 
@@ -137,7 +138,7 @@ class TableStore(TableLookup):
             try:
                 if await self.redis.exists(key):
                     continue
-                blob = await asyncio.to_thread(encode, key, array)
+                blob = await asyncio.to_thread(encode, key, array, stored_dtype(array))
                 if await self.redis.put_if_absent(key, blob, self._ttl.get(key)):
                     written += 1
                     self._counters.published += 1

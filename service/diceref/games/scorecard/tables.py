@@ -2,13 +2,16 @@
 
 Per ruleset a `value` table (the expected points still to come from every state under
 optimal play, the coach's table) and a `max` table (one number: the most points the game
-can give from an empty card).  Both are keyed by the ruleset's content hash, so a changed
-rule can never be served a table solved for another.
+can give from an empty card); for play to win a `win` and a `distribution` table (bands
+per state, `solver.bands`), solved only when a request first needs them.  All are keyed
+by the ruleset's content hash, so a changed rule can never be served a table solved for
+another.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 import numpy as np
 
@@ -16,8 +19,17 @@ from diceref.core.arrays import FloatArray
 from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.engine import SOLVER_VERSION, solve_max, solve_with_max
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.engine import (
+    SOLVER_VERSION,
+    solve,
+    solve_distribution,
+    solve_max,
+    solve_win,
+    solve_with_max,
+)
 from diceref.games.scorecard.solver.statespace import state_space
+from diceref.games.scorecard.solver.target import TARGET_VERSION
 from diceref.tables.spec import Progress, TableSpec
 
 # Specs by (kind, game, rules hash): built once per ruleset, so that a request's lookup
@@ -82,6 +94,68 @@ def _empty_card(ruleset: Ruleset, table: FloatArray) -> FloatArray:
     zero = np.zeros(1, dtype=np.int64)
     best: FloatArray = table[state_space(ruleset).index(zero, zero, zero)]
     return best
+
+
+# The play-to-win tables: one flat float32 array each (`BandTable.to_array`), whose length
+# only the solve tells; each loads apart from the ruleset's value and max tables.
+TARGET_SOLVER_VERSION = f"{SOLVER_VERSION}.{TARGET_VERSION}"
+
+
+def win_spec(ruleset: Ruleset) -> TableSpec:
+    """From every state, the best chance that the points still to come reach n."""
+    return _target_spec(ruleset, "win", partial(_win, ruleset))
+
+
+def distribution_spec(ruleset: Ruleset) -> TableSpec:
+    """From every state, the chance of each number of points still to come under
+    expected-points play."""
+    return _target_spec(ruleset, "distribution", partial(_distribution, ruleset))
+
+
+def _target_spec(ruleset: Ruleset, kind: str, solve_bands: partial[Float32Array]) -> TableSpec:
+    return _SPECS.get(
+        (kind, ruleset.id, ruleset.rules_hash),
+        lambda: TableSpec(
+            kind,
+            ruleset.id,
+            ruleset.rules_hash,
+            TARGET_SOLVER_VERSION,
+            (None,),
+            solve_bands,
+            dtype="<f4",
+            group=kind,
+        ),
+    )
+
+
+def target_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:
+    """A ruleset's play-to-win tables: the distribution (quick), then the win table."""
+    return (distribution_spec(ruleset), win_spec(ruleset))
+
+
+def band_table(table: FloatArray) -> BandTable:
+    """A loaded win or distribution table as the `BandTable` it stores (views of it)."""
+    if table.dtype != np.float32:
+        raise TypeError(f"a band table is stored as float32, not {table.dtype}")
+    return BandTable.from_array(cast(Float32Array, table))
+
+
+def _win(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
+    return solve_win(ruleset, progress).to_array()
+
+
+def _distribution(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
+    """The distribution table, from the value table solved here first (a tenth of the
+    progress; the solve runs in a worker process, which has no table of the registry's)."""
+
+    def part(start: int, width: int) -> Progress | None:
+        if progress is None:
+            return None
+        report = progress
+        return lambda done, total: report(start + width * done // max(total, 1), 1000)
+
+    values = solve(ruleset, part(0, 100))
+    return solve_distribution(ruleset, values, part(100, 900)).to_array()
 
 
 def ruleset_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:

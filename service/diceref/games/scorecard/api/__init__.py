@@ -26,7 +26,15 @@ CODES, GLOSSARY = vocabulary(__name__)
 
 API = FamilyApi(
     router=family_router(
-        "/", TAG.name, [routes.score, routes.holds, routes.check_scorecards, reviews.reviews]
+        "/",
+        TAG.name,
+        [
+            routes.score,
+            routes.holds,
+            routes.distributions,
+            routes.check_scorecards,
+            reviews.reviews,
+        ],
     ),
     tag=TAG,
     examples=EXAMPLES,

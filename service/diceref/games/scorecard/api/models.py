@@ -6,7 +6,7 @@ the OpenAPI document from one place.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Annotated, Literal
 
 import msgspec
@@ -136,6 +136,28 @@ ThrowsLeft = Annotated[
 ]
 
 
+MAX_TARGET = 1_000_000  # beyond any game's maximum score
+TargetTotal = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=MAX_TARGET,
+        description="Play to win: the final total to reach (bonuses included); a total above "
+        "the game's maximum is reached with probability 0",
+    ),
+]
+EchoedTarget = Annotated[int, Meta(description="The request's `target`")]
+WinProbability = Annotated[
+    float,
+    Meta(
+        ge=0,
+        le=1,
+        description="The chance to reach `target` from here, playing every later decision for "
+        "the greatest chance (present when the request has a `target`)",
+    ),
+]
+
+
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     game: GameField | None = None
     dice: FiveDice
@@ -144,18 +166,20 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     scorecard: ScorecardIn | None = None
     rules: Rules | None = None
     ruleset: RulesetField | None = None
+    target: TargetTotal | None = None
 
 
-class KeepOption(msgspec.Struct, tag_field="kind", tag="keep"):
+class KeepOption(msgspec.Struct, omit_defaults=True, tag_field="kind", tag="keep"):
     """Keep these dice (ascending) and throw the others."""
 
     keep: list[int]
     expected_total: float
     best: bool
     loss: float
+    win_probability: WinProbability | UnsetType = UNSET
 
 
-class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
+class BoxOption(msgspec.Struct, omit_defaults=True, tag_field="kind", tag="box"):
     """End the turn now in this box."""
 
     box: str
@@ -167,12 +191,21 @@ class BoxOption(msgspec.Struct, tag_field="kind", tag="box"):
     expected_total: float
     best: bool
     loss: float
+    win_probability: WinProbability | UnsetType = UNSET
 
 
-def option_out(ruleset: Ruleset, o: Advice, top: float) -> KeepOption | BoxOption:
-    """A coach's option as answered, with its loss against `top` (the best expected total):
-    within BEST_WITHIN it is a best option and its loss is 0."""
-    best, loss = top - o.expected_total <= BEST_WITHIN, loss_of(top, o.expected_total)
+def option_out(
+    ruleset: Ruleset, o: Advice, top: float, by_chance: bool = False
+) -> KeepOption | BoxOption:
+    """A coach's option as answered, with its loss against `top`, the best expected total
+    (`by_chance`: the best chance to reach the target): within BEST_WITHIN it is a best
+    option and its loss is 0.  Its `win_probability` is given when it has one."""
+    value = o.expected_total
+    if by_chance:
+        assert o.win_probability is not None
+        value = o.win_probability
+    best, loss = top - value <= BEST_WITHIN, loss_of(top, value)
+    chance = UNSET if o.win_probability is None else o.win_probability
     if isinstance(o, BoxAdvice):
         return BoxOption(
             o.box,
@@ -184,8 +217,9 @@ def option_out(ruleset: Ruleset, o: Advice, top: float) -> KeepOption | BoxOptio
             o.expected_total,
             best,
             loss,
+            chance,
         )
-    return KeepOption(list(o.keep), o.expected_total, best, loss)
+    return KeepOption(list(o.keep), o.expected_total, best, loss, chance)
 
 
 class HoldsResponse(msgspec.Struct, omit_defaults=True):
@@ -194,6 +228,77 @@ class HoldsResponse(msgspec.Struct, omit_defaults=True):
     throws_left: int
     total: int
     options: list[KeepOption | BoxOption]
+    ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
+    target: EchoedTarget | UnsetType = UNSET
+
+
+# --- POST /distributions ----------------------------------------------------------------
+
+
+class Play(StrEnum):
+    """Which play the reported distribution follows."""
+
+    EXPECTED_POINTS = "expected_points"  # every decision for the greatest expected total
+
+
+class DistributionRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A card (and optionally the dice of the turn under way) whose final total to
+    forecast."""
+
+    game: GameField | None = None
+    scorecard: ScorecardIn | None = None
+    dice: (
+        Annotated[
+            list[Die],
+            Meta(
+                min_length=5,
+                max_length=5,
+                description="The dice of the turn under way (with `throws_left`); none: the "
+                "card at the start of its next turn",
+            ),
+        ]
+        | None
+    ) = None
+    throws_left: ThrowsLeft | None = None
+    target: TargetTotal | None = None
+    rules: Rules | None = None
+    ruleset: RulesetField | None = None
+
+
+class TotalChance(msgspec.Struct):
+    """One final total and its chance."""
+
+    total: int
+    probability: float
+
+
+Percentile = Annotated[
+    int,
+    Meta(
+        description="The least final total t with P(final <= t) >= the percentile "
+        "(`p50`: the median)"
+    ),
+]
+
+
+class DistributionResponse(msgspec.Struct, omit_defaults=True):
+    game: str
+    total: int
+    play: Play
+    mean: float
+    sd: float
+    min: int
+    max: int
+    p1: Percentile
+    p5: Percentile
+    p25: Percentile
+    p50: Percentile
+    p75: Percentile
+    p95: Percentile
+    p99: Percentile
+    distribution: list[TotalChance]
+    target: EchoedTarget | UnsetType = UNSET
+    win_probability: WinProbability | UnsetType = UNSET
     ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
 
 

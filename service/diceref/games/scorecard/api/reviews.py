@@ -24,19 +24,20 @@ from msgspec import Meta
 from diceref.games.scorecard.api.custom import ruleset_of
 from diceref.games.scorecard.api.models import (
     BoxOption,
+    EchoedTarget,
     FiveDice,
     GameField,
     KeepOption,
     RulesetField,
     RulesetId,
+    TargetTotal,
     option_out,
 )
-from diceref.games.scorecard.api.routes import _ruleset_id
+from diceref.games.scorecard.api.routes import _ruleset_id, play_to_win
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import card_total
 from diceref.games.scorecard.rules.turns import TurnRecord, replay_game
 from diceref.games.scorecard.solver.review import Decision, GameReview, review_game
-from diceref.games.scorecard.tables import value_spec
 from diceref.http.family import operation, registry_of
 from diceref.http.fields import BoxId, Die, Rules
 
@@ -71,12 +72,13 @@ class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     turns: Annotated[list[ReviewTurnIn], Meta(max_length=64)]
     rules: Rules | None = None
     ruleset: RulesetField | None = None
+    target: TargetTotal | None = None
 
 
 AnyOption = KeepOption | BoxOption
 
 
-class ReviewDecisionOut(msgspec.Struct):
+class ReviewDecisionOut(msgspec.Struct, omit_defaults=True):
     """One decision: the keep after a throw followed by another, else the box."""
 
     turn_index: int
@@ -87,6 +89,16 @@ class ReviewDecisionOut(msgspec.Struct):
     chosen: AnyOption
     best_options: list[AnyOption]
     loss: float
+    win_loss: (
+        Annotated[
+            float,
+            Meta(
+                description="With a `target`: the best chance to reach it minus the chosen "
+                "option's (0 for a best option)"
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 class TurnReviewOut(msgspec.Struct):
@@ -110,6 +122,7 @@ class ReviewResponse(msgspec.Struct, omit_defaults=True):
     luck: float | None
     costliest: list[ReviewDecisionOut]
     ruleset_id: RulesetId | msgspec.UnsetType = msgspec.UNSET
+    target: EchoedTarget | msgspec.UnsetType = msgspec.UNSET
 
 
 def _review_ruleset(data: ReviewRequest) -> tuple[Ruleset, bool]:
@@ -135,10 +148,13 @@ def _decision_out(ruleset: Ruleset, d: Decision) -> ReviewDecisionOut:
         chosen=option_out(ruleset, d.chosen, top),
         best_options=[option_out(ruleset, o, top) for o in d.best],
         loss=d.loss,
+        win_loss=msgspec.UNSET if d.win_loss is None else d.win_loss,
     )
 
 
-def review_out(ruleset: Ruleset, review: GameReview, chosen: bool) -> ReviewResponse:
+def review_out(
+    ruleset: Ruleset, review: GameReview, chosen: bool, target: int | None = None
+) -> ReviewResponse:
     return ReviewResponse(
         game=ruleset.id,
         turns=[
@@ -159,6 +175,7 @@ def review_out(ruleset: Ruleset, review: GameReview, chosen: bool) -> ReviewResp
         luck=review.luck,
         costliest=[_decision_out(ruleset, d) for d in review.losses.costliest],
         ruleset_id=_ruleset_id(ruleset, chosen),
+        target=msgspec.UNSET if target is None else target,
     )
 
 
@@ -170,8 +187,11 @@ def reviews(data: JSONBody[ReviewRequest], request: Request) -> ReviewResponse: 
     loss; for the game the expected loss, the mean loss per decision, the final total, the
     optimal expected score, the luck (for a complete game) and the three costliest
     decisions.  An impossible record is a 422 naming the turn, the throw or keep, and the
-    rule."""
+    rule.  With a `target`, each decision also gives its `win_loss`, the chance to reach
+    the target it gave away (from the win table, solved when first asked for), and its
+    options their `win_probability`."""
     ruleset, chosen = _review_ruleset(data)
     played = replay_game(ruleset, turn_records(data))
-    values = registry_of(request).require(value_spec(ruleset))
-    return review_out(ruleset, review_game(ruleset, values, played), chosen)
+    values, target = play_to_win(registry_of(request), ruleset, data.target)
+    review = review_game(ruleset, values, played, target)
+    return review_out(ruleset, review, chosen, data.target)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
+from diceref.games.scorecard.solver.bands import BandTable
 
 SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
 Progress = Callable[[int, int], None]
@@ -33,3 +34,20 @@ def solve_with_max(
 def solve_max(ruleset: Ruleset) -> FloatArray:
     """Most points still to come from each state if every throw could be chosen."""
     return batched.solve_table(ruleset, maximum=True)
+
+
+def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
+    """The win table: the best chance to score n more points, from every state."""
+    from diceref.games.scorecard.solver.win_kernel import solve_win_fast
+
+    return solve_win_fast(ruleset, progress)
+
+
+def solve_distribution(
+    ruleset: Ruleset, values: FloatArray, progress: Progress | None = None
+) -> BandTable:
+    """The distribution table: the chance of each number of points still to come under
+    expected-points play (`values`, the value table), from every state."""
+    from diceref.games.scorecard.solver.win_kernel import solve_distribution_fast
+
+    return solve_distribution_fast(ruleset, values, progress)

@@ -45,6 +45,8 @@ class KeepTransitions:
     sub_keeps: IndexArray  # flat KEEPS indices of every throw's distinct sub-keeps
     sub_starts: IndexArray  # (252,) first entry of each throw
     throw_probability: FloatArray  # (252,)
+    keep_of: IndexArray  # (nnz,) the keep of each completion
+    throw_of_sub: IndexArray  # the throw of each entry of `sub_keeps`
 
 
 @cache
@@ -70,6 +72,8 @@ def keep_transitions() -> KeepTransitions:
         np.array(sub_keeps, dtype=np.intp),
         np.array(sub_starts, dtype=np.intp),
         np.array([multiset_probability(t) for t in THROWS]),
+        np.repeat(np.arange(len(starts)), np.diff(starts, append=len(throw_of))),
+        np.repeat(np.arange(len(THROWS)), np.diff(sub_starts, append=len(sub_keeps))),
     )
 
 

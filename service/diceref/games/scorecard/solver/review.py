@@ -3,7 +3,8 @@
 Every keep and every box is the coach's question asked after the fact, compared with every
 option those dice had; the values are `advise`'s, so a review and `/holds` cannot disagree.
 A decision's `loss` is the best option's expected total minus the chosen one's, so that
-`final_total = optimal_expected_score - expected_loss + luck` (docs/reviews.md).
+`final_total = optimal_expected_score - expected_loss + luck` (docs/reviews.md).  Given a
+target, each decision also prices its chance to reach it (`win_loss`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from diceref.games.scorecard.solver.advice import (
     Advice,
     BoxAdvice,
     KeepAdvice,
+    Target,
     advise,
     expected_final_score,
 )
@@ -35,6 +37,8 @@ class Decision:
     chosen: Advice
     best: tuple[Advice, ...]  # every option within BEST_WITHIN of the top (ties)
     loss: float  # best minus chosen, >= 0; exactly 0 within BEST_WITHIN
+    # with a target: the best chance to reach it minus the chosen option's (as `loss`)
+    win_loss: float | None = None
 
 
 @dataclass(frozen=True)
@@ -75,27 +79,39 @@ def review_decision(
     throw: int,
     keep: Dice | None = None,
     box: str | None = None,
-) -> tuple[Advice, tuple[Advice, ...], float]:
-    """(chosen option, best options, loss) of keeping `keep` (or filling `box`) with these
-    dice.  Keeping all five is no option (it is standing, and a record refuses it)."""
+    target: Target | None = None,
+) -> tuple[Advice, tuple[Advice, ...], float, float | None]:
+    """(chosen option, best options, loss, loss in the chance to reach `target`) of keeping
+    `keep` (or filling `box`) with these dice.  Keeping all five is no option (it is
+    standing, and a record refuses it)."""
     options = [
         o
-        for o in advise(ruleset, values, card, dice, throws_left, throw)
+        for o in advise(ruleset, values, card, dice, throws_left, throw, target)
         if not (isinstance(o, KeepAdvice) and len(o.keep) == DICE_PER_THROW)
     ]
     top = options[0].expected_total
     chosen = next(o for o in options if _is_chosen(o, keep, box))
     best = tuple(o for o in options if top - o.expected_total <= BEST_WITHIN)
-    return chosen, best, loss_of(top, chosen.expected_total)
+    win_loss = None
+    if target is not None:
+        chances = [o.win_probability or 0.0 for o in options]
+        win_loss = loss_of(max(chances), chosen.win_probability or 0.0)
+    return chosen, best, loss_of(top, chosen.expected_total), win_loss
 
 
-def review_turn(ruleset: Ruleset, values: FloatArray, i: int, turn: ReplayedTurn) -> TurnReview:
+def review_turn(
+    ruleset: Ruleset,
+    values: FloatArray,
+    i: int,
+    turn: ReplayedTurn,
+    target: Target | None = None,
+) -> TurnReview:
     record = turn.record
     last = len(record.throws) - 1
     decisions = []
     for j, dice in enumerate(record.throws):
         keep = record.keeps[j] if j < last else None
-        chosen, best, loss = review_decision(
+        chosen, best, loss, win_loss = review_decision(
             ruleset,
             values,
             turn.before,
@@ -104,14 +120,22 @@ def review_turn(ruleset: Ruleset, values: FloatArray, i: int, turn: ReplayedTurn
             j + 1,
             keep=keep,
             box=None if keep is not None else record.box,
+            target=target,
         )
-        decisions.append(Decision(i, j, dice, ruleset.throws_per_turn - 1 - j, chosen, best, loss))
+        left = ruleset.throws_per_turn - 1 - j
+        decisions.append(Decision(i, j, dice, left, chosen, best, loss, win_loss))
     return TurnReview(turn, tuple(decisions))
 
 
-def review_game(ruleset: Ruleset, values: FloatArray, played: Sequence[ReplayedTurn]) -> GameReview:
-    """The review of a replayed game (see `diceref.games.scorecard.rules.turns`)."""
-    turns = tuple(review_turn(ruleset, values, i, t) for i, t in enumerate(played))
+def review_game(
+    ruleset: Ruleset,
+    values: FloatArray,
+    played: Sequence[ReplayedTurn],
+    target: Target | None = None,
+) -> GameReview:
+    """The review of a replayed game (see `diceref.games.scorecard.rules.turns`); with a
+    `target`, each decision's `win_loss` too."""
+    turns = tuple(review_turn(ruleset, values, i, t, target) for i, t in enumerate(played))
     summed = losses([d for t in turns for d in t.decisions])
     final = final_total(ruleset, played)
     optimal = expected_final_score(ruleset, values, Scorecard())

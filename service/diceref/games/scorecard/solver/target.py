@@ -11,6 +11,7 @@ points.  Method, proof and tie rule: docs/solver.md, "Play to win".
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,6 +32,9 @@ from diceref.games.scorecard.solver.request_turn import (
 )
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 
+# Bump whenever a win or distribution table solved before would differ (a table's key
+# carries it beside the value solver's version).
+TARGET_VERSION = "1"
 NEG = -np.inf
 # A win probability within EPS of 1 (or of 0) at the edge of a state's band is stored as 1
 # (or 0); a distribution's probabilities below EPS at its ends are dropped.  Each turn adds
@@ -293,31 +297,46 @@ def solve_win(ruleset: Ruleset, progress: Progress | None = None, within: int = 
 TIE = 1e-9  # options whose expected totals differ by less are tied (docs/solver.md, tie rule)
 
 
-def _ev_choice(values: FloatArray, cand: Candidates) -> tuple[FloatArray, IntArray, IntArray]:
-    """Expected-points play's placement for every throw: its value, next state and points.
-    Ties go to the first box in scorecard order (the first candidate of a Joker tier)."""
+TIE_WIN = 1e-12  # win probabilities closer than this are tied (target play, tie rule)
+
+
+def _choice(
+    values: FloatArray, cand: Candidates, win: BandTable | None, need: int
+) -> tuple[FloatArray, FloatArray, IntArray, IntArray]:
+    """The placement for every throw: expected-points play's (`win` None), or target play's
+    (the best chance to reach `need` first, ties by expected total).  Returns each throw's
+    chance (0 without `win`), expected total, next state and points; ties go to the first box
+    in scorecard order (the first candidate of a Joker tier)."""
     legal = cand.legal()
-    ev = np.where(legal, values[cand.succ] + np.where(legal, cand.shift, 0.0), NEG)
+    shift = np.where(legal, cand.shift, 0.0)
+    ev = np.where(legal, values[cand.succ] + shift, NEG)
+    if win is not None:
+        chance = np.where(legal, win.lookup(cand.succ, need - shift.astype(np.int64)), NEG)
+        ev = np.where(chance >= chance.max(axis=0) - TIE_WIN, ev, NEG)
     best = ev.max(axis=0)
     b = np.argmax(ev >= best - TIE, axis=0)
     cols = np.arange(N_THROWS)
-    succ, shift = cand.succ[b, cols].copy(), cand.shift[b, cols].astype(np.int64)
+    succ, points = cand.succ[b, cols].copy(), cand.shift[b, cols].astype(np.int64)
+    top = chance[b, cols] if win is not None else np.zeros(N_THROWS)
     for t, tiers in cand.fives.items():
-        for tier in tiers:
-            if tier:
-                evs = [float(values[c[0]]) + c[1] for c in tier]
-                top = max(evs)
-                pick = next(c for c, e in zip(tier, evs, strict=True) if e >= top - TIE)
-                best[t], succ[t], shift[t] = top, pick[0], int(pick[1])
-                break
-        else:
-            best[t] = NEG
-    return best, succ, shift
+        tier = next((tier for tier in tiers if tier), None)
+        if tier is None:
+            best[t] = top[t] = NEG
+            continue
+        evs = [float(values[c[0]]) + c[1] for c in tier]
+        ch = [win.at(c[0], need - int(c[1])) if win is not None else 0.0 for c in tier]
+        options = [
+            (c, e, w) for c, e, w in zip(tier, evs, ch, strict=True) if w >= max(ch) - TIE_WIN
+        ]
+        high = max(e for _, e, _ in options)
+        pick, e, w = next(o for o in options if o[1] >= high - TIE)
+        best[t], top[t], succ[t], points[t] = e, w, pick[0], int(pick[1])
+    return top, best, succ, points
 
 
 @dataclass(frozen=True)
 class TurnEnds:
-    """Where a turn ends under expected-points play: next state, points, probability."""
+    """Where a turn ends: next state, points, probability."""
 
     succ: IntArray
     shift: IntArray
@@ -332,43 +351,52 @@ def turn_ends(
     flag: int,
     mass: FloatArray,
     throws_left: int,
+    win: BandTable | None = None,
+    need: int = 0,
 ) -> TurnEnds:
-    """Follow expected-points play from dice spread as `mass` over the 252 throws with
-    `throws_left` throws to come (all of them: the turn's start): each throw keeps its best
-    keep (ties: the most dice kept), and the last throw (or a first throw that scores
-    otherwise and is better placed at once; ties: placed) fills its best box."""
+    """Follow the play from dice spread as `mass` over the 252 throws with `throws_left`
+    throws to come (all of them: the turn's start): expected-points play, or with `win`
+    target play for `need` more points (the best chance first, ties by expected total).
+    Each throw keeps its best keep (ties: the most dice kept), and the last throw (or a
+    first throw that scores otherwise and is better placed at once; ties: placed) fills its
+    best box."""
     rounds = ruleset.throws_per_turn - 1
     cand = candidates(ruleset, mask, sub, flag)
-    later_ev, later_succ, later_shift = _ev_choice(values, cand)
+    later_w, later_ev, later_succ, later_shift = _choice(values, cand, win, need)
     first = throws_left == rounds and multiplied(ruleset)
     ends: list[tuple[IntArray, IntArray, FloatArray]] = []
     mass = mass.copy()
     if first:
-        first_ev, first_succ, first_shift = _ev_choice(
-            values, candidates(ruleset, mask, sub, flag, True)
-        )
+        first_cand = candidates(ruleset, mask, sub, flag, True)
+        first_w, first_ev, first_succ, first_shift = _choice(values, first_cand, win, need)
     if throws_left:
         tr = keep_transitions()
-        entry_keep = np.repeat(
-            np.arange(len(tr.starts)), np.diff(tr.starts, append=len(tr.throw_of))
-        )
-        segment = np.repeat(np.arange(N_THROWS), np.diff(tr.sub_starts, append=len(tr.sub_keeps)))
+        segment = tr.throw_of_sub
         turn = RequestTurn(rounds, later_ev)
+        chances = RequestTurn(rounds, later_w) if win is not None else None
         for left in range(throws_left, 0, -1):
-            keeps = turn.keeps_with(left)
-            vals = keeps[tr.sub_keeps]
+            vals = turn.keeps_with(left)[tr.sub_keeps]
+            if chances is not None:  # only the keeps with the best chance compete
+                w_vals = chances.keeps_with(left)[tr.sub_keeps]
+                w_top = np.maximum.reduceat(w_vals, tr.sub_starts)
+                vals = np.where(w_vals >= w_top[segment] - TIE_WIN, vals, NEG)
             top = np.maximum.reduceat(vals, tr.sub_starts)
             # the last keep within TIE of the best in each throw's list (most dice kept)
             tied = np.flatnonzero(vals >= top[segment] - TIE)
             chosen = np.zeros(N_THROWS, dtype=np.int64)
             chosen[segment[tied]] = tr.sub_keeps[tied]
             if first and left == throws_left:
-                stand = first_ev >= top - TIE
+                if chances is not None:
+                    stand = (first_w > w_top + TIE_WIN) | (
+                        (first_w >= w_top - TIE_WIN) & (first_ev >= top - TIE)
+                    )
+                else:
+                    stand = first_ev >= top - TIE
                 ends.append((first_succ[stand], first_shift[stand], mass[stand]))
                 mass[stand] = 0.0
             keep_mass = np.bincount(chosen, weights=mass, minlength=len(tr.starts))
             mass = np.bincount(
-                tr.throw_of, weights=keep_mass[entry_keep] * tr.probability, minlength=N_THROWS
+                tr.throw_of, weights=keep_mass[tr.keep_of] * tr.probability, minlength=N_THROWS
             ).astype(np.float64)
         ends.append((later_succ, later_shift, mass))
     elif first:
@@ -473,6 +501,127 @@ def final_distribution(
     return FinalDistribution(total + lo, band)
 
 
+# A target-play distribution follows every (state, need) pair its play reaches while the
+# target is still open (the turn's chance strictly between 0 and 1); each costs a turn's
+# evaluation, about a millisecond, so a request follows at most this many.
+MAX_OPEN_TURNS = 300
+
+
+class TooManyTurns(ValueError):
+    """The card is too far from its end to follow target play turn by turn in a request."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"target play from this card passes more than {limit} undecided turns; "
+            "the distribution under target play is given for cards nearer their end"
+        )
+        self.limit = limit
+
+
+def decided_below_above(
+    ruleset: Ruleset, win: BandTable, mask: int, sub: int, flag: int
+) -> tuple[int, int]:
+    """Needs below the first number are sure, from the second hopeless, for every placement
+    of every throw of the state's turn (`_band_bounds`)."""
+    cands = [candidates(ruleset, mask, sub, flag)]
+    if multiplied(ruleset):
+        cands.append(candidates(ruleset, mask, sub, flag, True))
+    return _band_bounds(win, cands)
+
+
+def target_distribution(
+    ruleset: Ruleset,
+    values: FloatArray,
+    win: BandTable,
+    dist: BandTable,
+    mask: int,
+    sub: int,
+    flag: int,
+    total: int,
+    target: int,
+    dice: tuple[int, ...] | None = None,
+    throws_left: int = 0,
+    limit: int = MAX_OPEN_TURNS,
+) -> FinalDistribution:
+    """The final total's distribution under target play for `target` (docs/solver.md, tie
+    rule: where every placement the turn may end on is sure to reach the target, or every
+    one is hopeless, options tie on their chance and the play maximises expected points
+    from there on, whose distribution the table holds)."""
+    space = state_space(ruleset)
+    full = (1 << space.n_boxes) - 1
+    parts: list[tuple[int, FloatArray]] = []  # (first total, probabilities times their mass)
+    frontier: dict[int, dict[int, float]] = {}
+    order: list[tuple[int, int]] = []  # (boxes filled, state index), popped in that order
+    start = keep_transitions().throw_probability
+    rounds = ruleset.throws_per_turn - 1
+
+    def state_of(index: int) -> tuple[int, int, int]:
+        rest, f = divmod(index, space.n_flag)
+        m, s = divmod(rest, space.n_sub)
+        return m, s + space.sub_low, f
+
+    def reach(index: int, need: int, mass: float) -> None:
+        needs = frontier.get(index)
+        if needs is None:
+            needs = frontier[index] = {}
+            heapq.heappush(order, (bin(state_of(index)[0]).count("1"), index))
+        needs[need] = needs.get(need, 0.0) + mass
+
+    def follow(m: int, s: int, f: int, need: int, mass: float, ends: TurnEnds) -> None:
+        for succ, points, p in zip(
+            ends.succ.tolist(), ends.shift.tolist(), ends.probability.tolist(), strict=True
+        ):
+            reach(int(succ), need - int(points), mass * p)
+
+    need0 = target - total
+    i0 = space.index_one(mask, sub, flag)
+    if dice is None:
+        reach(i0, need0, 1.0)
+    else:
+        from diceref.core.dice import throw_index
+
+        first = np.zeros(N_THROWS)
+        first[throw_index(dice)] = 1.0
+        lo0, hi0 = decided_below_above(ruleset, win, mask, sub, flag)
+        open_target = lo0 <= need0 < hi0
+        ends = turn_ends(
+            ruleset,
+            values,
+            mask,
+            sub,
+            flag,
+            first,
+            throws_left,
+            win if open_target else None,
+            need0,
+        )
+        follow(mask, sub, flag, need0, 1.0, ends)
+    followed = 0
+    while order:
+        _, index = heapq.heappop(order)
+        m, s, f = state_of(index)
+        lo, hi = int(dist.lo[index]), int(dist.hi[index])
+        sure, hopeless = decided_below_above(ruleset, win, m, s, f) if m != full else (0, 0)
+        for need, mass in sorted(frontier.pop(index).items()):
+            if m == full:
+                parts.append((target - need, np.array([mass])))
+            elif sure <= need < hopeless:
+                followed += 1
+                if followed > limit:
+                    raise TooManyTurns(limit)
+                ends = turn_ends(ruleset, values, m, s, f, start, rounds, win, need)
+                follow(m, s, f, need, mass, ends)
+            else:  # decided: expected-points play from here
+                parts.append((target - need + lo, mass * dist.row(index, lo, hi)))
+    first_total = min(p[0] for p in parts)
+    end = max(p[0] + len(p[1]) for p in parts)
+    out = np.zeros(end - first_total)
+    for at, probabilities in parts:
+        out[at - first_total : at - first_total + len(probabilities)] += probabilities
+    kept_from, kept = _trim(out, first_total, 0.0)
+    return FinalDistribution(kept_from, kept)
+
+
 __all__ = [
     "BandTable",
     "Candidates",
@@ -481,5 +630,6 @@ __all__ = [
     "final_distribution",
     "solve_distribution",
     "solve_win",
+    "target_distribution",
     "win_turn",
 ]
