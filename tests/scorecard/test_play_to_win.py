@@ -1,21 +1,20 @@
 """The win and distribution tables against an exhaustive recursion (`brute_play_to_win`).
 
-Cards with two to four open boxes, on every built-in game and the rules that change a turn:
-each Joker reading (forced, free choice, Verhoeff's, none; a scratched five-of-a-kind box
-with and without `joker_when_scratched`), the extra bonus (the five box holding its top
-score), an upper bonus still undecided, russian-poker's doubled first throw, one, two and
-four throws a turn, forced order and a changed upper bonus.  For each: the win table at
-every need, the keeps' win chances, and the final total's distribution under
-expected-points play (from the turn's start and with dice showing) agree to 1e-9; the
-distribution sums to 1 and its mean is the value table's.  Target play, simulated with the
-solver's tables, reaches the target as often as the win table says.
+Cards with two to four open boxes on every built-in game, each Joker reading, scratched and
+top-valued five-of-a-kind boxes, undecided upper bonuses, russian-poker's doubled first
+throw, one, two and four throws a turn, forced order, changed upper bonuses and lower boxes
+doubled on the first throw.  The tables the service solves (the kernel's) and target.py's
+numpy solves agree with it to 1e-9: the win table at every need, the keeps' win chances,
+the final total's distribution under expected-points play from the turn's start and with
+dice showing; the distribution sums to 1 and its mean is the value table's.  Target play,
+simulated with the tables, reaches the target as often as the win table says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 import pytest
@@ -37,6 +36,10 @@ from diceref.games.scorecard.solver.target import (
     solve_distribution,
     solve_win,
     win_turn,
+)
+from diceref.games.scorecard.solver.win_kernel import (
+    solve_distribution_fast,
+    solve_win_fast,
 )
 
 YAHTZEE_CARD = {
@@ -297,6 +300,23 @@ DOUBLED_FIVE = Case(
     "doubled-five-box", "yahtzee", {}, YAHTZEE_CARD, ("full_house", "yahtzee"), doubled=("yahtzee",)
 )
 CASES.append(DOUBLED_FIVE)
+# target.py's numpy win solve, held to the recursion on a cheap case of each reading (the
+# kernel solve, which the service's tables come from, on every case)
+NUMPY_CASES = {
+    "yahtzee-joker-matching",
+    "yahtzee-scratched",
+    "verhoeff",
+    "joker-none",
+    "dice-poker-extra",
+    "russian-poker",
+    "russian-poker-1-throw",
+    "russian-poker-2-throws",
+    "chute-5-1-throw",
+    "chute-5-4-throws",
+    "chute-5-bonus",
+    "yatzy-forced",
+    "doubled-five-box",
+}
 DICE: tuple[tuple[Dice, int], ...] = (
     ((2, 3, 4, 5, 5), 2),
     ((4, 4, 4, 4, 4), 2),
@@ -320,16 +340,24 @@ class SubGame:
     index: int
     total: int
     values: FloatArray
-    win: BandTable
-    dist: BandTable
+    dist: BandTable  # target.py's numpy solve
+    win_fast: BandTable  # the kernel solve the service's tables come from
+    dist_fast: BandTable
     brute: BruteForce
     state: State
 
-    def final(self, dice: Dice | None = None, throws_left: int = 0) -> FinalDistribution:
+    @cached_property
+    def win(self) -> BandTable:
+        """target.py's numpy solve of the win table (the kernel's reference)."""
+        return solve_win(self.ruleset, within=self.mask)
+
+    def final(
+        self, dice: Dice | None = None, throws_left: int = 0, fast: bool = False
+    ) -> FinalDistribution:
         return final_distribution(
             self.ruleset,
             self.values,
-            self.dist,
+            self.dist_fast if fast else self.dist,
             self.mask,
             self.sub,
             self.flag,
@@ -356,8 +384,9 @@ def sub_game(solved_ruleset: Callable[[Ruleset], FloatArray]) -> Callable[[Case]
                 case, ruleset, card, mask, sub, flag,
                 state_space(ruleset).index_one(mask, sub, flag),
                 card_total(ruleset, card), values,
-                solve_win(ruleset, within=mask),
                 solve_distribution(ruleset, values, within=mask),
+                solve_win_fast(ruleset, within=mask),
+                solve_distribution_fast(ruleset, values, within=mask),
                 brute, state,
             )  # fmt: skip
         return games[case.name]
@@ -393,15 +422,18 @@ def some_needs(game: SubGame, count: int) -> list[int]:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_win_table_equals_the_brute_force(case: Case, sub_game: Callable[[Case], SubGame]) -> None:
     game = sub_game(case)
-    stored = BandTable.from_array(game.win.to_array())  # float32, as served
+    stored = BandTable.from_array(game.win_fast.to_array())  # float32, as served
     lo, hi = game.brute.bounds(game.state)
     for need in range(lo - 3, hi + 4):
         want = game.brute.win(game.state, need)
-        got = game.win.at(game.index, need)
+        got = game.win_fast.at(game.index, need)
         assert got == pytest.approx(want, abs=1e-9), f"{case.name}: need {need}"
+        if case.name in NUMPY_CASES:
+            got = game.win.at(game.index, need)
+            assert got == pytest.approx(want, abs=1e-9), f"{case.name}: need {need} (numpy)"
         assert stored.at(game.index, need) == pytest.approx(want, abs=1e-7), f"stored, need {need}"
     # the chances to reach the need fall from 1 to 0 as it grows
-    row = game.win.row(game.index, lo - 1, hi + 2)
+    row = game.win_fast.row(game.index, lo - 1, hi + 2)
     assert row[0] == 1.0 and row[-1] == 0.0 and np.all(np.diff(row) <= 1e-12)
 
 
@@ -412,7 +444,7 @@ def test_keeps_win_chances_equal_the_brute_force(
     game = sub_game(case)
     throws = game.ruleset.throws_per_turn
     for need in some_needs(game, 3):
-        turn = win_turn(game.ruleset, game.win, game.mask, game.sub, game.flag, need)
+        turn = win_turn(game.ruleset, game.win_fast, game.mask, game.sub, game.flag, need)
         for left in range(1, throws):
             got = turn.keeps_with(left)
             want = game.brute.win_keeps(game.state, need, left)
@@ -438,11 +470,11 @@ def test_final_distribution_equals_the_brute_force(
     game = sub_game(case)
     for dice, left in probes(game.ruleset):
         where = f"{case.name}: dice {dice}, {left} throw(s) left"
-        dist = game.final(dice, left)
         points = game.brute.distribution(game.state, dice, left)
-        assert_same_distribution(
-            as_dict(dist), {game.total + k: p for k, p in points.items()}, where
-        )
+        want = {game.total + k: p for k, p in points.items()}
+        assert_same_distribution(as_dict(game.final(dice, left, fast=True)), want, where)
+        dist = game.final(dice, left)
+        assert_same_distribution(as_dict(dist), want, where)
         assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-7), where
         assert np.all(dist.probabilities >= 0.0), where
 
@@ -487,7 +519,7 @@ def play_for_target(game: SubGame, target: int, games: int, seed: int) -> int:
     """Games from the card that reach `target`, each decision the best for the target by
     the solver's tables (keeps by `win_turn`, boxes by the win table at the state each
     leads to); the rules of each placement are the brute force's."""
-    ruleset, brute, win = game.ruleset, game.brute, game.win
+    ruleset, brute, win = game.ruleset, game.brute, game.win_fast
     space = state_space(ruleset)
     rng = np.random.default_rng(seed)
     throws = ruleset.throws_per_turn
@@ -540,8 +572,8 @@ def test_target_play_reaches_the_target_as_often_as_the_win_table_says(
     game = sub_game(SIMULATED)
     # the need whose win chance is nearest one half: the widest spread of outcomes
     lo, hi = game.brute.bounds(game.state)
-    need = min(range(lo, hi + 1), key=lambda n: abs(game.win.at(game.index, n) - 0.5))
-    chance = game.win.at(game.index, need)
+    need = min(range(lo, hi + 1), key=lambda n: abs(game.win_fast.at(game.index, n) - 0.5))
+    chance = game.win_fast.at(game.index, need)
     assert chance == pytest.approx(game.brute.win(game.state, need), abs=1e-9)
     games = 3000
     reached = play_for_target(game, game.total + need, games, seed=20261202)
