@@ -82,6 +82,17 @@ def table_specs(games: Collection[str] | None = None) -> tuple[TableSpec, ...]:
     )
 
 
+def on_demand_built_in_specs() -> tuple[TableSpec, ...]:
+    """The tables of built-in games solved only when a request first needs them (the
+    play-to-win tables): disk trimming spares them, as it spares every built-in table."""
+    return tuple(
+        spec
+        for family in _families(None)
+        for game in family.games.values()
+        for spec in family.target_tables_of(game)
+    )
+
+
 def family_of(game: str) -> Family:
     """The family that serves `game` (a game listed by `GAME_IDS`), imported alone."""
     return _imported(next(e.package for e in ENTRIES if game in e.games))

@@ -16,7 +16,7 @@ from litestar.middleware.compression import CompressionMiddleware
 from litestar.types import ControllerRouterHandler
 
 from diceref.core import cache, kernel
-from diceref.games.families import table_specs
+from diceref.games.families import on_demand_built_in_specs, table_specs
 from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.desk import desk_routes
 from diceref.http.family import family_apis
@@ -85,6 +85,7 @@ def create_app(
         observer=TableMetrics(),
         owns_store=store is None,
         budget=cache.BUDGET,
+        spare=[spec.key for spec in on_demand_built_in_specs()],
     )
 
     async def start_tables(app: Litestar) -> None:

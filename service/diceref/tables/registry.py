@@ -116,10 +116,14 @@ class TableRegistry:
         observer: LoadObserver | None = None,
         owns_store: bool = True,
         budget: MemoryBudget | None = None,
+        spare: Iterable[TableKey] = (),
     ) -> None:
         """`budget`: the process's byte budget for what it keeps per ruleset (the served
         app's is `diceref.core.cache.BUDGET`); its limit becomes the on-demand memory bound,
-        and the on-demand tables held here count against it with the caches' entries."""
+        and the on-demand tables held here count against it with the caches' entries.
+        `spare`: tables solved on demand that disk trimming keeps as it keeps the built-in
+        ones (built-in games' play-to-win tables, which take minutes to solve)."""
+        self._spare = frozenset(spare)
         self.store = store
         self.observer: LoadObserver = observer or NoObserver()
         self._owns_store = owns_store
@@ -474,7 +478,7 @@ class TableRegistry:
     def _builtin_keys(self) -> set[TableKey]:
         """The tables trimming the disk spares: every other file there is an on-demand one
         (this process's, another worker's, an earlier run's) or a stale one."""
-        return {k for k, state in self.states.items() if not state.on_demand}
+        return {k for k, state in self.states.items() if not state.on_demand} | self._spare
 
     async def _load(self, state: TableState, spec: TableSpec) -> LoadedTable | None:
         """Load one table, recording state, metrics and a log line; None if it failed
