@@ -345,7 +345,7 @@ def run_play_to_win(block: str, tmp_path: Path) -> None:
         forecast = json.loads(bash(distributions, env(), timeout=400))
         assert forecast["mean"] == pytest.approx(125.3, abs=0.05), forecast
         assert forecast["sd"] == pytest.approx(29.0, abs=0.05), forecast
-        assert (forecast["p5"], forecast["p95"]) == (85, 182), forecast
+        assert (forecast["p5"], forecast["p50"], forecast["p95"]) == (85, 121, 182), forecast
         assert forecast["win_probability"] == pytest.approx(0.179, abs=5e-4), forecast
     finally:
         server.stop()
