@@ -1091,3 +1091,25 @@ def test_play_to_win_through_both_clients(play_to_win_app: Litestar) -> None:
     assert from_dice.target is None and from_dice.win_probability is None
     decisions = [d for t in review.turns for d in t.decisions]
     assert review.target == 150 and all(d.win_loss is not None for d in decisions)
+
+
+def test_a_win_table_still_solving_is_waited_out(
+    bare_app: TestClient[Litestar],
+    play_to_win: list[tuple[TableSpec, FloatArray]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first `distributions(target=...)` of a ruleset is a 503 while its tables are
+    solved; the client waits the `Retry-After` and asks again."""
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the tables arrive while the client waits
+        waits.append(seconds)
+        for spec, table in play_to_win:
+            bare_app.app.state.tables.put(spec, table, "memory")
+
+    monkeypatch.setattr(client_module, "_sleep", sleep)
+    card = models.ScorecardIn(filled=dict(FORCED_CARD["filled"]))
+    with Client(TEST_URL, http_client=bare_app, max_retries=1) as client:
+        answer = client.distributions(GAME, card, rules=FORCED, target=150)
+    assert waits == [5.0] and answer.target == 150
+    assert answer.win_probability is not None and 0 < answer.win_probability < 1
