@@ -328,8 +328,9 @@ def _review(args: argparse.Namespace, settings: Settings) -> int:
 
     A body naming a `game` is reviewed by that game's family; any other by the first family
     whose review it is (a Yardkle review names no game; a custom scorecard `ruleset` none).
-    The tables come from the store as `diceref precompute` leaves them (solved if no cache
-    has them)."""
+    `--target N` is the body's `target` (the families whose review takes one).  The tables
+    come from the store as `diceref precompute` leaves them (solved if no cache has them,
+    the solve's progress on stderr)."""
     import msgspec
     from rich.console import Console
 
@@ -340,7 +341,11 @@ def _review(args: argparse.Namespace, settings: Settings) -> int:
     from diceref.tables.store import TableStore
 
     def load(spec: TableSpec) -> Any:
-        return load_sync(TableStore(settings.tables), spec).array
+        bar = _ProgressBar(f"{spec.game} {spec.kind}")
+        try:
+            return load_sync(TableStore(settings.tables), spec, bar).array
+        finally:
+            bar.close()
 
     console = Console(width=120, highlight=False)
     path = Path(args.file)
@@ -348,15 +353,27 @@ def _review(args: argparse.Namespace, settings: Settings) -> int:
         body = json.loads(path.read_text())
         game = body.get("game") if isinstance(body, dict) else None
         named = [family_of(game)] if game in GAME_IDS else []
+        targeted = body
+        if args.target is not None and isinstance(body, dict):
+            targeted = {**body, "target": args.target}
         refusals: list[msgspec.ValidationError] = []
         for family in named or families_with_command("review"):
-            review = family_cli(family).review
-            assert review is not None  # the families listed serve `review`
+            cli = family_cli(family)
+            assert cli.review is not None  # the families listed serve `review`
             try:
-                _print_review(review(body, load), console)
-                break
+                review = cli.review(targeted if cli.review_target else body, load)
             except msgspec.ValidationError as exc:
                 refusals.append(exc)
+                continue
+            if args.target is not None and not cli.review_target:
+                print(
+                    f"diceref review: error: --target: {path} is a {family.name} review, "
+                    "which takes no target (scorecard games only)",
+                    file=sys.stderr,
+                )
+                return 2
+            _print_review(review, console)
+            break
         else:
             raise refusals[0]  # the first family's words on what the file lacks
     except (OSError, json.JSONDecodeError, msgspec.ValidationError) as exc:
@@ -374,7 +391,8 @@ def _print_review(review: Any, console: Any) -> None:
 
     table = Table(title=review.title)
     for column in ("turn", "throw", "dice", *review.columns):
-        table.add_column(column, justify="right" if column in ("expected", "loss") else "left")
+        numeric = column in ("expected", "loss", "chance", "win loss")
+        table.add_column(column, justify="right" if numeric else "left")
     for i, turn in enumerate(review.turns):
         for j, (throw, dice, cells) in enumerate(turn):
             table.add_row(
@@ -397,14 +415,22 @@ def _openapi(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _positive(raw: str) -> int:
+def _whole(raw: str, least: int) -> int:
     try:
         value = int(raw)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} must be at least {least}")
     return value
+
+
+def _positive(raw: str) -> int:
+    return _whole(raw, 1)
+
+
+def _at_least_zero(raw: str) -> int:
+    return _whole(raw, 0)
 
 
 RULES_HELP = (
@@ -455,6 +481,13 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
         "/yardkle/reviews body)",
     )
     review.add_argument("file", metavar="FILE.json")
+    review.add_argument(
+        "--target",
+        type=_at_least_zero,
+        metavar="N",
+        help="play to win: also what each decision gave up of the chance to reach a final "
+        "total of N (scorecard games; the game's win table is solved if no cache has it)",
+    )
     review.set_defaults(func=_review)
     openapi = sub.add_parser(
         "openapi",

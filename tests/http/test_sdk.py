@@ -35,12 +35,13 @@ from litestar.testing import TestClient
 
 import diceref_client
 import diceref_client.client as client_module
-from conftest import TEST_CACHE, make_test_app
+from conftest import PLAY_TO_WIN_RULESET, TEST_CACHE, make_test_app
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.yardkle.rules.ruleset import yardkle
 from diceref.http.examples import Example
 from diceref.http.openapi import all_examples
+from diceref.tables.spec import TableSpec
 from diceref_client import (
     METHODS,
     OPERATIONS,
@@ -60,6 +61,7 @@ from diceref_client import (
     models,
 )
 from diceref_client._operations import BY_ID, Operation
+from diceref_client._operations import _without_nulls as without_nulls
 from helpers import put_policy, put_values, values_of
 from live_server import LiveServer
 
@@ -78,6 +80,7 @@ ERRORS: dict[int, type[APIError]] = {
 REQUESTS: dict[str, type[msgspec.Struct]] = {
     "score": models.ScoreRequest,
     "holds": models.ScorecardHoldsRequest,
+    "distributions": models.DistributionRequest,
     "scorecardsCheck": models.CheckRequest,
     "chicagoThrows": models.ChicagoThrowsRequest,
     "chicagoRounds": models.RoundRequest,
@@ -405,12 +408,17 @@ def test_sync_client_against_the_app(
 
 
 @pytest.fixture(scope="module")
-def loaded_app(solved: Callable[[str], FloatArray]) -> Litestar:
-    """A fresh app of its own for the event loops of the async tests, every table loaded."""
+def loaded_app(
+    solved: Callable[[str], FloatArray], play_to_win: list[tuple[TableSpec, FloatArray]]
+) -> Litestar:
+    """A fresh app of its own for the event loops of the async tests, every table loaded
+    (and the play-to-win tables the examples use)."""
     fresh = make_test_app()
     for game in SCORECARD_GAMES:
         put_values(fresh, game, solved(game))
     put_policy(fresh)
+    for spec, table in play_to_win:
+        fresh.state.tables.put(spec, table, "memory")
     return fresh
 
 
@@ -1008,3 +1016,100 @@ def test_async_wait_for_ruleset(tmp_path: Path) -> None:
     assert early.last is not None and early.last.status in ("queued", "solving")
     assert ready.status == "ready" and ready.progress == 1.0
     assert ready.ruleset_id == yardkle(three_ones=1000).ruleset_id
+
+
+# --- play to win: a target on holds and reviews, distributions ------------------------------
+
+# Yatzy in forced order (`play_to_win`'s tables, which solve in seconds); ones to threes
+# filled, fours next.
+GAME, FORCED = PLAY_TO_WIN_RULESET
+FORCED_CARD = {"filled": {"ones": 3, "twos": 6, "threes": 6}}
+
+
+@pytest.fixture(scope="module")
+def play_to_win_app(play_to_win: list[tuple[TableSpec, FloatArray]]) -> Litestar:
+    """A fresh app serving forced-order Yatzy's value, distribution and win tables."""
+    fresh = make_test_app()
+    for spec, table in play_to_win:
+        fresh.state.tables.put(spec, table, "memory")
+    return fresh
+
+
+def play_to_win_calls() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(method, its arguments, the same request as JSON) for each play-to-win call."""
+    card = msgspec.convert(FORCED_CARD, models.ScorecardIn)
+    game = {"game": GAME, "rules": FORCED}
+    turn = {"throws": [[1, 3, 4, 4, 6], [1, 4, 4, 4, 4]], "keeps": [[4, 4]], "box": "ones"}
+    return [
+        ("holds", {"game": GAME, "dice": [4, 4, 4, 2, 6], "throws_left": 1,
+                   "scorecard": card, "rules": FORCED, "target": 150},
+         {**game, "dice": [4, 4, 4, 2, 6], "throws_left": 1, "scorecard": FORCED_CARD,
+          "target": 150}),
+        ("distributions", {"game": GAME, "scorecard": card, "rules": FORCED, "target": 150},
+         {**game, "scorecard": FORCED_CARD, "target": 150}),
+        ("distributions", {"game": GAME, "scorecard": card, "dice": [4, 4, 4, 2, 6],
+                           "throws_left": 2, "rules": FORCED},
+         {**game, "scorecard": FORCED_CARD, "dice": [4, 4, 4, 2, 6], "throws_left": 2}),
+        ("reviews", {"game": GAME, "turns": [msgspec.convert(turn, models.ReviewTurnIn)],
+                     "rules": FORCED, "target": 150},
+         {**game, "turns": [turn], "target": 150}),
+    ]  # fmt: skip
+
+
+def test_play_to_win_through_both_clients(play_to_win_app: Litestar) -> None:
+    """`target=` on `holds` and `reviews`, and `distributions`, send the body the API
+    takes and decode its answer whole, sync and async alike."""
+    calls = play_to_win_calls()
+    with TestClient(play_to_win_app) as app:
+        answers = []
+        for name, _, body in calls:
+            r = app.post(BY_ID[name].path, json=body)
+            assert r.status_code == 200, r.text
+            answers.append(r.json())
+        with Client(TEST_URL, http_client=app, max_retries=0) as client:
+            synced = [getattr(client, name)(**kwargs) for name, kwargs, _ in calls]
+
+    async def run() -> list[Any]:
+        async with async_client(play_to_win_app, max_retries=0) as client:
+            return [await getattr(client, name)(**kwargs) for name, kwargs, _ in calls]
+
+    for outcome in (synced, asyncio.run(run())):
+        for (name, _, _), answer, expected in zip(calls, outcome, answers, strict=True):
+            assert isinstance(answer, BY_ID[name].returns)
+            # absent in the answer, None in the Struct
+            decoded = without_nulls(msgspec.to_builtins(answer))
+            assert close(decoded, without_nulls(expected)), name
+    holds, chances, from_dice, review = synced
+    assert holds.target == 150 and holds.options[0].best
+    assert all(o.win_probability is not None for o in holds.options)
+    top = holds.options[0].win_probability
+    assert all(math.isclose(o.loss, top - o.win_probability) for o in holds.options)
+    assert chances.target == 150 and chances.play == "expected_points"
+    assert chances.win_probability is not None and 0 < chances.win_probability < 1
+    assert math.isclose(sum(t.probability for t in chances.distribution), 1.0, abs_tol=1e-6)
+    assert chances.min <= chances.p1 <= chances.p50 <= chances.p99 <= chances.max
+    assert from_dice.target is None and from_dice.win_probability is None
+    decisions = [d for t in review.turns for d in t.decisions]
+    assert review.target == 150 and all(d.win_loss is not None for d in decisions)
+
+
+def test_a_win_table_still_solving_is_waited_out(
+    bare_app: TestClient[Litestar],
+    play_to_win: list[tuple[TableSpec, FloatArray]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first `distributions(target=...)` of a ruleset is a 503 while its tables are
+    solved; the client waits the `Retry-After` and asks again."""
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the tables arrive while the client waits
+        waits.append(seconds)
+        for spec, table in play_to_win:
+            bare_app.app.state.tables.put(spec, table, "memory")
+
+    monkeypatch.setattr(client_module, "_sleep", sleep)
+    card = models.ScorecardIn(filled=dict(FORCED_CARD["filled"]))
+    with Client(TEST_URL, http_client=bare_app, max_retries=1) as client:
+        answer = client.distributions(GAME, card, rules=FORCED, target=150)
+    assert waits == [5.0] and answer.target == 150
+    assert answer.win_probability is not None and 0 < answer.win_probability < 1

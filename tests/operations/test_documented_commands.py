@@ -288,6 +288,19 @@ def run_review(block: str, tmp_path: Path) -> None:
             assert text in done.stdout, done.stdout
 
 
+def run_review_target(block: str, tmp_path: Path) -> None:
+    """docs/reviews.md, playing to win: the chances and what the decisions gave up."""
+    (line,) = commands(block)
+    out = bash(line, env(), timeout=600)
+    for text in (
+        "yatzy: 15 turn(s) reviewed",
+        "┃ chance ┃ win loss ┃",
+        "chance given up         0.2011 over 43 decisions (target 150)",
+        "costliest for the target: turn 3 throw 2: keep 1 6, -0.1033",
+    ):
+        assert text in out, out
+
+
 def run_desk_for_phones(block: str, tmp_path: Path) -> None:
     (serve,) = commands(block)
     server = Background(serve, env() | {"DICEREF_PRELOAD": "none"}, tmp_path / "serve.log")
@@ -314,6 +327,26 @@ def run_house_rules_http(block: str, tmp_path: Path) -> None:
         assert ours["game"] == "our-yatzy" and len(ours["ruleset_id"]) == 16, ours
         fours = next(o for o in ours["options"] if o["box"] == "fours")
         assert (fours["points"], fours["upper_bonus"]) == (12, 50)
+    finally:
+        server.stop()
+
+
+def run_play_to_win(block: str, tmp_path: Path) -> None:
+    """README, play to win: on a fresh machine the first answers are 503s until the win
+    table is solved, which `curl --retry` waits out; from the test cache, at once."""
+    holds, distributions = commands(block)
+    server = Background("uv run diceref serve", env() | {"DICEREF_PRELOAD": "none"},
+                        tmp_path / "serve.log")  # fmt: skip
+    try:
+        server.wait()
+        best = json.loads(bash(holds, env(), timeout=400))
+        assert (best["keep"], best["best"], best["loss"]) == ([4, 4, 4], True, 0.0), best
+        assert best["win_probability"] == pytest.approx(0.258, abs=5e-4), best
+        forecast = json.loads(bash(distributions, env(), timeout=400))
+        assert forecast["mean"] == pytest.approx(125.3, abs=0.05), forecast
+        assert forecast["sd"] == pytest.approx(29.0, abs=0.05), forecast
+        assert (forecast["p5"], forecast["p50"], forecast["p95"]) == (85, 121, 182), forecast
+        assert forecast["win_probability"] == pytest.approx(0.179, abs=5e-4), forecast
     finally:
         server.stop()
 
@@ -365,10 +398,12 @@ RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref serve --workers 2   #": run_servers,
     "uv run diceref serve --workers 2 &": run_load_test,
     "uv run diceref review docs/examples/": run_review,
+    "uv run diceref review --target": run_review_target,
     'curl -s --json \'{"game": "yahtzee", "dice": [6, 6, 6, 6, 6], "scorecard"': (
         run_house_rules_http
     ),
     "uv run diceref score yatzy 6 6 6 6 6 --rules": run_house_rules_cli,
+    "curl -sf --retry 30 --json": run_play_to_win,
 }
 
 

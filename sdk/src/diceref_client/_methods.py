@@ -23,6 +23,8 @@ from diceref_client.models import (
     ChicagoHoldsResponse,
     ChicagoThrowsRequest,
     ChicagoThrowsResponse,
+    DistributionRequest,
+    DistributionResponse,
     GameRoundIn,
     GameRules,
     GameSummary,
@@ -172,10 +174,13 @@ class SyncMethods:
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
-        """`POST /holds` (holds): Every keep and every box, best expected total first."""
+        """`POST /holds` (holds): Every keep and every box, best expected total first (with
+        `target`, best chance to reach it).
+        """
         result: ScorecardHoldsResponse = self._call(
             BY_ID["holds"],
             "/holds",
@@ -185,6 +190,40 @@ class SyncMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
+                target=target,
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def distributions(
+        self,
+        game: ScorecardGame | str | None = None,
+        scorecard: ScorecardIn | None = None,
+        *,
+        dice: Sequence[int] | None = None,
+        throws_left: int | None = None,
+        target: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> DistributionResponse:
+        """`POST /distributions` (distributions): The distribution of the card's final total:
+        every total's chance, mean, sd, percentiles.
+        """
+        result: DistributionResponse = self._call(
+            BY_ID["distributions"],
+            "/distributions",
+            DistributionRequest(
+                game=game,
+                scorecard=scorecard,
+                dice=None if dice is None else list(dice),
+                throws_left=throws_left,
+                target=target,
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
             ),
@@ -428,6 +467,7 @@ class SyncMethods:
         *,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ReviewResponse:
@@ -442,6 +482,7 @@ class SyncMethods:
                 turns=list(turns),
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
+                target=target,
             ),
             timeout,
             extra_headers,
@@ -581,10 +622,13 @@ class AsyncMethods:
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ScorecardHoldsResponse:
-        """`POST /holds` (holds): Every keep and every box, best expected total first."""
+        """`POST /holds` (holds): Every keep and every box, best expected total first (with
+        `target`, best chance to reach it).
+        """
         result: ScorecardHoldsResponse = await self._call(
             BY_ID["holds"],
             "/holds",
@@ -594,6 +638,40 @@ class AsyncMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
+                target=target,
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def distributions(
+        self,
+        game: ScorecardGame | str | None = None,
+        scorecard: ScorecardIn | None = None,
+        *,
+        dice: Sequence[int] | None = None,
+        throws_left: int | None = None,
+        target: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> DistributionResponse:
+        """`POST /distributions` (distributions): The distribution of the card's final total:
+        every total's chance, mean, sd, percentiles.
+        """
+        result: DistributionResponse = await self._call(
+            BY_ID["distributions"],
+            "/distributions",
+            DistributionRequest(
+                game=game,
+                scorecard=scorecard,
+                dice=None if dice is None else list(dice),
+                throws_left=throws_left,
+                target=target,
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
             ),
@@ -837,6 +915,7 @@ class AsyncMethods:
         *,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ReviewResponse:
@@ -851,6 +930,7 @@ class AsyncMethods:
                 turns=list(turns),
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
+                target=target,
             ),
             timeout,
             extra_headers,
@@ -990,10 +1070,13 @@ class SyncRawMethods:
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
-        """`POST /holds` (holds): Every keep and every box, best expected total first."""
+        """`POST /holds` (holds): Every keep and every box, best expected total first (with
+        `target`, best chance to reach it).
+        """
         result: RawResponse[ScorecardHoldsResponse] = self._call_raw(
             BY_ID["holds"],
             "/holds",
@@ -1003,6 +1086,40 @@ class SyncRawMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
+                target=target,
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    def distributions(
+        self,
+        game: ScorecardGame | str | None = None,
+        scorecard: ScorecardIn | None = None,
+        *,
+        dice: Sequence[int] | None = None,
+        throws_left: int | None = None,
+        target: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[DistributionResponse]:
+        """`POST /distributions` (distributions): The distribution of the card's final total:
+        every total's chance, mean, sd, percentiles.
+        """
+        result: RawResponse[DistributionResponse] = self._call_raw(
+            BY_ID["distributions"],
+            "/distributions",
+            DistributionRequest(
+                game=game,
+                scorecard=scorecard,
+                dice=None if dice is None else list(dice),
+                throws_left=throws_left,
+                target=target,
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
             ),
@@ -1246,6 +1363,7 @@ class SyncRawMethods:
         *,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ReviewResponse]:
@@ -1260,6 +1378,7 @@ class SyncRawMethods:
                 turns=list(turns),
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
+                target=target,
             ),
             timeout,
             extra_headers,
@@ -1399,10 +1518,13 @@ class AsyncRawMethods:
         scorecard: ScorecardIn | None = None,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ScorecardHoldsResponse]:
-        """`POST /holds` (holds): Every keep and every box, best expected total first."""
+        """`POST /holds` (holds): Every keep and every box, best expected total first (with
+        `target`, best chance to reach it).
+        """
         result: RawResponse[ScorecardHoldsResponse] = await self._call_raw(
             BY_ID["holds"],
             "/holds",
@@ -1412,6 +1534,40 @@ class AsyncRawMethods:
                 throws_left=throws_left,
                 throw=throw,
                 scorecard=scorecard,
+                rules=None if rules is None else dict(rules),
+                ruleset=as_ruleset(ruleset),
+                target=target,
+            ),
+            timeout,
+            extra_headers,
+        )
+        return result
+
+    async def distributions(
+        self,
+        game: ScorecardGame | str | None = None,
+        scorecard: ScorecardIn | None = None,
+        *,
+        dice: Sequence[int] | None = None,
+        throws_left: int | None = None,
+        target: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        timeout: Timeout | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RawResponse[DistributionResponse]:
+        """`POST /distributions` (distributions): The distribution of the card's final total:
+        every total's chance, mean, sd, percentiles.
+        """
+        result: RawResponse[DistributionResponse] = await self._call_raw(
+            BY_ID["distributions"],
+            "/distributions",
+            DistributionRequest(
+                game=game,
+                scorecard=scorecard,
+                dice=None if dice is None else list(dice),
+                throws_left=throws_left,
+                target=target,
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
             ),
@@ -1655,6 +1811,7 @@ class AsyncRawMethods:
         *,
         rules: Mapping[str, Any] | None = None,
         ruleset: RulesetIn | GameRules | Mapping[str, Any] | None = None,
+        target: int | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse[ReviewResponse]:
@@ -1669,6 +1826,7 @@ class AsyncRawMethods:
                 turns=list(turns),
                 rules=None if rules is None else dict(rules),
                 ruleset=as_ruleset(ruleset),
+                target=target,
             ),
             timeout,
             extra_headers,

@@ -30,6 +30,8 @@ from diceref_client.models import (
     ChicagoHoldsResponse,
     ChicagoThrowsRequest,
     ChicagoThrowsResponse,
+    DistributionRequest,
+    DistributionResponse,
     GameRules,
     GameSummary,
     Health,
@@ -88,7 +90,8 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("gamesByGame", GET, "/games/{game}", None, GameRules, "A game's full ruleset; `NotFoundError` if unknown."),  # noqa: E501
     Operation("rulesets", POST, "/rulesets", RulesetRequest, RulesetResponse, "House rules checked, described and their tables' solve started; where it stands.", ("game",)),  # noqa: E501
     Operation("score", POST, "/score", ScoreRequest, ScoreResponse, "Every box the throw may fill now, with points and bonus.", ("game", "dice")),  # noqa: E501
-    Operation("holds", POST, "/holds", ScorecardHoldsRequest, ScorecardHoldsResponse, "Every keep and every box, best expected total first.", ("game", "dice", "throws_left")),  # noqa: E501
+    Operation("holds", POST, "/holds", ScorecardHoldsRequest, ScorecardHoldsResponse, "Every keep and every box, best expected total first (with `target`, best chance to reach it).", ("game", "dice", "throws_left")),  # noqa: E501
+    Operation("distributions", POST, "/distributions", DistributionRequest, DistributionResponse, "The distribution of the card's final total: every total's chance, mean, sd, percentiles.", ("game", "scorecard")),  # noqa: E501
     Operation("scorecardsCheck", POST, "/scorecards/check", CheckRequest, CheckResponse, "Every problem on the score sheets, totals and standings.", ("game", "sheets")),  # noqa: E501
     Operation("chicagoThrows", POST, "/chicago/throws", ChicagoThrowsRequest, ChicagoThrowsResponse, "A Chicago throw's value and conversions.", ("dice",)),  # noqa: E501
     Operation("chicagoRounds", POST, "/chicago/rounds", RoundRequest, RoundResponse, "The ruling on a Chicago round.", ("turns",)),  # noqa: E501

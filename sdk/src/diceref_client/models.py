@@ -21,6 +21,7 @@ TurnEnd = Literal["bank", "yardkle"]
 Joker = Literal["none", "forced", "free_choice"]
 Order = Literal["free", "series", "forced"]
 Section = Literal["upper", "lower"]
+Play = Literal["expected_points"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
 AnyGame = Literal[
     "yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy", "chicago", "yardkle"
@@ -319,6 +320,7 @@ class ScorecardHoldsRequest(_In):
     game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
     ruleset: RulesetIn | None = None
+    target: int | None = None  # play to win: the final total to reach
 
 
 class KeepOption(_Out, tag_field="kind", tag="keep"):
@@ -328,6 +330,7 @@ class KeepOption(_Out, tag_field="kind", tag="keep"):
     expected_total: float
     best: bool
     loss: float
+    win_probability: float | None = None  # with a `target`: the chance to reach it
 
 
 class BoxOption(_Out, tag_field="kind", tag="box"):
@@ -342,6 +345,7 @@ class BoxOption(_Out, tag_field="kind", tag="box"):
     expected_total: float
     best: bool
     loss: float
+    win_probability: float | None = None  # with a `target`: the chance to reach it
 
 
 class ScorecardHoldsResponse(_Out):
@@ -350,6 +354,48 @@ class ScorecardHoldsResponse(_Out):
     throws_left: int
     total: int
     options: list[KeepOption | BoxOption]
+    ruleset_id: str | None = None
+    target: int | None = None
+
+
+class DistributionRequest(_In):
+    """A card (and optionally the dice of the turn under way, with `throws_left`) whose
+    final total to forecast."""
+
+    scorecard: ScorecardIn | None = None
+    dice: list[int] | None = None
+    throws_left: int | None = None
+    target: int | None = None
+    game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
+    rules: dict[str, Any] | None = None
+    ruleset: RulesetIn | None = None
+
+
+class TotalChance(_Out):
+    """One final total and its chance."""
+
+    total: int
+    probability: float
+
+
+class DistributionResponse(_Out):
+    game: str
+    total: int
+    play: Play
+    mean: float
+    sd: float
+    min: int
+    max: int
+    p1: int
+    p5: int
+    p25: int
+    p50: int
+    p75: int
+    p95: int
+    p99: int
+    distribution: list[TotalChance]
+    target: int | None = None
+    win_probability: float | None = None  # with a `target`: the chance to reach it
     ruleset_id: str | None = None
 
 
@@ -765,6 +811,7 @@ class ReviewRequest(_In):
     game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
     ruleset: RulesetIn | None = None
+    target: int | None = None  # play to win: each decision's `win_loss` too
 
 
 class ReviewDecisionOut(_Out):
@@ -776,6 +823,7 @@ class ReviewDecisionOut(_Out):
     chosen: KeepOption | BoxOption
     best_options: list[KeepOption | BoxOption]
     loss: float
+    win_loss: float | None = None  # with a `target`: the chance to reach it given up
 
 
 class TurnReviewOut(_Out):
@@ -799,6 +847,7 @@ class ReviewResponse(_Out):
     luck: float | None
     costliest: list[ReviewDecisionOut]
     ruleset_id: str | None = None
+    target: int | None = None
 
 
 class YardkleReviewTurnIn(_In):

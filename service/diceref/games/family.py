@@ -82,6 +82,8 @@ class FamilyCli:
     # function given (`TableSpec` -> its array).  A body that is not this family's review
     # raises `msgspec.ValidationError`.
     review: Callable[[Any, Callable[[TableSpec], Any]], ReviewTable] | None = None
+    # Whether its review takes `diceref review --target N` (sent as the body's `target`).
+    review_target: bool = False
 
 
 @dataclass(frozen=True)
