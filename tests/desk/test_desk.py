@@ -578,38 +578,46 @@ def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_total
         "type": "about:blank", "title": "Table being solved", "status": 503,
         "retry_after": 1, "progress": 0.42,
     }  # fmt: skip
-    refused: list[Any] = []
+    loading = {"type": "about:blank", "title": "Table not loaded yet", "status": 503}
+    refused: dict[str, Any] = {}
 
     def solve_first(route: Any) -> None:
-        if refused:
+        """Each operation's first request is refused (its table being solved, or loading)."""
+        path = route.request.url.rsplit("/", 1)[1]
+        if path in refused:
             route.continue_()
             return
-        refused.append(route.request.post_data_json)
+        refused[path] = route.request.post_data_json
         route.fulfill(
             status=503,
             headers={"Retry-After": "1"},
             content_type="application/problem+json",
-            body=json.dumps(solving),
+            body=json.dumps(solving if path == "distributions" else loading),
         )
 
     page.route("**/distributions", solve_first)
+    page.route("**/holds", solve_first)
     page.click('button.tab[data-tab="coach"]')
     page.select_option("#coach-game", TARGET_GAME)
     page.fill("#coach-dice", "6 6 6 2 3")
     page.select_option("#coach-throws-left", "2")
     target = 140
     page.fill("#coach-target", str(target))
+    page.evaluate(RECORD_SOLVING_NOTES)
     page.get_by_role("button", name="Ask the coach").click()
     note = page.locator("#coach-solving")
-    expect(note).to_contain_text("the final-total forecast (42% solved)")
     expect(note).to_contain_text("asks again in 1 s")
     expect(note).to_have_count(0)  # asked again by itself, and answered
     expect(page.locator("body")).to_have_attribute("data-waiting", "0")
+    notes = page.evaluate("window.solvingNotes")
+    assert any("the options" in n for n in notes), notes
+    assert any("the final-total forecast (42% solved)" in n for n in notes), notes
 
     card = {"filled": {}, "extra_bonus": 0}
     rules = {"game": TARGET_GAME, "rules": TARGET_RULES, "scorecard": card}
-    assert refused == [{**rules, "target": target}]  # the card alone, from its next turn
     holds = {**rules, "dice": [6, 6, 6, 2, 3], "throws_left": 2, "target": target}
+    # the throw for the options; the card alone, from its next turn, for the forecast
+    assert refused == {"holds": holds, "distributions": {**rules, "target": target}}
     answer = server.client.post("/holds", json=holds)
     assert answer.status_code == 200, answer.text
     options = answer.json()["options"]
@@ -666,11 +674,20 @@ def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_total
     page.set_viewport_size(LAPTOP)
     assert page.evaluate("window.violations") == []
 
+    page.unroute("**/holds")
+    page.unroute("**/distributions")
     page.fill("#coach-target", "")  # no target: the expected totals alone, no forecast
     page.get_by_role("button", name="Ask the coach").click()
     expect(page.locator("#coach-advice thead")).not_to_contain_text("Chance to reach")
     expect(page.locator("#coach-forecast")).to_have_count(0)
     expect(rows.first).to_contain_text("★ best")
+
+
+# Every text the coach's note on a table being solved shows (its answers come apart).
+RECORD_SOLVING_NOTES = """() => { window.solvingNotes = [];
+  new MutationObserver(() => { const note = document.getElementById("coach-solving");
+    if (note) window.solvingNotes.push(note.textContent); })
+    .observe(document.body, { childList: true, subtree: true, characterData: true }); }"""
 
 
 def percent(p: float) -> str:
