@@ -30,9 +30,9 @@ os.environ.setdefault("DICEREF_PRELOAD", "none")
 os.environ.setdefault("DICEREF_CACHE_DIR", str(TEST_CACHE))
 
 from diceref.core.arrays import FloatArray  # noqa: E402
-from diceref.games.scorecard.rules.games import SCORECARD_GAMES  # noqa: E402
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant  # noqa: E402
 from diceref.games.scorecard.rules.ruleset import Ruleset  # noqa: E402
-from diceref.games.scorecard.tables import value_spec  # noqa: E402
+from diceref.games.scorecard.tables import target_specs, value_spec  # noqa: E402
 from diceref.http.app import create_app  # noqa: E402
 from diceref.settings import Settings  # noqa: E402
 from diceref.tables.config import TableSettings  # noqa: E402
@@ -129,11 +129,34 @@ def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
         yield c
 
 
+# The ruleset whose play-to-win tables the examples use: quick to solve (Yatzy's forced
+# order leaves one box to fill each turn).
+PLAY_TO_WIN_RULESET = ("yatzy", {"order": "forced"})
+
+
+@pytest.fixture(scope="session")
+def play_to_win() -> list[tuple[TableSpec, FloatArray]]:
+    """The value, distribution and win tables of `PLAY_TO_WIN_RULESET`, from the test disk
+    cache (solved there once)."""
+    game, rules = PLAY_TO_WIN_RULESET
+    ruleset = variant(game, **rules)
+    store = make_test_store()
+    specs = (value_spec(ruleset), *target_specs(ruleset))
+    return [(spec, load_sync(store, spec).array) for spec in specs]
+
+
 @pytest.fixture
-def coach(app: Litestar, solved: Callable[[str], FloatArray]) -> Iterator[TestClient[Litestar]]:
-    """A client whose app holds every scorecard game's table."""
+def coach(
+    app: Litestar,
+    solved: Callable[[str], FloatArray],
+    play_to_win: list[tuple[TableSpec, FloatArray]],
+) -> Iterator[TestClient[Litestar]]:
+    """A client whose app holds every scorecard game's table, and the play-to-win tables of
+    `PLAY_TO_WIN_RULESET`."""
     for game in SCORECARD_GAMES:
         put_values(app, game, solved(game))
+    for spec, table in play_to_win:
+        app.state.tables.put(spec, table, "memory")
     with TestClient(app) as c:
         yield c
 

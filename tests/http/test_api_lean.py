@@ -99,7 +99,7 @@ def test_every_body_operation_is_served_lean(app: Litestar) -> None:
         if lean_json in handler[0].resolve_middleware()
     }
     assert {(m, p) for m, p, _ in OPERATIONS} <= served
-    assert len(OPERATIONS) == 14  # the 11 game operations, POST /rulesets and the two reviews
+    assert len(OPERATIONS) == 15  # the 12 game operations, POST /rulesets and the two reviews
     assert {p for _, p, _ in OPERATIONS} - {p for _, p, _ in NUMERIC} == {"/rulesets"}
 
 

@@ -76,7 +76,7 @@ def test_app_serves_the_committed_document(client: TestClient[Litestar]) -> None
 
 def test_every_operation_is_described(document: dict[str, Any]) -> None:
     ids = [op["operationId"] for _, _, op in operations(document)]
-    assert len(ids) == len(set(ids)) == 17
+    assert len(ids) == len(set(ids)) == 18
     assert set(ids) == set(EXAMPLES)
     assert {t["name"] for t in document["tags"]} == TAGS
     for method, path, op in operations(document):
@@ -187,6 +187,7 @@ def test_error_statuses_per_operation(document: dict[str, Any]) -> None:
         "gamesByGame": [404],
         "score": [400, 404, 408, 413, 415, 422],
         "holds": [400, 404, 408, 413, 415, 422, 429, 503],
+        "distributions": [400, 404, 408, 413, 415, 422, 429, 503],
         "reviews": [400, 404, 408, 413, 415, 422, 429, 503],
         "scorecardsCheck": [400, 404, 408, 413, 415, 422],
         "chicagoThrows": [400, 408, 413, 415, 422],

@@ -1,6 +1,7 @@
-"""Examples of `/score`, `/holds`, `/reviews` and `/scorecards/check` in the OpenAPI
-document: a throw scored and coached, a game reviewed, sheets checked, and the problems of
-each (`tests/http/test_contract.py` replays every one against the app)."""
+"""Examples of `/score`, `/holds`, `/distributions`, `/reviews` and `/scorecards/check` in
+the OpenAPI document: a throw scored and coached, a final total forecast, a game reviewed,
+sheets checked, and the problems of each (`tests/http/test_contract.py` replays every one
+against the app)."""
 
 from __future__ import annotations
 
@@ -170,6 +171,56 @@ def _mini_options() -> Json:
         }
         for b in names
     ]
+
+
+# Yatzy in forced order (a house rule), its last box (Yatzy, 50) open: the final total is
+# 237 or 287.
+FORCED_LAST_TURN = {
+    "game": "yatzy",
+    "rules": {"order": "forced"},
+    "scorecard": {
+        "filled": _boxes(
+            ones=3,
+            twos=6,
+            threes=9,
+            fours=12,
+            fives=15,
+            sixes=18,
+            one_pair=12,
+            two_pairs=22,
+            three_of_a_kind=18,
+            four_of_a_kind=16,
+            small_straight=15,
+            large_straight=0,
+            full_house=18,
+            chance=23,
+        )
+    },
+}
+FORCED_ID = "79893942e4009b56"
+
+
+def _last_turn(
+    mean: float, sd: float, p95: int, chances: tuple[float, float], **more: Json
+) -> Json:
+    return {
+        "game": "yatzy",
+        "total": 237,
+        "play": "expected_points",
+        "mean": mean,
+        "sd": sd,
+        "min": 237,
+        "max": 287,
+        **{f"p{q}": 237 for q in (1, 5, 25, 50, 75)},
+        "p95": p95,
+        "p99": 287,
+        "distribution": [
+            {"total": 237, "probability": chances[0]},
+            {"total": 287, "probability": chances[1]},
+        ],
+        **more,
+        "ruleset_id": FORCED_ID,
+    }
 
 
 EXAMPLES: dict[str, list[Example]] = {
@@ -350,6 +401,80 @@ EXAMPLES: dict[str, list[Example]] = {
                 retry_after=5,
             ),
             body=HOLDS_BODY,
+        ),
+    ],
+    "distributions": [
+        queue_full("/distributions", {"game": "yahtzee", "rules": {"joker": "none"}}),
+        Example(
+            "unknown-game",
+            "A game the service does not know",
+            404,
+            unknown_game("/distributions", "backgammon"),
+            body={"game": "backgammon"},
+        ),
+        Example(
+            "last-turn-target",
+            "Yatzy in forced order, the last turn to come with only the Yatzy box open: 287 "
+            "or 237, and the chance of reaching 260",
+            200,
+            _last_turn(
+                239.301439255476,
+                10.477357474015506,
+                237,
+                (0.9539713859558105, 0.04602864384651184),
+                target=260,
+                win_probability=0.04602864384651184,
+            ),
+            body={**FORCED_LAST_TURN, "target": 260},
+        ),
+        Example(
+            "dice-thrown",
+            "The same card, three sixes thrown with two throws left",
+            200,
+            _last_turn(
+                241.66820987654333,
+                14.547106598073203,
+                287,
+                (0.9066358024691363, 0.0933641975308642),
+            ),
+            body={**FORCED_LAST_TURN, "dice": [6, 6, 6, 2, 3], "throws_left": 2},
+        ),
+        Example(
+            "negative-target",
+            "A target below 0",
+            400,
+            invalid("/distributions", "target", "Expected `int` >= 0", "out_of_range"),
+            body={"game": "yahtzee", "target": -1},
+        ),
+        Example(
+            "dice-without-throws-left",
+            "Dice without the throws still allowed after them",
+            422,
+            rule_violation(
+                "/distributions",
+                "throws_left",
+                "the throws still allowed after the dice are required",
+                "missing_field",
+            ),
+            body={"game": "yahtzee", "dice": [1, 2, 3, 4, 5]},
+        ),
+        Example(
+            "table-solving",
+            "House rules whose tables are not solved yet: the first request queues the solves "
+            "(5 s is the default DICEREF_RETRY_AFTER)",
+            503,
+            problem(
+                503,
+                "table-solving",
+                "Table being solved",
+                "/distributions",
+                [],
+                detail=f"the table of these rules ({FORCED_ID}) is queued for a solve; "
+                "retry in 5 s",
+                retry_after=5,
+                progress=0.0,
+            ),
+            body=FORCED_LAST_TURN,
         ),
     ],
     "reviews": [

@@ -272,6 +272,15 @@ class TotalChance(msgspec.Struct):
     probability: float
 
 
+Percentile = Annotated[
+    int,
+    Meta(
+        description="The least final total t with P(final <= t) >= the percentile "
+        "(`p50`: the median)"
+    ),
+]
+
+
 class DistributionResponse(msgspec.Struct, omit_defaults=True):
     game: str
     total: int
@@ -280,13 +289,13 @@ class DistributionResponse(msgspec.Struct, omit_defaults=True):
     sd: float
     min: int
     max: int
-    p1: int
-    p5: int
-    p25: int
-    p50: int
-    p75: int
-    p95: int
-    p99: int
+    p1: Percentile
+    p5: Percentile
+    p25: Percentile
+    p50: Percentile
+    p75: Percentile
+    p95: Percentile
+    p99: Percentile
     distribution: list[TotalChance]
     target: EchoedTarget | UnsetType = UNSET
     win_probability: WinProbability | UnsetType = UNSET
