@@ -34,7 +34,8 @@ LAPTOP = {"width": 1280, "height": 800}
 
 
 # Play to reach a target on Yatzy in forced order (every box in scorecard order): its win
-# table solves in seconds, not the minutes of a free-order game's.
+# table solves in half a minute (once: it is kept in the test disk cache), not the minutes of a
+# free-order game's.
 TARGET_GAME = "yatzy"
 TARGET_RULES = {"order": "forced"}
 
