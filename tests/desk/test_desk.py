@@ -1,7 +1,8 @@
 """The table desk in a real browser: Debian's Chromium driven by Playwright for Python.
 
 The server is the real process (tests/live_server.py) with Yahtzee's table preloaded from
-the test disk cache, so the coach answers at once.  Each test gets a fresh browser context
+the test disk cache, so the coach answers at once, and the play-to-win game's tables on
+that disk, found by its solve on demand.  Each test gets a fresh browser context
 (empty storage) whose page fails the test on any console error, uncaught exception or
 request to a host other than the service's.  Chromium is `/usr/bin/chromium` (Debian's
 package; `playwright install` cannot download a browser here): without it the tests skip,
