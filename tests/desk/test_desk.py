@@ -678,6 +678,16 @@ def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_total
 
     page.unroute("**/holds")
     page.unroute("**/distributions")
+    beyond = 2000  # above the game's maximum: no chance, the mark drawn past the bars
+    page.fill("#coach-target", str(beyond))
+    page.get_by_role("button", name="Ask the coach").click()
+    expect(page.locator("#coach-chance")).to_contain_text(f"Chance to reach {beyond} ")
+    expect(page.locator("#coach-chance strong")).to_have_text("0%")
+    expect(rows.locator("td[data-chance]").first).to_have_text("0%")
+    expect(chart.locator(".target-mark text")).to_have_text(f"target {beyond} (beyond)")
+    expect(bars).to_have_count(len(f["distribution"]))  # the same card, the same totals
+    expect(chart.locator("rect.reach")).to_have_count(0)
+
     page.fill("#coach-target", "")  # no target: the expected totals alone, no forecast
     page.get_by_role("button", name="Ask the coach").click()
     expect(page.locator("#coach-advice thead")).not_to_contain_text("Chance to reach")
