@@ -612,7 +612,7 @@ def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_total
     expect(note).to_have_count(0)  # asked again by itself, and answered
     expect(page.locator("body")).to_have_attribute("data-waiting", "0")
     notes = page.evaluate("window.solvingNotes")
-    assert any("the options" in n for n in notes), notes
+    assert any("the options (loading)" in n for n in notes), notes
     assert any("the final-total forecast (42% solved)" in n for n in notes), notes
 
     card = {"filled": {}, "extra_bonus": 0}

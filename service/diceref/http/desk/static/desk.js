@@ -691,10 +691,10 @@ function solvingNote() {
   const waits = Object.entries(coachState.solving);
   if (!waits.length) return null;
   const parts = waits.map(([what, { progress }]) =>
-    `${what === "forecast" ? "the final-total forecast" : "the options"}${progress === null || progress === undefined ? "" : ` (${Math.round(progress * 100)}% solved)`}`);
+    `${what === "forecast" ? "the final-total forecast" : "the options"} (${typeof progress === "number" ? `${Math.round(progress * 100)}% solved` : "loading"})`);
   const seconds = Math.min(...waits.map(([, w]) => w.seconds));
   return h("p", { class: "waiting", role: "status", id: "coach-solving" },
-    `The service is solving the table for these rules: ${parts.join(" and ")}. The coach asks again in ${seconds} s.`);
+    `The service is preparing the tables for these rules: ${parts.join(" and ")}. The coach asks again in ${seconds} s.`);
 }
 
 // The options as the service ranks them: by expected total, or, with a target, by the
