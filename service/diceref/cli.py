@@ -232,12 +232,14 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     if args.rules is not None:
         try:
-            specs = _variant_specs(args.games, _house_rules("precompute", args.rules))
+            specs = _variant_specs(args.games, _house_rules("precompute", args.rules), args.target)
         except _Refused as exc:
             print(exc, file=sys.stderr)
             return 2
     else:
         specs = list(table_specs(args.games or None))  # the families of the games named
+        if args.target:
+            specs += _target_specs(args.games or GAME_IDS)
     store = sync_store(settings.tables)
     for spec in specs:
         bar = _ProgressBar(f"{spec.game} {spec.kind}")
@@ -247,9 +249,22 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _variant_specs(games: list[str], rules: dict[str, Any] | None) -> list[Any]:
+def _target_specs(games: Sequence[str]) -> list[Any]:
+    """The play-to-win tables of the built-in games named (those whose family has them)."""
+    from diceref.games.families import family_of
+
+    specs: list[Any] = []
+    for game in games:
+        family = family_of(game)
+        specs += family.target_tables_of(family.games[game])
+    return specs
+
+
+def _variant_specs(
+    games: list[str], rules: dict[str, Any] | None, target: bool = False
+) -> list[Any]:
     """The tables of one game under `--rules` (keyed by the rules' hash, where a request's
-    `rules` looks them up)."""
+    `rules` looks them up), with `target` its play-to-win tables too."""
     from diceref.games.families import family_of
 
     if len(games) != 1:
@@ -259,7 +274,10 @@ def _variant_specs(games: list[str], rules: dict[str, Any] | None) -> list[Any]:
             '(diceref precompute yahtzee --rules \'{"joker": "none"}\')',
         )
     game = _variant("precompute", games[0], rules)
-    specs = list(family_of(games[0]).tables_of(game))
+    family = family_of(games[0])
+    specs = list(family.tables_of(game))
+    if target:
+        specs += family.target_tables_of(game)
     if not specs:
         raise _Refused("precompute", f"{games[0]} has no tables to solve under house rules")
     print(f"{game.id} house rules {game.ruleset_id}: {json.dumps(rules, sort_keys=True)}")
@@ -424,6 +442,12 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     )
     pre.add_argument("games", nargs="*", metavar="GAME", help="games to solve (default: all)")
     pre.add_argument("--rules", metavar="JSON", help=RULES_HELP + " (one GAME)")
+    pre.add_argument(
+        "--target",
+        action="store_true",
+        help="also the play-to-win tables (win and distribution), which the service "
+        "otherwise solves when a request first needs them (minutes for a built-in game)",
+    )
     pre.set_defaults(func=_precompute)
     review = sub.add_parser(
         "review",

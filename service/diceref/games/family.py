@@ -37,6 +37,9 @@ class Family:
     # A game's tables under given rules, in the order a client needs them (none: a game
     # without solved tables, refereed and coached from its rules alone).
     tables_of: Callable[[GameInfo], tuple[TableSpec, ...]] = lambda _: ()
+    # A game's play-to-win tables under given rules (solved on demand; `diceref precompute
+    # --target` solves them ahead), none for a family without them.
+    target_tables_of: Callable[[GameInfo], tuple[TableSpec, ...]] = lambda _: ()
 
     def with_rules(self, game: str, rules: Mapping[str, object] | None) -> GameInfo:
         """`game` under a request's `rules` (its parameter overrides), checked and built;

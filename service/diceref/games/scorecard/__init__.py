@@ -7,7 +7,7 @@ from diceref.core.game import GameInfo
 from diceref.games.family import Family
 from diceref.games.scorecard.rules.games import BUILT_IN, SCORECARD_GAMES, house_rules
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.tables import ruleset_specs, table_specs
+from diceref.games.scorecard.tables import ruleset_specs, table_specs, target_specs
 from diceref.tables.spec import TableSpec
 
 
@@ -16,10 +16,16 @@ def _tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
     return ruleset_specs(game)
 
 
+def _target_tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
+    assert isinstance(game, Ruleset)
+    return target_specs(game)
+
+
 FAMILY = Family(
     "scorecard",
     SCORECARD_GAMES,
     table_specs,
     {game: partial(house_rules, game) for game in BUILT_IN},
     _tables_of,
+    _target_tables_of,
 )
