@@ -1,7 +1,8 @@
 """The table desk in a real browser: Debian's Chromium driven by Playwright for Python.
 
 The server is the real process (tests/live_server.py) with Yahtzee's table preloaded from
-the test disk cache, so the coach answers at once.  Each test gets a fresh browser context
+the test disk cache, so the coach answers at once, and the play-to-win game's tables on
+that disk, found by its solve on demand.  Each test gets a fresh browser context
 (empty storage) whose page fails the test on any console error, uncaught exception or
 request to a host other than the service's.  Chromium is `/usr/bin/chromium` (Debian's
 package; `playwright install` cannot download a browser here): without it the tests skip,
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TEST_CACHE, _in_ci
+from conftest import TEST_CACHE, _in_ci, make_test_store
 from live_server import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -33,16 +34,41 @@ PHONE = {"width": 375, "height": 812}
 LAPTOP = {"width": 1280, "height": 800}
 
 
+# Play to reach a target on Yatzy in forced order (every box in scorecard order): its win
+# table solves in half a minute (once: it is kept in the test disk cache), not the minutes of a
+# free-order game's.
+TARGET_GAME = "yatzy"
+TARGET_RULES = {"order": "forced"}
+
+
 @pytest.fixture(scope="module")
 def server(
     tmp_path_factory: pytest.TempPathFactory, solved: Callable[[str], Any]
 ) -> Iterator[LiveServer]:
     solved("yahtzee")  # in the test disk cache, which the server reads at start-up
+    target_tables()  # on disk, so that the server's solve on demand finds them there
     log = tmp_path_factory.mktemp("desk") / "server.log"
-    env = {"DICEREF_CACHE_DIR": str(TEST_CACHE), "DICEREF_PRELOAD": "yahtzee"}
+    env = {
+        "DICEREF_CACHE_DIR": str(TEST_CACHE),
+        "DICEREF_PRELOAD": "yahtzee",
+        "DICEREF_RETRY_AFTER": "1",
+    }
     with LiveServer(log, env) as live:
         live.wait("/readyz", timeout=120)
         yield live
+
+
+def target_tables() -> None:
+    """The play-to-win game's tables (value, max, distribution, win) in the test disk cache:
+    solved once across runs."""
+    from diceref.games.scorecard import FAMILY
+    from diceref.games.scorecard.tables import ruleset_specs, target_specs
+    from diceref.tables.spec import load_sync
+
+    ruleset = FAMILY.with_rules(TARGET_GAME, TARGET_RULES)
+    store = make_test_store()
+    for spec in (*ruleset_specs(ruleset), *target_specs(ruleset)):
+        load_sync(store, spec)
 
 
 @pytest.fixture(scope="module")
@@ -527,6 +553,166 @@ def test_the_coach_ranks_a_throw_then_a_played_game_gets_the_services_review(
     page.unroute("**/reviews")
     page.get_by_role("button", name="Ask for the review again").click()
     expect(item("expected_loss")).to_contain_text(f"Expected loss: {num(review['expected_loss'])}")
+
+
+def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_totals(
+    desk: Watched, server: LiveServer
+) -> None:
+    """With a total to reach, the coach's options show the chance to reach it, in the
+    service's order, and the card's chance and the chart of its final total come from
+    `POST /distributions`: one bar per total the service gives a chance, the target marked,
+    the summary in words.  The forecast's table first answers 503 (being solved): the page
+    says so calmly and asks again by itself.  All of it under the page's policy."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.goto(desk.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#sheet-game", TARGET_GAME)  # the coach plays the sheets' house rules
+    page.get_by_text("House rules (0 changed)").click()
+    page.select_option("#rule-order", TARGET_RULES["order"])
+    stored_rules = "() => JSON.parse(localStorage.getItem('diceref-desk/event')).sheets.rules"
+    page.wait_for_function(f"() => ({stored_rules})().order === 'forced'")
+
+    desk.allow_status(503)
+    solving = {
+        "type": "about:blank", "title": "Table being solved", "status": 503,
+        "retry_after": 1, "progress": 0.42,
+    }  # fmt: skip
+    loading = {"type": "about:blank", "title": "Table not loaded yet", "status": 503}
+    refused: dict[str, Any] = {}
+
+    def solve_first(route: Any) -> None:
+        """Each operation's first request is refused (its table being solved, or loading)."""
+        path = route.request.url.rsplit("/", 1)[1]
+        if path in refused:
+            route.continue_()
+            return
+        refused[path] = route.request.post_data_json
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "1"},
+            content_type="application/problem+json",
+            body=json.dumps(solving if path == "distributions" else loading),
+        )
+
+    page.route("**/distributions", solve_first)
+    page.route("**/holds", solve_first)
+    page.click('button.tab[data-tab="coach"]')
+    page.select_option("#coach-game", TARGET_GAME)
+    page.fill("#coach-dice", "6 6 6 2 3")
+    page.select_option("#coach-throws-left", "2")
+    target = 140
+    page.fill("#coach-target", str(target))
+    page.evaluate(RECORD_SOLVING_NOTES)
+    page.get_by_role("button", name="Ask the coach").click()
+    note = page.locator("#coach-solving")
+    expect(note).to_contain_text("asks again in 1 s")
+    expect(note).to_have_count(0)  # asked again by itself, and answered
+    expect(page.locator("body")).to_have_attribute("data-waiting", "0")
+    notes = page.evaluate("window.solvingNotes")
+    assert any("the options (loading)" in n for n in notes), notes
+    assert any("the final-total forecast (42% solved)" in n for n in notes), notes
+
+    card = {"filled": {}, "extra_bonus": 0}
+    rules = {"game": TARGET_GAME, "rules": TARGET_RULES, "scorecard": card}
+    holds = {**rules, "dice": [6, 6, 6, 2, 3], "throws_left": 2, "target": target}
+    # the throw for the options; the card alone, from its next turn, for the forecast
+    assert refused == {"holds": holds, "distributions": {**rules, "target": target}}
+    answer = server.client.post("/holds", json=holds)
+    assert answer.status_code == 200, answer.text
+    options = answer.json()["options"]
+    chances = [o["win_probability"] for o in options]
+    assert chances == sorted(chances, reverse=True) and 0 < chances[0] < 1
+    rows = page.locator("#coach-advice tbody tr")
+    expect(rows).to_have_count(len(options))
+    expect(rows.locator("td[data-chance]")).to_have_text([percent(p) for p in chances])
+    expect(rows.first).to_contain_text("★ best")
+    expect(rows.first).to_contain_text(f"{options[0]['expected_total']:.2f}")
+    worst = options[-1]
+    if not worst["best"]:
+        expect(rows.last).to_contain_text(f"−{percent(worst['loss'])}")
+    expect(page.locator("#coach-advice thead")).to_contain_text(f"Chance to reach {target}")
+
+    forecast = server.client.post("/distributions", json={**rules, "target": target})
+    assert forecast.status_code == 200, forecast.text
+    f = forecast.json()
+    expect(page.locator("#coach-chance")).to_have_text(
+        f"Chance to reach {target} from the start of this card's next turn, playing for it:"
+        f" {percent(f['win_probability'])}."
+    )
+    chart = page.locator("#coach-forecast svg.chart")
+    bars = chart.locator("rect.bar")
+    expect(bars).to_have_count(len(f["distribution"]))
+    drawn = bars.evaluate_all(
+        "(bars) => bars.map((b) => [Number(b.dataset.total), Number(b.dataset.probability),"
+        " b.classList.contains('reach'), Number(b.getAttribute('height'))])"
+    )
+    assert [d[0] for d in drawn] == [d["total"] for d in f["distribution"]]
+    assert [d[1] for d in drawn] == [d["probability"] for d in f["distribution"]]
+    assert all(p > 0 for _, p, _, _ in drawn)
+    assert [reach for total, _, reach, _ in drawn] == [total >= target for total, *_ in drawn]
+    peak = max(p for _, p, _, _ in drawn)  # the heights in proportion to the chances
+    tallest = max(height for *_, height in drawn)
+    for _, p, _, height in drawn:
+        assert height == pytest.approx(p / peak * tallest, abs=0.01)
+    expect(chart.locator(".target-mark")).to_have_attribute("data-target", str(target))
+    expect(chart.locator(".target-mark text")).to_have_text(f"target {target}")
+    summary = page.locator("#coach-forecast figcaption")
+    expect(summary).to_have_text(
+        "Final total, playing every decision for the greatest expected total:"
+        f" mean {num(f['mean'])} (standard deviation {num(f['sd'])}), median {f['p50']};"
+        f" 9 games in 10 end between {f['p5']} and {f['p95']} (p5–p95);"
+        f" from {f['min']} to {f['max']}."
+    )
+    summary_id = summary.get_attribute("id")
+    expect(chart).to_have_attribute("aria-labelledby", summary_id or "")
+    expect(chart).to_have_attribute("role", "img")
+    desk.check_usable()
+    desk.screenshot("coach-target-laptop.png", LAPTOP)
+    page.set_viewport_size(PHONE)
+    desk.check_usable()
+    page.set_viewport_size(LAPTOP)
+    assert page.evaluate("window.violations") == []
+
+    page.unroute("**/holds")
+    page.unroute("**/distributions")
+    beyond = 2000  # above the game's maximum: no chance, the mark drawn past the bars
+    page.fill("#coach-target", str(beyond))
+    page.get_by_role("button", name="Ask the coach").click()
+    expect(page.locator("#coach-chance")).to_contain_text(f"Chance to reach {beyond} ")
+    expect(page.locator("#coach-chance strong")).to_have_text("0%")
+    expect(rows.locator("td[data-chance]").first).to_have_text("0%")
+    expect(chart.locator(".target-mark text")).to_have_text(f"target {beyond} (beyond)")
+    expect(bars).to_have_count(len(f["distribution"]))  # the same card, the same totals
+    expect(chart.locator("rect.reach")).to_have_count(0)
+
+    page.fill("#coach-target", "")  # no target: the expected totals alone, no forecast
+    page.get_by_role("button", name="Ask the coach").click()
+    expect(page.locator("#coach-advice thead")).not_to_contain_text("Chance to reach")
+    expect(page.locator("#coach-forecast")).to_have_count(0)
+    expect(rows.first).to_contain_text("★ best")
+
+
+# Every text the coach's note on a table being solved shows (its answers come apart).
+RECORD_SOLVING_NOTES = """() => { window.solvingNotes = [];
+  new MutationObserver(() => { const note = document.getElementById("coach-solving");
+    if (note) window.solvingNotes.push(note.textContent); })
+    .observe(document.body, { childList: true, subtree: true, characterData: true }); }"""
+
+
+def percent(p: float) -> str:
+    """A probability as the desk writes it (desk.js `percent`)."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.0005:
+        return "< 0.1%"
+    if p > 0.9995:
+        return "> 99.9%"
+    return f"{p * 100:.1f}%"
 
 
 STORED_PLAY = "JSON.parse(localStorage.getItem('diceref-desk/event')).coach.play"

@@ -67,6 +67,9 @@ function problemWords(response, problem) {
   if (response.status === 503) {
     const wait = problem.retry_after ?? response.headers.get("Retry-After");
     message = `The coach's solved table is still loading on the service${wait ? `: try again in ${wait} s` : ""}.`;
+    const retryAfter = Number(wait);
+    const progress = typeof problem.progress === "number" ? problem.progress : null;
+    return { message, errors, retryAfter: Number.isFinite(retryAfter) ? retryAfter : null, progress };
   } else if (errors.length) {
     message += ": " + errors.map((e) => e.reason).join("; ");
   } else if (problem.detail) {
@@ -82,13 +85,25 @@ function online(up) {
 }
 
 // What this service version accepts, read from its own OpenAPI document (the page must work
-// before and after house rules arrive).
-const features = { rules: false };
+// before and after house rules, and play to a target, arrive).
+const features = { rules: false, target: false, distributions: false };
 async function loadFeatures() {
   const doc = await get("/schema/openapi.json");
   if (!doc.ok) return;
   const schemas = doc.data.components?.schemas ?? {};
   features.rules = Boolean(schemas.CheckRequest?.properties?.rules);
+  features.target = Boolean(requestFields(doc.data, "/holds").target);
+  features.distributions = Boolean(requestFields(doc.data, "/distributions").target);
+}
+
+/** The properties of the JSON body an operation (POST `path`) takes, its $ref followed. */
+function requestFields(doc, path) {
+  let schema = doc.paths?.[path]?.post?.requestBody?.content?.["application/json"]?.schema;
+  const ref = schema?.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+    schema = doc.components?.schemas?.[ref.slice("#/components/schemas/".length)];
+  }
+  return schema?.properties ?? {};
 }
 
 /** The body with the chosen house rules, when the service takes them and any are set. */
@@ -115,7 +130,7 @@ function newEvent() {
     created: new Date().toISOString(),
     tab: "sheets",
     sheets: { game: "yahtzee", rules: {}, players: [] },
-    coach: { game: "yahtzee", dice: "", throwsLeft: 2, card: "", play: null },
+    coach: { game: "yahtzee", dice: "", throwsLeft: 2, card: "", target: "", play: null },
     chicago: { players: [], rounds: [], draft: null },
     yardkle: { players: [], turns: [], draft: null },
   };
@@ -596,7 +611,11 @@ function renderSheetResults() {
 
 // ---------------------------------------------------------------- coach -------------------
 
-const coachState = { advice: null, error: null, busy: false, review: null, final: null };
+// `solving`: what the coach waits for while the service solves a table (503), shown calmly
+// and asked again; `forecast`: the card's final total (POST /distributions) when playing
+// to a target.
+const coachState = { advice: null, error: null, busy: false, review: null, final: null,
+  solving: {}, forecast: null, forecastError: null };
 const coachAdvice = latestOnly();
 
 function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
@@ -605,34 +624,175 @@ function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 const rulesOf = (game) => (game === event.sheets.game ? event.sheets.rules : {});
 const throwsPerTurn = (game) => (features.rules && rulesOf(game).throws_per_turn) || catalogue.byId[game].throws_per_turn;
 
-async function askCoach({ game, dice, throwsLeft, filled, extraBonus }) {
+const sleep = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
+const RETRY_LIMIT = 720; // an hour of 5-second waits: a solve that long has failed
+
+/**
+ * POST `path` until the service answers otherwise than 503 (a table it is still loading or
+ * solving): each 503 is shown as `coachState.solving[what]` and asked again after its
+ * Retry-After.  Null when `current()` says a later question overtook this one.  The wait
+ * counts as an awaited answer (<body data-waiting>), as it is one.
+ */
+async function askUntilSolved(what, path, body, current) {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await post(path, body);
+    if (!current()) return null;
+    if (answer.status !== 503 || attempt >= RETRY_LIMIT) {
+      delete coachState.solving[what];
+      return answer;
+    }
+    const seconds = Math.min(Math.max(answer.retryAfter ?? 5, 1), 30);
+    coachState.solving[what] = { progress: answer.progress, seconds };
+    render();
+    awaiting(+1);
+    try { await sleep(seconds); } finally { awaiting(-1); }
+    if (!current()) return null;
+  }
+}
+
+async function askCoach({ game, dice, throwsLeft, filled, extraBonus, target = null }) {
   const current = coachAdvice.ask();
   coachState.busy = true;
   coachState.error = null;
-  const body = withRules({ game, dice, throws_left: throwsLeft, scorecard: { filled, extra_bonus: extraBonus } }, rulesOf(game));
-  const answer = await post("/holds", body);
-  if (!current()) return; // asked again since: that answer is the one shown
+  coachState.solving = {};
+  const scorecard = { filled, extra_bonus: extraBonus };
+  const body = withRules({ game, dice, throws_left: throwsLeft, scorecard }, rulesOf(game));
+  if (target !== null) body.target = target;
+  const forecast = target !== null && features.distributions ? askForecast(game, scorecard, target, current) : null;
+  const answer = await askUntilSolved("options", "/holds", body, current);
+  if (answer === null) return; // asked again since: that answer is the one shown
   coachState.busy = false;
   if (answer.ok) coachState.advice = answer.data;
   else { coachState.advice = null; coachState.error = answer.message; }
+  if (forecast) { render(); await forecast; }
 }
 
+/** The card's final total from the start of its next turn, and its chance to reach `target`. */
+async function askForecast(game, scorecard, target, current) {
+  coachState.forecast = null;
+  coachState.forecastError = null;
+  const answer = await askUntilSolved("forecast", "/distributions", withRules({ game, scorecard, target }, rulesOf(game)), current);
+  if (answer === null) return;
+  if (answer.ok) coachState.forecast = answer.data;
+  else coachState.forecastError = answer.message;
+}
+
+/** A probability as a percentage with one decimal; never "0.0%" or "100.0%" for one that is not. */
+function percent(p) {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "100%";
+  if (p < 0.0005) return "< 0.1%";
+  if (p > 0.9995) return "> 99.9%";
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+/** What the coach waits for while the service solves a table, in words, calmly. */
+function solvingNote() {
+  const waits = Object.entries(coachState.solving);
+  if (!waits.length) return null;
+  const parts = waits.map(([what, { progress }]) =>
+    `${what === "forecast" ? "the final-total forecast" : "the options"} (${typeof progress === "number" ? `${Math.round(progress * 100)}% solved` : "loading"})`);
+  const seconds = Math.min(...waits.map(([, w]) => w.seconds));
+  return h("p", { class: "waiting", role: "status", id: "coach-solving" },
+    `The service is preparing the tables for these rules: ${parts.join(" and ")}. The coach asks again in ${seconds} s.`);
+}
+
+// The options as the service ranks them: by expected total, or, with a target, by the
+// chance to reach it (each option's cost is then the chance it gives up).
 function adviceTable(advice, onChoose) {
   if (!advice) return null;
+  const toTarget = advice.target !== undefined;
   const rows = advice.options.map((o, index) => h("tr", { class: o.best ? "best" : "", "data-option": index },
     h("td", { class: "num" }, index + 1),
     h("td", {}, o.kind === "keep" ? `Keep ${diceText(o.keep)}` : `Score ${o.name}: ${o.points}` +
       (o.upper_bonus ? ` + upper bonus ${o.upper_bonus}` : "") + (o.extra_bonus ? ` + extra bonus ${o.extra_bonus}` : ""),
     o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
+    toTarget ? h("td", { class: "num", "data-chance": o.win_probability }, percent(o.win_probability)) : null,
     h("td", { class: "num" }, num(o.expected_total)),
-    h("td", { class: "num" }, o.best ? "—" : `−${num(o.loss)}`),
+    h("td", { class: "num" }, o.best ? "—" : toTarget ? `−${percent(o.loss)}` : `−${num(o.loss)}`),
     onChoose ? h("td", {}, h("button", { type: "button", onclick: () => onChoose(o),
       "aria-label": o.kind === "keep" ? `Keep ${diceText(o.keep)} and throw` : `Score ${o.name}` }, o.kind === "keep" ? "Keep, throw" : "Score")) : null));
-  return h("div", { class: "scroll" }, h("table", { "aria-label": "The coach's options, best first" },
+  return h("div", { class: "scroll" }, h("table", { "aria-label": toTarget ? `The coach's options, the best chance to reach ${advice.target} first` : "The coach's options, best first" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Choice"),
-      h("th", { scope: "col", class: "num" }, "Expected total"), h("th", { scope: "col", class: "num" }, "Cost"),
+      toTarget ? h("th", { scope: "col", class: "num" }, `Chance to reach ${advice.target}`) : null,
+      h("th", { scope: "col", class: "num" }, "Expected total"),
+      h("th", { scope: "col", class: "num" }, toTarget ? "Cost (chance)" : "Cost"),
       onChoose ? h("th", { scope: "col" }, "Play") : null)),
     h("tbody", {}, rows)));
+}
+
+// ---- the final-score chart: inline SVG made with DOM calls, every label a text node ----
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
+  for (const child of children) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+
+/** Round steps for the axis (1, 2 or 5 times a power of ten), about `count` of them over `span`. */
+function tickStep(span, count) {
+  const raw = Math.max(span / count, 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw);
+}
+
+/**
+ * The forecast as a figure: one bar per final total the service gives a chance (its
+ * height the chance), the target marked, and a caption in words (mean, median, p5–p95)
+ * that the chart's image role points to for screen readers.
+ */
+function forecastFigure(forecast) {
+  const W = 560, H = 200, left = 12, right = 12, top = 26, bottom = 32;
+  const target = forecast.target;
+  const lo = forecast.min;
+  // A target beyond the totals is marked at most one span past them, so the bars stay legible.
+  const span = Math.max(forecast.max - lo, 1);
+  const markAt = target === undefined ? null : Math.min(Math.max(target, lo - span), forecast.max + 1 + span);
+  const first = Math.min(lo, markAt ?? lo), last = Math.max(forecast.max + 1, markAt ?? 0);
+  const x = (total) => left + ((total - first) / (last - first)) * (W - left - right);
+  // A bar per total; narrow bars overlap a little, so that no hairline shows between them.
+  const step = x(first + 1) - x(first);
+  const peak = Math.max(...forecast.distribution.map((d) => d.probability));
+  const base = H - bottom;
+  const captionId = nextId("forecast-summary");
+  const bars = svgEl("g", { class: "bars" }, ...forecast.distribution.map((d) => {
+    const height = (d.probability / peak) * (base - top);
+    return svgEl("rect", { class: target !== undefined && d.total >= target ? "bar reach" : "bar",
+      x: x(d.total).toFixed(2), width: (step > 4 ? step - 1 : step + 0.4).toFixed(2), y: (base - height).toFixed(2), height: height.toFixed(2),
+      "data-total": d.total, "data-probability": d.probability }, svgEl("title", {}, `${d.total}: ${percent(d.probability)}`));
+  }));
+  const every = tickStep(last - first, 5);
+  const ticks = svgEl("g", { class: "axis" }, svgEl("line", { x1: left, x2: W - right, y1: base, y2: base }));
+  for (let t = Math.ceil(first / every) * every; t <= last; t += every) {
+    ticks.append(svgEl("line", { x1: x(t + 0.5).toFixed(2), x2: x(t + 0.5).toFixed(2), y1: base, y2: base + 4 }),
+      svgEl("text", { x: x(t + 0.5).toFixed(2), y: base + 20, "text-anchor": "middle" }, String(t)));
+  }
+  const svg = svgEl("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": captionId }, bars, ticks);
+  if (markAt !== null) {
+    const at = x(markAt).toFixed(2);
+    svg.append(svgEl("g", { class: "target-mark", "data-target": target },
+      svgEl("line", { x1: at, x2: at, y1: top - 6, y2: base }),
+      svgEl("text", { x: at, y: top - 10, "text-anchor": markAt > (first + last) / 2 ? "end" : "start" },
+        markAt === target ? `target ${target}` : `target ${target} (beyond)`)));
+  }
+  const play = forecast.play === "expected_points" ? "playing every decision for the greatest expected total" : `playing ${forecast.play}`;
+  const summary = `Final total, ${play}: mean ${num(forecast.mean)} (standard deviation ${num(forecast.sd)}), median ${forecast.p50}; ` +
+    `9 games in 10 end between ${forecast.p5} and ${forecast.p95} (p5–p95); from ${forecast.min} to ${forecast.max}.`;
+  return h("figure", { class: "forecast" }, svg, h("figcaption", { id: captionId, "data-summary": "" }, summary));
+}
+
+/** The card's chance to reach the target and the chart of its final total. */
+function forecastCard() {
+  const forecast = coachState.forecast;
+  if (!forecast && !coachState.forecastError) return null;
+  const card = h("div", { class: "card", id: "coach-forecast" }, h("h3", {}, "This card's final total"));
+  if (coachState.forecastError) { card.append(problemBox(coachState.forecastError)); return card; }
+  card.append(h("p", { id: "coach-chance" }, `Chance to reach ${forecast.target} from the start of this card's next turn, playing for it: `,
+    h("strong", {}, percent(forecast.win_probability)), "."), forecastFigure(forecast),
+  h("p", { class: "hint" }, "Bars: the chance of each final total; the darker bars reach the target."));
+  return card;
 }
 
 function filledOfPlayer(name) {
@@ -656,11 +816,19 @@ function renderCoach(panel) {
   const card = h("select", { id: "coach-card", onchange: (e) => change((ev) => { ev.coach.card = e.target.value; }, { redraw: false }) },
     h("option", { value: "" }, "an empty scorecard"),
     c.game === event.sheets.game ? event.sheets.players.map((p) => h("option", { value: p.name, selected: p.name === c.card }, `${p.name}'s sheet`)) : []);
+  const target = features.target ? typedField("input", { id: "coach-target", value: c.target, type: "number", min: 0, step: 1, inputmode: "numeric",
+    onchange: (e) => { consumed("coach-target"); change((ev) => { ev.coach.target = e.target.value.trim(); }, { redraw: false }); } }) : null;
   const ask = async () => {
     const parsed = parseDice(dice.value);
     if (parsed === null) { coachState.error = "The dice are faces 1 to 6, e.g. 2 3 4 6 6."; render(); return; }
+    const wanted = target ? target.value.trim() : "";
+    if (wanted && !/^\d+$/.test(wanted)) {
+      coachState.error = "The total to reach is a whole number of points, e.g. 250 (or leave it empty)."; render(); return;
+    }
+    if (wanted !== c.target) { consumed("coach-target"); change((ev) => { ev.coach.target = wanted; }, { redraw: false }); }
     const { filled, extraBonus } = c.card ? filledOfPlayer(c.card) : { filled: {}, extraBonus: 0 };
-    await askCoach({ game: c.game, dice: parsed, throwsLeft: Number(throwsLeft.value), filled, extraBonus });
+    coachState.forecast = null; coachState.forecastError = null;
+    await askCoach({ game: c.game, dice: parsed, throwsLeft: Number(throwsLeft.value), filled, extraBonus, target: wanted ? Number(wanted) : null });
     render();
   };
   panel.append(h("form", { class: "card", onsubmit: (e) => { e.preventDefault(); ask(); } },
@@ -671,10 +839,18 @@ function renderCoach(panel) {
       h("button", { type: "button", onclick: () => { dice.value = roll(info.dice_count).join(" "); dice.dispatchEvent(new Event("change")); } }, "Roll"),
       field("Throws left", throwsLeft),
       field("Scorecard", card),
+      target ? field("Play to reach", target, "a final total; empty: the best expected total") : null,
       h("button", { type: "submit", class: "primary" }, "Ask the coach"))));
+  panel.append(solvingNote() ?? "");
   if (!c.play) {
     if (coachState.error) panel.append(problemBox(coachState.error));
-    if (coachState.advice) panel.append(h("div", { class: "card", id: "coach-advice" }, h("h3", {}, `Options for ${diceText(coachState.advice.dice)} with ${coachState.advice.throws_left} throws left`), adviceTable(coachState.advice)));
+    const advice = coachState.advice;
+    if (advice) {
+      panel.append(h("div", { class: "card", id: "coach-advice" },
+        h("h3", {}, `Options for ${diceText(advice.dice)} with ${advice.throws_left} throws left` +
+          (advice.target !== undefined ? `, playing to reach ${advice.target}` : "")), adviceTable(advice)));
+    }
+    panel.append(forecastCard() ?? "");
   }
   panel.append(renderPlay(info));
 }
