@@ -21,7 +21,7 @@ TurnEnd = Literal["bank", "yardkle"]
 Joker = Literal["none", "forced", "free_choice"]
 Order = Literal["free", "series", "forced"]
 Section = Literal["upper", "lower"]
-Play = Literal["expected_points"]
+Play = Literal["expected_points", "target"]
 ScorecardGame = Literal["yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy"]
 AnyGame = Literal[
     "yahtzee", "yardzee", "dice-poker", "russian-poker", "chute-5", "yatzy", "chicago", "yardkle"
@@ -366,6 +366,7 @@ class DistributionRequest(_In):
     dice: list[int] | None = None
     throws_left: int | None = None
     target: int | None = None
+    play: Play | None = None  # default: "target" with a target, else "expected_points"
     game: ScorecardGame | str | None = None  # a built-in game, or `ruleset`: exactly one
     rules: dict[str, Any] | None = None
     ruleset: RulesetIn | None = None

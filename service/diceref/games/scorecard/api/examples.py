@@ -415,13 +415,14 @@ EXAMPLES: dict[str, list[Example]] = {
         Example(
             "last-turn-target",
             "Yatzy in forced order, the last turn to come with only the Yatzy box open: 287 "
-            "or 237, and the chance of reaching 260",
+            "or 237 when playing to reach 260, and the chance of reaching it",
             200,
             _last_turn(
-                239.301439255476,
-                10.477357474015506,
+                239.3014321262849,
+                10.477357323407034,
                 237,
-                (0.9539713859558105, 0.04602864384651184),
+                (0.953971357474301, 0.04602864252569899),
+                play="target",
                 target=260,
                 win_probability=0.04602864384651184,
             ),

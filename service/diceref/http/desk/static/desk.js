@@ -671,7 +671,13 @@ async function askCoach({ game, dice, throwsLeft, filled, extraBonus, target = n
 async function askForecast(game, scorecard, target, current) {
   coachState.forecast = null;
   coachState.forecastError = null;
-  const answer = await askUntilSolved("forecast", "/distributions", withRules({ game, scorecard, target }, rulesOf(game)), current);
+  const body = withRules({ game, scorecard, target }, rulesOf(game));
+  let answer = await askUntilSolved("forecast", "/distributions", body, current);
+  // Target play is followed turn by turn, so the service gives it for cards near their
+  // end; earlier, the chart shows expected-points play (the chance is still target play's).
+  if (answer?.status === 422 && answer.errors?.some((e) => e.code === "target_too_early")) {
+    answer = await askUntilSolved("forecast", "/distributions", { ...body, play: "expected_points" }, current);
+  }
   if (answer === null) return;
   if (answer.ok) coachState.forecast = answer.data;
   else coachState.forecastError = answer.message;
@@ -777,7 +783,8 @@ function forecastFigure(forecast) {
       svgEl("text", { x: at, y: top - 10, "text-anchor": markAt > (first + last) / 2 ? "end" : "start" },
         markAt === target ? `target ${target}` : `target ${target} (beyond)`)));
   }
-  const play = forecast.play === "expected_points" ? "playing every decision for the greatest expected total" : `playing ${forecast.play}`;
+  const play = forecast.play === "expected_points" ? "playing every decision for the greatest expected total"
+    : `playing every decision for the greatest chance to reach ${forecast.target}`;
   const summary = `Final total, ${play}: mean ${num(forecast.mean)} (standard deviation ${num(forecast.sd)}), median ${forecast.p50}; ` +
     `9 games in 10 end between ${forecast.p5} and ${forecast.p95} (p5–p95); from ${forecast.min} to ${forecast.max}.`;
   return h("figure", { class: "forecast" }, svg, h("figcaption", { id: captionId, "data-summary": "" }, summary));
