@@ -37,6 +37,7 @@ ROUTES = {
     "/holds": {"game": "yahtzee", "dice": [1, 2, 3, 4, 5], "throws_left": 2},
     "/rulesets": {"game": "yahtzee"},
     "/reviews": {"game": "yahtzee"},
+    "/distributions": {"game": "yahtzee"},
     "/scorecards/check": {"game": "yahtzee"},
     "/chicago/throws": {"dice": [1, 2, 3]},
     "/chicago/rounds": {"players": ["Ann", "Bo"]},

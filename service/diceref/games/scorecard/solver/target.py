@@ -139,6 +139,12 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
     """(252, len(needs)): the best chance to reach each need when the turn ends on each
     throw (the need is counted before the placement's points)."""
     legal = cand.legal()
+    if len(needs) == 1:  # one request's need: every (box, throw) looked up at once
+        shift = np.where(legal, cand.shift, 0.0).astype(np.int64)
+        one = np.where(legal, win.lookup(cand.succ, int(needs[0]) - shift), NEG).max(axis=0)
+        out1: FloatArray = one[:, None]
+        _five_rows(win, cand, needs, out1)
+        return out1
     b_idx, t_idx = np.nonzero(legal)
     succ = cand.succ[b_idx, t_idx]
     shift = cand.shift[b_idx, t_idx].astype(np.int64)
@@ -150,6 +156,12 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
     every = np.full((legal.size, len(needs)), NEG)
     every[np.flatnonzero(legal.ravel())] = got[inverse.ravel()]
     out: FloatArray = every.reshape(*legal.shape, len(needs)).max(axis=0)
+    _five_rows(win, cand, needs, out)
+    return out
+
+
+def _five_rows(win: BandTable, cand: Candidates, needs: IntArray, out: FloatArray) -> None:
+    """The five-of-a-kind throws the Joker or the extra bonus overrides (`Candidates`)."""
     for t, tiers in cand.fives.items():
         out[t] = NEG
         for tier in tiers:
@@ -159,7 +171,6 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
             p = np.array([c[1] for c in tier], dtype=np.int64)
             out[t] = win.lookup(s[:, None], needs[None, :] - p[:, None]).max(axis=0)
             break
-    return out
 
 
 def turn_start(

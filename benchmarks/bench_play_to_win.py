@@ -1,0 +1,180 @@
+"""Play to win: the tables' build (whole process) and size, and the requests' server time.
+
+    uv run python benchmarks/bench_play_to_win.py [--game yahtzee] [--build] [--requests 300]
+
+- `--build`: `diceref precompute --target GAME` in a fresh process with an empty cache
+  directory (value, max, distribution and win tables), its wall time and peak memory, and
+  the sizes of the files it wrote; without it the tables come from DICEREF_CACHE_DIR
+  (default the test cache `.cache/`), solved there first when missing.
+- server time: the whole ASGI app in process, one request at a time (routing, middleware,
+  handler, the per-request turn, encoding; no sockets), the coach's per-turn caches emptied
+  before each request: `/holds` with a `target`, `/distributions` from the start of a turn
+  (empty card included) and with dice, and target play's distribution near the end.
+Printed beside the peers' published figures (the issue's): timpalpant/yahtzee's
+beat-a-score tables 1.8 GB and minutes to load; Holderied's advisor 5-20 h of
+precomputation, 1.6 GB; dlangk/yatzy's `POST /density` about 100 ms on 8 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from _server import asgi_scope
+from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
+from diceref.games.scorecard.solver import advice
+from diceref.games.scorecard.solver.advice import BoxAdvice
+from diceref.games.scorecard.tables import distribution_spec, value_spec, win_spec
+from diceref.http.app import create_app
+from diceref.settings import Settings
+from diceref.tables.config import TableSettings
+from diceref.tables.spec import load_sync
+from diceref.tables.store import TableStore
+
+CACHE = Path(os.environ.get("DICEREF_CACHE_DIR", Path(__file__).parent.parent / ".cache"))
+
+
+def build(game: str) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "DICEREF_CACHE_DIR": cache}
+        start = time.perf_counter()
+        cmd = [sys.executable, "-m", "diceref.cli", "precompute", "--target", game]
+        subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"diceref precompute --target {game}: {wall:.1f} s wall, peak RSS {peak:.0f} MB")
+        for path in sorted(Path(cache).rglob("*")):
+            if path.is_file() and path.stat().st_size > 1 << 20:
+                print(f"  {path.name}: {path.stat().st_size / 1e6:.1f} MB")
+
+
+def cards(
+    game: str, values: np.ndarray, count: int, seed: int
+) -> list[tuple[Scorecard, list[int], int]]:
+    """Cards from expected-points play at every stage, with fresh dice."""
+    ruleset = SCORECARD_GAMES[game]
+    rng = np.random.default_rng(seed)
+    out = []
+    card = Scorecard()
+    while len(out) < count:
+        if len(card.boxes) == len(ruleset.boxes):
+            card = Scorecard()
+        dice = sorted(int(d) for d in rng.integers(1, 7, size=5))
+        out.append((card, dice, int(rng.integers(0, ruleset.throws_per_turn))))
+        best = next(
+            a for a in advice.advise(ruleset, values, card, dice, 0) if isinstance(a, BoxAdvice)
+        )
+        card = Scorecard({**card.boxes, best.box: best.points}, card.extra_bonus)
+    return out
+
+
+async def server_times(app: Any, path: str, bodies: list[bytes]) -> list[float]:
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    times = []
+    for body in bodies:
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive(messages: list[Any] = messages) -> Any:
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        advice._TURNS.clear()
+        advice._WIN_TURNS.clear()
+        sent.clear()
+        start = time.perf_counter()
+        await app(asgi_scope(path, body), receive, send)
+        times.append((time.perf_counter() - start) * 1e3)
+        assert sent[0]["status"] in (200, 422), (sent, body)
+    return times
+
+
+def report(label: str, times: list[float], budget: str) -> None:
+    print(
+        f"{label:52} p50 {statistics.median(times):7.2f} ms  max {max(times):7.2f} ms"
+        f"  ({len(times)} requests; {budget})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="yahtzee")
+    parser.add_argument("--build", action="store_true")
+    parser.add_argument("--requests", type=int, default=300)
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.build:
+        build(args.game)
+    ruleset = SCORECARD_GAMES[args.game]
+    store = TableStore(TableSettings(cache_dir=CACHE))
+    specs = (value_spec(ruleset), distribution_spec(ruleset), win_spec(ruleset))
+    start = time.perf_counter()
+    loaded = [load_sync(store, spec) for spec in specs]
+    print(f"tables loaded (or solved) in {time.perf_counter() - start:.1f} s")
+    app = create_app(Settings(preload=(), log_format=None), store=store)
+    for spec, table in zip(specs, loaded, strict=True):
+        app.state.tables.put(spec, table.array, "memory")
+    values = loaded[0].array
+    situations = cards(args.game, values, args.requests, seed=26)
+    rng = np.random.default_rng(7)
+
+    def body(card: Scorecard, **more: Any) -> bytes:
+        filled = {"filled": dict(card.boxes), "extra_bonus": card.extra_bonus}
+        return msgspec.json.encode({"game": args.game, "scorecard": filled, **more})
+
+    def target_of(card: Scorecard) -> int:
+        return max(0, card_total(ruleset, card) + int(rng.integers(0, 250)))
+
+    holds = [body(c, dice=d, throws_left=t, target=target_of(c)) for c, d, t in situations]
+    start_of_turn = [body(c, play="expected_points") for c, _, _ in situations]
+    with_dice = [body(c, dice=d, throws_left=t) for c, d, t in situations]
+    empty = [body(Scorecard())] * 20
+    late = [(c, d, t) for c, d, t in situations if len(ruleset.boxes) - len(c.boxes) <= 3]
+    target_play = [body(c, dice=d, throws_left=t, target=target_of(c)) for c, d, t in late]
+    cases = [
+        ("/holds with a target", "/holds", holds, "p50 <= 1 ms"),
+        (
+            "/distributions, turn start, expected points",
+            "/distributions",
+            start_of_turn,
+            "p50 <= 100 ms, max <= 300 ms",
+        ),
+        ("/distributions, the empty card", "/distributions", empty, "max <= 300 ms"),
+        (
+            "/distributions, dice thrown",
+            "/distributions",
+            with_dice,
+            "p50 <= 100 ms, max <= 300 ms",
+        ),
+        (
+            "/distributions, target play, <= 3 boxes open",
+            "/distributions",
+            target_play,
+            "followed turn by turn",
+        ),
+    ]
+    for label, path, bodies, budget in cases:
+        if bodies:
+            report(label, asyncio.run(server_times(app, path, bodies)), budget)
+    print("peers (published): timpalpant/yahtzee 1.8 GB of beat-a-score tables, minutes to load;")
+    print("  Holderied 5-20 h of precomputation, 1.6 GB; dlangk/yatzy /density ~100 ms on 8 cores")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
