@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IntArray
-from diceref.core.dice import N_THROWS
+from diceref.core.dice import N_THROWS, throw_index
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.bands import BandTable
@@ -503,8 +503,6 @@ def final_distribution(
         i = space.index_one(mask, sub, flag)
         lo, hi = int(dist.lo[i]), int(dist.hi[i])
         return FinalDistribution(total + lo, dist.row(i, lo, hi))
-    from diceref.core.dice import throw_index
-
     mass = np.zeros(N_THROWS)
     mass[throw_index(dice)] = 1.0
     lo, band = mix(dist, turn_ends(ruleset, values, mask, sub, flag, mass, throws_left))
@@ -578,7 +576,7 @@ def target_distribution(
             heapq.heappush(order, (bin(state_of(index)[0]).count("1"), index))
         needs[need] = needs.get(need, 0.0) + mass
 
-    def follow(m: int, s: int, f: int, need: int, mass: float, ends: TurnEnds) -> None:
+    def follow(need: int, mass: float, ends: TurnEnds) -> None:
         for succ, points, p in zip(
             ends.succ.tolist(), ends.shift.tolist(), ends.probability.tolist(), strict=True
         ):
@@ -589,8 +587,6 @@ def target_distribution(
     if dice is None:
         reach(i0, need0, 1.0)
     else:
-        from diceref.core.dice import throw_index
-
         first = np.zeros(N_THROWS)
         first[throw_index(dice)] = 1.0
         lo0, hi0 = decided_below_above(ruleset, win, mask, sub, flag)
@@ -606,7 +602,7 @@ def target_distribution(
             win if open_target else None,
             need0,
         )
-        follow(mask, sub, flag, need0, 1.0, ends)
+        follow(need0, 1.0, ends)
     followed = 0
     while order:
         _, index = heapq.heappop(order)
@@ -621,7 +617,7 @@ def target_distribution(
                 if followed > limit:
                     raise TooManyTurns(limit)
                 ends = turn_ends(ruleset, values, m, s, f, start, rounds, win, need)
-                follow(m, s, f, need, mass, ends)
+                follow(need, mass, ends)
             else:  # decided: expected-points play from here
                 parts.append((target - need + lo, mass * dist.row(index, lo, hi)))
     first_total = min(p[0] for p in parts)

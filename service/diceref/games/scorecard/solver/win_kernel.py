@@ -145,7 +145,23 @@ class _Layer:
         return values, lo, hi, first
 
 
-class _Solver:
+Layer = tuple[FloatArray, IntArray, IntArray, IntArray]  # `_Layer.close`: values, lo, hi, first
+
+
+class _LayerReader:
+    """What a solver reads of the layer below: its bands, and their addresses for the
+    kernel's `band_gather` (the bounds as (lo, hi) pairs)."""
+
+    below: Layer | None = None
+    addresses = (0, 0, 0)
+
+    def read_layer(self, below: Layer) -> None:
+        self.below = below
+        self.span = np.stack([below[1], below[2]], axis=1).copy()
+        self.addresses = (below[0].ctypes.data, below[3].ctypes.data, self.span.ctypes.data)
+
+
+class _Solver(_LayerReader):
     """One process's share of a layer: each state's band from the layer below."""
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -161,13 +177,6 @@ class _Solver:
         self.extra = np.zeros((64, COLUMNS))  # the Joker's candidates of a state, gathered
         self.stand = wp.stand.bind(self.buf)
         self.keeps = wp.keeps.bind(self.buf) if wp.keeps is not None else None
-        self.below: tuple[FloatArray, IntArray, IntArray, IntArray] | None = None
-        self.addresses = (0, 0, 0)
-
-    def read_layer(self, below: tuple[FloatArray, IntArray, IntArray, IntArray]) -> None:
-        self.below = below
-        self.span = np.stack([below[1], below[2]], axis=1).copy()
-        self.addresses = (below[0].ctypes.data, below[3].ctypes.data, self.span.ctypes.data)
 
     def states(self, states: list[tuple[int, int, int]]) -> list[tuple[int, int, FloatArray]]:
         """Each state's (index, first need stored, band).  The needs of consecutive states
@@ -352,7 +361,7 @@ def _share(
     return mine + theirs
 
 
-class _DistributionSolver:
+class _DistributionSolver(_LayerReader):
     """One process's share of a layer of the distribution table: each state's turn ends
     under expected-points play (`target.turn_ends`), their next states' bands gathered
     shifted by the points and mixed."""
@@ -366,13 +375,6 @@ class _DistributionSolver:
         self.start = keep_transitions().throw_probability
         self.rounds = ruleset.throws_per_turn - 1
         self.buf = np.zeros((64, MIX_COLUMNS))
-        self.below: tuple[FloatArray, IntArray, IntArray, IntArray] | None = None
-        self.addresses = (0, 0, 0)
-
-    def read_layer(self, below: tuple[FloatArray, IntArray, IntArray, IntArray]) -> None:
-        self.below = below
-        self.span = np.stack([below[1], below[2]], axis=1).copy()
-        self.addresses = (below[0].ctypes.data, below[3].ctypes.data, self.span.ctypes.data)
 
     def states(self, states: list[tuple[int, int, int]]) -> list[tuple[int, int, FloatArray]]:
         return [self.state(m, s, f) for m, s, f in states]
