@@ -285,9 +285,10 @@ def _solve_bands(
 
 
 def solve_win(ruleset: Ruleset, progress: Progress | None = None, within: int = 0) -> BandTable:
-    """The win table: from every state, the best chance that the points still to come reach
-    n, for every n of the state's band (1 below it, 0 from its end); with `within`, of the
-    states a card with those boxes filled can reach (`_solve_bands`)."""
+    """The win table, state by state in numpy (the reference that the service's compiled
+    solve, `engine.solve_win`, is held to): from every state, the best chance that the
+    points still to come reach n, for every n of the state's band (1 below it, 0 from its
+    end); with `within`, of the states a card with those boxes filled can reach."""
     first_differs = multiplied(ruleset)
 
     def state_band(win: BandTable, mask: int, sub: int, flag: int) -> tuple[int, FloatArray]:

@@ -1,12 +1,13 @@
-"""The win table's fast solve: one state at a time, its needs as the kernel's columns.
+"""The play-to-win tables' fast solves: the needs of a state are the kernel's columns.
 
 Per ruleset a `WinPlan` lays out one buffer: first the rows gathered from the layer below
 (each a distinct (next-state row, points) pair of the request plan, shifted by its points
-along the needs), then standing on each throw (the best pair of its boxes, one kernel "max"),
-then the keeps, the very reductions the value table's plan uses (`batched._Builder.
-keep_steps`).  Per state, the gather and the Joker's five-of-a-kind rows are numpy over
-whole rows, the rest two kernel calls.  The result equals `target.solve_win` (the
-state-by-state numpy solve) to rounding; docs/solver.md, "Play to win", has the method.
+along the needs: the kernel's `band_gather`), then standing on each throw (the best pair of
+its boxes, one kernel "max"), then the keeps, the very reductions the value table's plan
+uses (`batched._Builder.keep_steps`).  Consecutive states' needs are packed side by side,
+and each layer is shared with a forked child.  The distribution table mixes its turn ends'
+bands with the same gather.  Both equal `target`'s state-by-state numpy solves to rounding
+(`tests/scorecard/test_play_to_win_solves.py`); docs/solver.md, "Play to win", the method.
 """
 
 from __future__ import annotations
