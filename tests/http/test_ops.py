@@ -51,14 +51,15 @@ class GatedStore(TableStore):
         key: TableKey,
         compute: Compute,
         *,
-        shape: tuple[int, ...] | None = None,
+        shape: tuple[int | None, ...] | None = None,
         ttl: int | None = None,
+        dtype: str = "<f8",
     ) -> LoadedTable:
         if key.kind == "value":
             self.asked.append(key.game)
             while not self.gate.is_set():
                 await asyncio.sleep(0.01)
-        return await super().get(key, compute, shape=shape, ttl=ttl)
+        return await super().get(key, compute, shape=shape, ttl=ttl, dtype=dtype)
 
 
 @contextlib.contextmanager

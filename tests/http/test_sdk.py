@@ -1045,8 +1045,9 @@ def play_to_win_calls() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
                    "scorecard": card, "rules": FORCED, "target": 150},
          {**game, "dice": [4, 4, 4, 2, 6], "throws_left": 1, "scorecard": FORCED_CARD,
           "target": 150}),
-        ("distributions", {"game": GAME, "scorecard": card, "rules": FORCED, "target": 150},
-         {**game, "scorecard": FORCED_CARD, "target": 150}),
+        ("distributions", {"game": GAME, "scorecard": card, "rules": FORCED, "target": 150,
+                           "play": "expected_points"},
+         {**game, "scorecard": FORCED_CARD, "target": 150, "play": "expected_points"}),
         ("distributions", {"game": GAME, "scorecard": card, "dice": [4, 4, 4, 2, 6],
                            "throws_left": 2, "rules": FORCED},
          {**game, "scorecard": FORCED_CARD, "dice": [4, 4, 4, 2, 6], "throws_left": 2}),
@@ -1110,6 +1111,6 @@ def test_a_win_table_still_solving_is_waited_out(
     monkeypatch.setattr(client_module, "_sleep", sleep)
     card = models.ScorecardIn(filled=dict(FORCED_CARD["filled"]))
     with Client(TEST_URL, http_client=bare_app, max_retries=1) as client:
-        answer = client.distributions(GAME, card, rules=FORCED, target=150)
+        answer = client.distributions(GAME, card, rules=FORCED, target=150, play="expected_points")
     assert waits == [5.0] and answer.target == 150
     assert answer.win_probability is not None and 0 < answer.win_probability < 1
