@@ -30,7 +30,7 @@ from diceref.games.scorecard.solver.request_turn import (
     next_rows,
     request_plan,
 )
-from diceref.games.scorecard.solver.statespace import popcount, state_space
+from diceref.games.scorecard.solver.statespace import StateSpace, popcount, state_space
 
 # Bump whenever a win or distribution table solved before would differ (a table's key
 # carries it beside the value solver's version).
@@ -236,6 +236,39 @@ def _trim(values: FloatArray, lo: int, below: float) -> tuple[int, FloatArray]:
     return lo + a, values[a:b]
 
 
+def layers(space: StateSpace, within: int = 0) -> list[list[tuple[int, int, int]]]:
+    """Every reachable state as (mask, sub, flag), layer by layer, most boxes filled first
+    (the order of backward induction: a turn fills one box).  With `within`, only the
+    states whose filled boxes include those of `within` (every state a card with those
+    boxes filled can reach)."""
+    mask, sub, flag = space.all_states()
+    if within:
+        keep = (mask & within) == within
+        mask, sub, flag = mask[keep], sub[keep], flag[keep]
+    layer_of = np.searchsorted(popcount(mask), np.arange(space.n_boxes + 2))
+    out = []
+    for filled in range(space.n_boxes, -1, -1):
+        part = slice(int(layer_of[filled]), int(layer_of[filled + 1]))
+        out.append(
+            list(zip(mask[part].tolist(), sub[part].tolist(), flag[part].tolist(), strict=True))
+        )
+    return out
+
+
+def assemble(size: int, bands: list[tuple[int, int, FloatArray]], below: float) -> BandTable:
+    """A table over the state index from (index, first n stored, band) per state; a state
+    not listed has no band."""
+    lo = np.zeros(size, dtype=np.int64)
+    hi = np.zeros(size, dtype=np.int64)
+    start = np.zeros(size, dtype=np.int64)
+    at = 0
+    for i, first, band in bands:
+        lo[i], hi[i], start[i] = first, first + len(band), at
+        at += len(band)
+    values = np.concatenate([band for *_, band in bands]) if bands else np.zeros(0)
+    return BandTable.of(lo, hi, start, values, below)
+
+
 def _solve_bands(
     ruleset: Ruleset,
     below: float,
@@ -243,42 +276,23 @@ def _solve_bands(
     progress: Progress | None,
     within: int = 0,
 ) -> BandTable:
-    """Backward over the layers (most boxes filled first): each state's band from the
-    bands of the states its turn leads to (`state_band`).  With `within`, only the states
-    whose filled boxes include those of `within` (every state a card with those boxes
-    filled can reach; the others have no band)."""
+    """Backward over the layers (`layers`): each state's band from the bands of the states
+    its turn leads to (`state_band`); the others have no band."""
     space = state_space(ruleset)
-    mask, sub, flag = space.all_states()
-    if within:
-        keep = (mask & within) == within
-        mask, sub, flag = mask[keep], sub[keep], flag[keep]
-    size = space.size
-    lo = np.zeros(size, dtype=np.int64)
-    hi = np.zeros(size, dtype=np.int64)
-    start = np.zeros(size, dtype=np.int64)
-    chunks: list[FloatArray] = []
-    at = 0
-    table = BandTable.of(lo, hi, start, np.zeros(0), below)
     full = (1 << space.n_boxes) - 1
-    done, todo = 0, len(mask)
-    layer_of = np.searchsorted(popcount(mask), np.arange(space.n_boxes + 2))
-    for filled in range(space.n_boxes, -1, -1):
-        part = slice(int(layer_of[filled]), int(layer_of[filled + 1]))
-        layer: list[tuple[int, int, FloatArray]] = []
-        for m, s, f in zip(
-            mask[part].tolist(), sub[part].tolist(), flag[part].tolist(), strict=True
-        ):
+    solved: list[tuple[int, int, FloatArray]] = []
+    table = assemble(space.size, solved, below)
+    every = layers(space, within)
+    done, todo = 0, sum(map(len, every))
+    for states in every:
+        for m, s, f in states:
             i = space.index_one(m, s, f)
             if m == full:  # nothing more to come: 0 points for sure
-                layer.append((i, 0, np.ones(1)) if below == 0.0 else (i, 1, np.zeros(0)))
+                solved.append((i, 0, np.ones(1)) if below == 0.0 else (i, 1, np.zeros(0)))
             else:
-                layer.append((i, *state_band(table, m, s, f)))
-        for i, first, values in layer:
-            lo[i], hi[i], start[i] = first, first + len(values), at
-            chunks.append(values)
-            at += len(values)
-        table = BandTable.of(lo, hi, start, np.concatenate(chunks), below)
-        done += part.stop - part.start
+                solved.append((i, *state_band(table, m, s, f)))
+        table = assemble(space.size, solved, below)
+        done += len(states)
         if progress is not None:
             progress(done, todo)
     return table
@@ -365,22 +379,22 @@ def turn_ends(
     throws_left: int,
     win: BandTable | None = None,
     need: int = 0,
+    cands: list[Candidates] | None = None,
 ) -> TurnEnds:
     """Follow the play from dice spread as `mass` over the 252 throws with `throws_left`
     throws to come (all of them: the turn's start): expected-points play, or with `win`
     target play for `need` more points (the best chance first, ties by expected total).
     Each throw keeps its best keep (ties: the most dice kept), and the last throw (or a
     first throw that scores otherwise and is better placed at once; ties: placed) fills its
-    best box."""
+    best box.  `cands`: the state's `turn_candidates`, when the caller has them."""
     rounds = ruleset.throws_per_turn - 1
-    cand = candidates(ruleset, mask, sub, flag)
-    later_w, later_ev, later_succ, later_shift = _choice(values, cand, win, need)
+    cands = cands or turn_candidates(ruleset, mask, sub, flag)
+    later_w, later_ev, later_succ, later_shift = _choice(values, cands[0], win, need)
     first = throws_left == rounds and multiplied(ruleset)
     ends: list[tuple[IntArray, IntArray, FloatArray]] = []
     mass = mass.copy()
     if first:
-        first_cand = candidates(ruleset, mask, sub, flag, True)
-        first_w, first_ev, first_succ, first_shift = _choice(values, first_cand, win, need)
+        first_w, first_ev, first_succ, first_shift = _choice(values, cands[1], win, need)
     if throws_left:
         tr = keep_transitions()
         segment = tr.throw_of_sub
@@ -528,15 +542,13 @@ class TooManyTurns(ValueError):
         self.limit = limit
 
 
-def decided_below_above(
-    ruleset: Ruleset, win: BandTable, mask: int, sub: int, flag: int
-) -> tuple[int, int]:
-    """Needs below the first number are sure, from the second hopeless, for every placement
-    of every throw of the state's turn (`_band_bounds`)."""
+def turn_candidates(ruleset: Ruleset, mask: int, sub: int, flag: int) -> list[Candidates]:
+    """A state's turn's candidates: for a later throw's dice, then (in a game whose first
+    throw scores otherwise) for the first throw's."""
     cands = [candidates(ruleset, mask, sub, flag)]
     if multiplied(ruleset):
         cands.append(candidates(ruleset, mask, sub, flag, True))
-    return _band_bounds(win, cands)
+    return cands
 
 
 def target_distribution(
@@ -590,7 +602,9 @@ def target_distribution(
     else:
         first = np.zeros(N_THROWS)
         first[throw_index(dice)] = 1.0
-        lo0, hi0 = decided_below_above(ruleset, win, mask, sub, flag)
+        turn = turn_candidates(ruleset, mask, sub, flag)
+        # sure below lo0, hopeless from hi0, for every placement of every throw
+        lo0, hi0 = _band_bounds(win, turn)
         open_target = lo0 <= need0 < hi0
         ends = turn_ends(
             ruleset,
@@ -602,6 +616,7 @@ def target_distribution(
             throws_left,
             win if open_target else None,
             need0,
+            turn,
         )
         follow(need0, 1.0, ends)
     followed = 0
@@ -609,7 +624,8 @@ def target_distribution(
         _, index = heapq.heappop(order)
         m, s, f = state_of(index)
         lo, hi = int(dist.lo[index]), int(dist.hi[index])
-        sure, hopeless = decided_below_above(ruleset, win, m, s, f) if m != full else (0, 0)
+        turn = turn_candidates(ruleset, m, s, f) if m != full else []
+        sure, hopeless = _band_bounds(win, turn) if turn else (0, 0)
         for need, mass in sorted(frontier.pop(index).items()):
             if m == full:
                 parts.append((target - need, np.array([mass])))
@@ -617,7 +633,7 @@ def target_distribution(
                 followed += 1
                 if followed > limit:
                     raise TooManyTurns(limit)
-                ends = turn_ends(ruleset, values, m, s, f, start, rounds, win, need)
+                ends = turn_ends(ruleset, values, m, s, f, start, rounds, win, need, turn)
                 follow(need, mass, ends)
             else:  # decided: expected-points play from here
                 parts.append((target - need + lo, mass * dist.row(index, lo, hi)))

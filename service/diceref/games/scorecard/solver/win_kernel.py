@@ -26,13 +26,14 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.request_turn import keep_transitions, next_rows, request_plan
-from diceref.games.scorecard.solver.statespace import StateSpace, popcount, state_space
+from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import (
-    EPS,
     Progress,
     _stand,
     _trim,
+    assemble,
     candidates,
+    layers,
     multiplied,
     turn_ends,
 )
@@ -420,40 +421,21 @@ def _layers(
     progress: Progress | None,
     within: int,
 ) -> BandTable:
-    """Layer by layer (most boxes filled first), each layer shared by two processes where
-    there are two cores; with `within`, only the states a card with those boxes filled can
-    reach (`target._solve_bands`)."""
-    mask, sub, flag = space.all_states()
-    if within:
-        keep = (mask & within) == within
-        mask, sub, flag = mask[keep], sub[keep], flag[keep]
-    layer_of = np.searchsorted(popcount(mask), np.arange(space.n_boxes + 2))
-    size = space.size
-    kept: list[tuple[int, int, FloatArray]] = []
-    done, todo = 0, len(mask)
-    for filled in range(space.n_boxes, -1, -1):
-        part = slice(int(layer_of[filled]), int(layer_of[filled + 1]))
-        states = list(
-            zip(mask[part].tolist(), sub[part].tolist(), flag[part].tolist(), strict=True)
-        )
+    """Layer by layer (`target.layers`), each layer shared by two processes where there
+    are two cores."""
+    solved: list[tuple[int, int, FloatArray]] = []
+    every = layers(space, within)
+    done, todo = 0, sum(map(len, every))
+    for states in every:
         layer = _Layer(below)
         for i, first_kept, band in _share(solver, states):
             layer.add(i, first_kept, band)
-            kept.append((i, first_kept, band))
-        solver.read_layer(layer.close(size))
+            solved.append((i, first_kept, band))
+        solver.read_layer(layer.close(space.size))
         done += len(states)
         if progress is not None:
             progress(done, todo)
-    out_lo = np.zeros(size, dtype=np.int64)
-    out_hi = np.zeros(size, dtype=np.int64)
-    start = np.zeros(size, dtype=np.int64)
-    at = 0
-    chunks = []
-    for i, first_kept, band in kept:
-        out_lo[i], out_hi[i], start[i] = first_kept, first_kept + len(band), at
-        chunks.append(band)
-        at += len(band)
-    return BandTable.of(out_lo, out_hi, start, np.concatenate(chunks), below)
+    return assemble(space.size, solved, below)
 
 
 def solve_win_fast(
@@ -472,4 +454,4 @@ def solve_distribution_fast(
     return _layers(solver.space, solver, 0.0, progress, within)
 
 
-__all__ = ["EPS", "WinPlan", "solve_distribution_fast", "solve_win_fast", "win_plan"]
+__all__ = ["WinPlan", "solve_distribution_fast", "solve_win_fast", "win_plan"]
