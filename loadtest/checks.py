@@ -118,6 +118,67 @@ def check_holds(position: Position, throws_left: int, body: dict[str, Any]) -> N
         raise WrongAnswer(f"/holds total {body['total']} wrong")
 
 
+# The scorecard games whose play-to-win tables the server holds (`diceref precompute
+# --target`): /distributions is asked of these only (default: the games above).
+TARGET_GAMES = tuple(
+    g.strip()
+    for g in os.environ.get("LOADTEST_TARGET_GAMES", ",".join(GAMES)).split(",")
+    if g.strip()
+)
+# Target play is followed turn by turn; a card with at most this many open boxes is near
+# enough its end for every built-in game (earlier cards ask for expected-points play).
+TARGET_PLAY_OPEN_BOXES = 2
+QUANTILES = (1, 5, 25, 50, 75, 95, 99)
+
+
+def distribution_request(
+    rng: random.Random, positions: list[Position], games: tuple[str, ...] = TARGET_GAMES
+) -> tuple[Position, dict[str, Any]]:
+    """A /distributions request from a position of one of `games`, from the next
+    turn's start or from its dice: target play with a target near the card's reach when the
+    card is near its end, else expected-points play (with a target half the time, for the
+    chance to reach it)."""
+    position = rng.choice([p for p in positions if p.game in games])
+    ruleset = SCORECARD_GAMES[position.game]
+    payload: dict[str, Any] = {"game": position.game, "scorecard": position.card_json()}
+    if rng.random() < 0.5:
+        payload |= {"dice": list(position.dice), "throws_left": rng.randint(0, 2)}
+    open_boxes = len(ruleset.boxes) - len(position.card.boxes)
+    near_end = open_boxes <= TARGET_PLAY_OPEN_BOXES
+    if near_end or rng.random() < 0.5:
+        payload["target"] = card_total(ruleset, position.card) + rng.randint(0, 40)
+    payload["play"] = "target" if near_end else "expected_points"
+    return position, payload
+
+
+def check_distribution(position: Position, payload: dict[str, Any], body: dict[str, Any]) -> None:
+    """A distribution of totals from the card's own total up: probabilities adding up to 1,
+    the extremes, mean and percentiles consistent with them, and with a target under target
+    play, its chance the distribution's mass at or above it."""
+    total = card_total(SCORECARD_GAMES[position.game], position.card)
+    chances = [(t["total"], t["probability"]) for t in body["distribution"]]
+    totals = [t for t, _ in chances]
+    if body["total"] != total or totals != sorted(set(totals)) or totals[0] < total:
+        raise WrongAnswer(f"/distributions totals {totals[:5]}... from card total {total}")
+    if abs(sum(p for _, p in chances) - 1) > 1e-6 or min(p for _, p in chances) <= 0:
+        raise WrongAnswer("/distributions probabilities do not add up to 1")
+    if (body["min"], body["max"]) != (totals[0], totals[-1]):
+        raise WrongAnswer(f"/distributions min/max {body['min']}/{body['max']} wrong")
+    mean = sum(t * p for t, p in chances)
+    if body["play"] != payload["play"] or abs(body["mean"] - mean) > 1e-3:
+        raise WrongAnswer(f"/distributions mean {body['mean']} differs from {mean}")
+    percentiles = [body[f"p{q}"] for q in QUANTILES]
+    if percentiles != sorted(percentiles) or not set(percentiles) <= set(totals):
+        raise WrongAnswer(f"/distributions percentiles {percentiles} wrong")
+    if "target" in payload:
+        chance = body["win_probability"]
+        reached = sum(p for t, p in chances if t >= payload["target"])
+        if not 0 <= chance <= 1 or (payload["play"] == "target" and abs(chance - reached) > 1e-6):
+            raise WrongAnswer(f"/distributions win_probability {chance} (reached {reached})")
+    elif "win_probability" in body:
+        raise WrongAnswer("/distributions win_probability without a target")
+
+
 def check_chicago_throw(dice: list[int], body: dict[str, Any]) -> None:
     want = {c.value: CHICAGO.value(canonical(dice), c) for c in Call}
     if body["scores"] != want or body["dice"] != sorted(dice):

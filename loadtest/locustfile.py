@@ -1,26 +1,27 @@
-"""Load test: a realistic mix of every diceref operation but the liveness probe (16 of the
-document's 17), every answer checked for content.
+"""Load test: a realistic mix of every diceref operation but the liveness probe (17 of the
+document's 18), every answer checked for content.
 
-Mix (task weights, out of 103): a frontend's turn loop dominates, POST /score 50 and
-POST /holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
+Mix (task weights, out of 104): a frontend's turn loop dominates, POST /score 50 and POST
+/holds 25; Chicago 10 (/chicago/throws 4, /chicago/holds 3, /chicago/rounds 2,
 /chicago/games 1); Yardkle 10 (/yardkle/throws 4, /yardkle/holds 3, /yardkle/turns 2,
-/yardkle/games 1); scorekeepers' POST /scorecards/check 3; the game descriptions 2
-(GET /games 1, GET /games/{id} 1); POST /rulesets 1 (a game's built-in rules: a house
-rule would queue a table solve per distinct ruleset, which is a flood test of its own,
-`benchmarks/bench_flood.py`); game reviews after a game 2 (POST /reviews 1,
-POST /yardkle/reviews 1).  Scorecard requests come from positions reached by
-playing random legal games, Chicago rounds and Yardkle turns and games are played by
-random legal moves, and every answer is compared with what diceref's rules say locally
-(checks.py): /score exactly the legal boxes with their points and bonuses; /holds the same
-boxes, every distinct keep once, options sorted best first; sheets' totals and standings,
-a wrong claimed total named; Chicago scores, losers and lives; Yardkle set-asides, turn
-points, totals and standings; reviews the turns sent as the rules score them, one
-decision per throw (Yardkle: per throw that scored), no negative loss, the losses adding
-up to each turn's and to expected_loss within 1e-9, decision_count, the final total or
-points, and on a full card the luck (final = optimal - loss + luck); /games/{id} and
-/rulesets the known maximum scores.  A wrong answer counts as a failure, like an error
-status.  A new operation is one more `@task` here with its request generator and check in
-checks.py.
+/yardkle/games 1); scorekeepers' POST /scorecards/check 3; the game descriptions 2 (GET
+/games 1, GET /games/{id} 1); POST /rulesets 1 (a game's built-in rules: a house rule would
+queue a table solve per distinct ruleset, which is a flood test of its own,
+`benchmarks/bench_flood.py`); game reviews after a game 2 (POST /reviews 1, POST
+/yardkle/reviews 1); a forecast, POST /distributions 1. Scorecard requests come from
+positions reached by playing random legal games, Chicago rounds and Yardkle turns and games
+are played by random legal moves, and every answer is compared with what diceref's rules say
+locally (checks.py): /score exactly the legal boxes with their points and bonuses; /holds
+the same boxes, every distinct keep once, options sorted best first; sheets' totals and
+standings, a wrong claimed total named; Chicago scores, losers and lives; Yardkle
+set-asides, turn points, totals and standings; reviews the turns sent as the rules score
+them, one decision per throw (Yardkle: per throw that scored), no negative loss, the losses
+adding up to each turn's and to expected_loss within 1e-9, decision_count, the final total
+or points, and on a full card the luck (final = optimal - loss + luck); distributions adding
+up to 1 with their mean, extremes and percentiles, and under target play the chance to reach
+the target their mass at or above it; /games/{id} and /rulesets the known maximum scores. A
+wrong answer counts as a failure, like an error status. A new operation is one more `@task`
+here with its request generator and check in checks.py.
 
 Thresholds, which set the exit code (1 if one is missed): no failed request, and the 95th
 percentile latency over all requests under LOADTEST_P95_MS milliseconds (default 50).
@@ -30,6 +31,9 @@ percentile latency over all requests under LOADTEST_P95_MS milliseconds (default
 
 Environment: LOADTEST_P95_MS; LOADTEST_GAMES, a comma list of the scorecard games to use
 (default all: the server must have their tables loaded, or /holds answers 503 and fails);
+LOADTEST_TARGET_GAMES, the games /distributions is asked of (default LOADTEST_GAMES: the
+server needs their play-to-win tables, `diceref precompute --target`, loaded by a first
+request each, or that request answers 503 and fails);
 LOADTEST_SEED, the seed of the position pool (default 7); LOADTEST_WAIT_MAX, each user's
 think time between requests is uniform in 0..this many seconds (default 0.05; 0 saturates).
 """
@@ -50,6 +54,7 @@ from checks import (
     check_chicago_holds,
     check_chicago_round,
     check_chicago_throw,
+    check_distribution,
     check_game,
     check_games,
     check_holds,
@@ -64,6 +69,7 @@ from checks import (
     check_yardkle_turn,
     chicago_round_request,
     chicago_turns,
+    distribution_request,
     positions,
     scorecard_game,
     sheets_request,
@@ -122,6 +128,12 @@ class Player(FastHttpUser):
         payload = {"game": position.game, "dice": list(position.dice), "throws_left": left,
                    "scorecard": position.card_json()}  # fmt: skip
         self._judge(self._post("/holds", payload), lambda b: check_holds(position, left, b))
+
+    @task(1)
+    def distributions(self) -> None:
+        position, payload = distribution_request(self.rng, POSITIONS)
+        response = self._post("/distributions", payload)
+        self._judge(response, lambda b: check_distribution(position, payload, b))
 
     @task(3)
     def scorecards_check(self) -> None:

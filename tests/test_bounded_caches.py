@@ -311,7 +311,8 @@ def test_a_flood_of_request_plans_stays_within_the_byte_budget(
 ) -> None:
     """Request plans at an upper-bonus threshold of 500 are 18.6 MB each: 32 of them (the
     count bound) were 600 MB.  With a 64 MB budget, the caches hold at most 64 MB plus the
-    entry just built."""
+    entry just built, less what other holders charge (the on-demand tables of the apps
+    other tests started, which the caches cannot evict)."""
     plan = request_turn._build(_beyond_the_bound(500))
     size = nbytes_of(plan)
     assert 17e6 < size < 20e6, size
@@ -319,7 +320,8 @@ def test_a_flood_of_request_plans_stays_within_the_byte_budget(
     try:
         for threshold in range(495, 501):
             request_turn.request_plan(_beyond_the_bound(threshold))
-            assert BUDGET.held() <= BUDGET.limit + size, BUDGET.held()
+            charged = BUDGET.held() - BUDGET.cached
+            assert BUDGET.cached <= max(BUDGET.limit - charged, 0) + size, (BUDGET.cached, charged)
         assert len(request_turn._PLANS) <= 64 * 2**20 // (17 * 10**6) + 1
         assert request_turn._PLANS.nbytes() <= BUDGET.limit
     finally:

@@ -22,14 +22,15 @@ from litestar.testing import TestClient
 from conftest import TEST_CACHE
 from diceref.games.families import table_specs
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
-from diceref.games.scorecard.tables import value_spec
+from diceref.games.scorecard.tables import target_specs, value_spec
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE
 from diceref.games.yardkle.tables import policy_spec, solve_policy_table
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.config import TableSettings
 from diceref.tables.key import TableKey
-from diceref.tables.registry import TableRegistry
+from diceref.tables.registry import TableRegistry, group_of
+from diceref.tables.spec import load_sync
 from diceref.tables.store import Compute, LoadedTable, TableStore
 from helpers import fill
 from live_server import parse_metrics
@@ -346,13 +347,40 @@ def test_yardkle_holds_is_a_503_until_its_table_is_installed(
     registry: TableRegistry = client.app.state.tables
     spec = policy_spec(YARDKLE)
     monkeypatch.setattr(registry, "_tables", {})
-    monkeypatch.setitem(registry._group_status, (spec.game, spec.rules_hash), "missing")
+    monkeypatch.setitem(registry._group_status, group_of(spec), "missing")
     registry.states[spec.key].status = "missing"
     response = client.post("/yardkle/holds", json=payload)
     body = problem(response, 503)
     assert body["type"].endswith("/table-loading") and response.headers["retry-after"] == "2"
     wait_for(lambda: client.post("/yardkle/holds", json=payload).status_code == 200)
     assert registry.states[spec.key].status == "ready"
+
+
+def test_play_to_win_tables_already_on_disk_are_mapped_at_start_up(tmp_path: Path) -> None:
+    """A built-in game's play-to-win tables left on disk (by `diceref precompute --target`)
+    are loaded when the server starts, so their first request is answered; those not on disk
+    are left to be solved on demand, and readiness waits for neither."""
+    ruleset = SCORECARD_GAMES["chute-5"]
+    source = TableStore(TableSettings(cache_dir=TEST_CACHE))
+    for spec in (value_spec(ruleset), *target_specs(ruleset)):
+        load_sync(source, spec)
+        name = source.disk.path(spec.key).name
+        (tmp_path / "tables").mkdir(exist_ok=True)
+        (tmp_path / "tables" / name).write_bytes((TEST_CACHE / "tables" / name).read_bytes())
+    store = TableStore(TableSettings(cache_dir=tmp_path))
+    app = create_app(settings(preload=("chute-5",)), store=store)
+    with TestClient(app) as client:
+        registry: TableRegistry = app.state.tables
+        for spec in target_specs(ruleset):
+            wait_for(lambda spec=spec: registry.states[spec.key].status == "ready")
+            assert registry.states[spec.key].source == "disk"
+        others = [s for g in ("yahtzee", "yatzy") for s in target_specs(SCORECARD_GAMES[g])]
+        assert all(s.key not in registry.states for s in others)
+        card = {"filled": {b.id: 0 for b in ruleset.boxes[1:]}, "extra_bonus": 0}
+        body = {"game": "chute-5", "scorecard": card, "target": 30}
+        answer = client.post("/distributions", json=body)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["play"] == "target"
 
 
 def test_yardkle_table_goes_through_the_store(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from diceref.games.scorecard.rules.games import SCORECARD_GAMES, variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.tables import value_spec
 from diceref.games.yardkle.api.examples import THOUSAND
+from diceref.tables.spec import TableSpec
 from helpers import put_policy_for, put_values
 
 ROOT = Path(__file__).parents[2]
@@ -37,15 +38,19 @@ def serving_app(
     app: Litestar,
     solved: Callable[[str], FloatArray],
     solved_ruleset: Callable[[Ruleset], FloatArray],
+    play_to_win: list[tuple[TableSpec, FloatArray]],
 ) -> Litestar:
-    """The session app with every table loaded, as the ASGI app the cases are sent to (the
-    house-rules variants the examples send included: Yardkle's three 1s at 1,000, and the
-    Yahtzee without Joker or extra bonus of the 429 examples)."""
+    """The session app with every value table loaded, as the ASGI app the cases are sent to
+    (the house-rules variants the examples send included: Yardkle's three 1s at 1,000, the
+    Yahtzee without Joker or extra bonus of the 429 examples, and the play-to-win tables of
+    forced-order Yatzy that the /distributions examples use)."""
     for game in SCORECARD_GAMES:
         put_values(app, game, solved(game))
     put_policy_for(app, THOUSAND)
     no_joker = variant("yahtzee", joker="none", extra_bonus=0)
     app.state.tables.put(value_spec(no_joker), solved_ruleset(no_joker), "memory")
+    for spec, table in play_to_win:
+        app.state.tables.put(spec, table, "memory")
     return app
 
 

@@ -396,7 +396,7 @@ RUNNERS: dict[str, Callable[..., None]] = {
     "uv run diceref openapi > openapi/openapi.json": run_openapi,
     "uv run diceref serve --port 8000 &": run_schemathesis,
     "uv run diceref serve --workers 2   #": run_servers,
-    "uv run diceref serve --workers 2 &": run_load_test,
+    "uv run diceref precompute --target chute-5": run_load_test,
     "uv run diceref review docs/examples/": run_review,
     "uv run diceref review --target": run_review_target,
     'curl -s --json \'{"game": "yahtzee", "dice": [6, 6, 6, 6, 6], "scorecard"': (

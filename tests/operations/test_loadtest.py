@@ -18,9 +18,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from conftest import TEST_CACHE
+from conftest import TEST_CACHE, make_test_store
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.tables import target_specs
+from diceref.tables.spec import TableSpec, load_sync
 from helpers import loaded_rules
 from live_server import LiveServer
 
@@ -30,8 +32,17 @@ sys.path.insert(0, str(LOADTEST))
 import checks  # noqa: E402
 
 SMOKE_GAMES = ("yahtzee", "chute-5")
+# The smoke run's /distributions game: its play-to-win tables solve in seconds.
+TARGET_GAME = "chute-5"
 DOCUMENT = json.loads((Path(__file__).parents[2] / "openapi" / "openapi.json").read_text())
 OPERATION_PATHS = {p for p, item in DOCUMENT["paths"].items() for m in item if p != "/healthz"}
+
+
+@pytest.fixture(scope="module")
+def target_tables() -> list[tuple[TableSpec, FloatArray]]:
+    """TARGET_GAME's play-to-win tables, in the test disk cache (solved there once)."""
+    store = make_test_store()
+    return [(s, load_sync(store, s).array) for s in target_specs(SCORECARD_GAMES[TARGET_GAME])]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +51,9 @@ def pool() -> list[checks.Position]:
 
 
 def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
-    coach: TestClient[Litestar], pool: list[checks.Position]
+    coach: TestClient[Litestar],
+    pool: list[checks.Position],
+    target_tables: list[tuple[TableSpec, FloatArray]],
 ) -> None:
     for position in pool:
         payload: dict[str, Any] = {"game": position.game, "dice": list(position.dice),
@@ -74,6 +87,7 @@ def test_the_checks_accept_the_services_answers_and_reject_wrong_ones(
         )
     check_the_new_operations(coach, pool)
     check_the_reviews(coach)
+    check_the_distributions(coach, pool, target_tables)
     known: dict[str, str] = {}
     for game in ("chicago", "yardkle"):
         body = coach.post("/rulesets", json={"game": game}).json()
@@ -177,17 +191,57 @@ def check_the_reviews(client: TestClient[Litestar]) -> None:
                 checks.check_yardkle_review(expected, wrong)
 
 
+def check_the_distributions(
+    client: TestClient[Litestar],
+    pool: list[checks.Position],
+    target_tables: list[tuple[TableSpec, FloatArray]],
+) -> None:
+    """Forecasts under both plays: the generated requests are answered, the checks accept
+    the answers and reject altered ones."""
+    for spec, table in target_tables:
+        client.app.state.tables.put(spec, table, "memory")
+    rng = random.Random(17)
+    plays = set()
+    for _ in range(30):
+        position, payload = checks.distribution_request(rng, pool, (TARGET_GAME,))
+        answer = client.post("/distributions", json=payload)
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        checks.check_distribution(position, payload, body)
+        plays.add((body["play"], "target" in payload))
+        first, *rest = body["distribution"]
+        altered = [
+            dict(body, mean=body["mean"] + 0.01),
+            dict(body, max=body["max"] + 1),
+            dict(body, p50=body["p50"] + 0.5),
+            dict(body, distribution=[dict(first, probability=first["probability"] + 1e-5), *rest]),
+        ]
+        if rest:
+            altered.append(dict(body, distribution=[*rest, first]))
+        if body["play"] == "target":
+            altered.append(dict(body, win_probability=body["win_probability"] + 1e-5))
+        for wrong in altered:
+            with pytest.raises(checks.WrongAnswer):
+                checks.check_distribution(position, payload, wrong)
+    assert plays == {("target", True), ("expected_points", True), ("expected_points", False)}
+
+
 @pytest.fixture
-def server(tmp_path: Path, solved: Callable[[str], FloatArray]) -> Iterator[LiveServer]:
+def server(
+    tmp_path: Path,
+    solved: Callable[[str], FloatArray],
+    target_tables: list[tuple[TableSpec, FloatArray]],
+) -> Iterator[LiveServer]:
     for game in SMOKE_GAMES:
         solved(game)  # in the test disk cache, which the server reads
     env = {"DICEREF_CACHE_DIR": str(TEST_CACHE), "DICEREF_PRELOAD": ",".join(SMOKE_GAMES)}
     with LiveServer(tmp_path / "server.log", env, workers=2) as live:
         live.wait("/healthz")
         deadline = time.monotonic() + 60
+        loads = [("value", g) for g in SMOKE_GAMES] + [(s.kind, s.game) for s, _ in target_tables]
         while any(
-            live.metric("diceref_table_loads_total", kind="value", game=g) < 2 for g in SMOKE_GAMES
-        ):  # both workers hold both tables
+            live.metric("diceref_table_loads_total", kind=kind, game=g) < 2 for kind, g in loads
+        ):  # both workers hold every table: the play-to-win ones mapped at start-up
             assert time.monotonic() < deadline, live.log()
             time.sleep(0.2)
         yield live
@@ -201,6 +255,7 @@ def test_smoke_run_meets_the_thresholds(server: LiveServer, tmp_path: Path) -> N
         "--csv", str(tmp_path / "smoke"), "--loglevel", "WARNING",
     ]  # fmt: skip
     env = dict(server.env) | {"LOADTEST_GAMES": ",".join(SMOKE_GAMES), "LOADTEST_P95_MS": "250",
+                              "LOADTEST_TARGET_GAMES": TARGET_GAME,
                               "LOADTEST_WAIT_MAX": "0.02"}  # fmt: skip
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

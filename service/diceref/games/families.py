@@ -84,7 +84,8 @@ def table_specs(games: Collection[str] | None = None) -> tuple[TableSpec, ...]:
 
 def on_demand_built_in_specs() -> tuple[TableSpec, ...]:
     """The tables of built-in games solved only when a request first needs them (the
-    play-to-win tables): disk trimming spares them, as it spares every built-in table."""
+    play-to-win tables): disk trimming spares them, as it spares every built-in table, and
+    start-up maps the ones already on disk."""
     return tuple(
         spec
         for family in _families(None)

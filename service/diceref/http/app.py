@@ -85,7 +85,7 @@ def create_app(
         observer=TableMetrics(),
         owns_store=store is None,
         budget=cache.BUDGET,
-        spare=[spec.key for spec in on_demand_built_in_specs()],
+        spare=on_demand_built_in_specs(),
     )
 
     async def start_tables(app: Litestar) -> None:

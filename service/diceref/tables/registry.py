@@ -116,14 +116,16 @@ class TableRegistry:
         observer: LoadObserver | None = None,
         owns_store: bool = True,
         budget: MemoryBudget | None = None,
-        spare: Iterable[TableKey] = (),
+        spare: Iterable[TableSpec] = (),
     ) -> None:
         """`budget`: the process's byte budget for what it keeps per ruleset (the served
         app's is `diceref.core.cache.BUDGET`); its limit becomes the on-demand memory bound,
         and the on-demand tables held here count against it with the caches' entries.
         `spare`: tables solved on demand that disk trimming keeps as it keeps the built-in
-        ones (built-in games' play-to-win tables, which take minutes to solve)."""
-        self._spare = frozenset(spare)
+        ones (built-in games' play-to-win tables, which take minutes to solve), and that
+        start-up loads when they are already on disk."""
+        self._spare_specs = tuple(spare)
+        self._spare = frozenset(spec.key for spec in self._spare_specs)
         self.store = store
         self.observer: LoadObserver = observer or NoObserver()
         self._owns_store = owns_store
@@ -406,6 +408,18 @@ class TableRegistry:
             self._tasks.append(asyncio.create_task(self._watch_redis(redis_check_interval)))
         for game in games:
             self.request(game)
+        # Spare tables an earlier run or `diceref precompute --target` left on disk: mapped
+        # now, behind the preloaded games, so that their first request is answered rather
+        # than a 503 (milliseconds each; readiness does not wait for them).
+        for spec in self._spare_specs:
+            if self.store.disk.path(spec.key).is_file():
+                if spec.key not in self.specs:
+                    self._add(spec, on_demand=True)
+                group = group_of(spec)
+                if self._group_status[group] not in ("queued", "loading", "ready"):
+                    self._group_status[group] = "queued"
+                    self.states[spec.key].status = "queued"
+                    self._queue.put_nowait(group)
 
     async def stop(self) -> None:
         """Stop the background tasks, within seconds even if a cancellation gets lost.
