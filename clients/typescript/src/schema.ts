@@ -681,7 +681,7 @@ export interface components {
              * @description 1s set aside by earlier conversions
              * @default 0
              */
-            set_aside_count: number;
+            set_aside_count?: number;
             /** @description A score, under the call */
             target?: number | null;
             /** @description Throws still allowed after these dice */
@@ -751,14 +751,14 @@ export interface components {
              * @description 1s set aside by earlier conversions
              * @default 0
              */
-            set_aside_count: number;
+            set_aside_count?: number;
             /** @description Which throw of the turn produced the dice (1 to the game's `throws_per_turn`) */
             throw?: number | null;
             /**
              * @description Which throw of the turn produced the dice (1 to the game's `throws_per_turn`)
              * @default 3
              */
-            throws_allowed: number;
+            throws_allowed?: number;
         };
         /** ChicagoThrowsResponse */
         ChicagoThrowsResponse: {
@@ -966,12 +966,12 @@ export interface components {
              * @description Whether a 0 in the five-of-a-kind box still allows the Joker.
              * @default false
              */
-            joker_when_scratched: boolean;
+            joker_when_scratched?: boolean;
             /**
              * @description Whether a Joker must go to the matching upper box while it is open (false: any open box at natural value).
              * @default true
              */
-            matching_upper_forced: boolean;
+            matching_upper_forced?: boolean;
         };
         /** FiveOfAKindOut */
         FiveOfAKindOut: {
@@ -999,7 +999,7 @@ export interface components {
              * @description Whether a full house needs two different faces (false: five of a kind counts too).
              * @default true
              */
-            full_house_distinct: boolean;
+            full_house_distinct?: boolean;
             /** @description Output only: accepted in a request and ignored */
             how?: string;
             /** @description A stable identifier, lower case (`yahtzee`, `full_house`). */
@@ -1328,14 +1328,14 @@ export interface components {
              * @description The path of the request that failed (RFC 9457).
              * @default
              */
-            instance: string;
+            instance?: string;
             /** @description How far the solve of a ruleset's tables is, 0 to 1 (1: ready). */
             progress?: number | null;
             /**
              * @description The request's id, as in the `X-Request-ID` response header (the client's own when it sent a well-formed one): quote it when reporting a problem.
              * @default
              */
-            request_id: string;
+            request_id?: string;
             /** @description Seconds to wait before retrying (also the `Retry-After` header). */
             retry_after?: number | null;
             /** @description `ok` while the process answers; of a ruleset's tables: `ready`, `solving`, `queued` or `failed` (in a problem: the HTTP status, RFC 9457). */
@@ -1506,7 +1506,7 @@ export interface components {
              * @default scorecard
              * @constant
              */
-            family: "scorecard";
+            family?: "scorecard";
             /** @description The five-of-a-kind rule: its box, extra bonus and Joker. */
             five_of_a_kind?: components["schemas"]["FiveOfAKindDocument"] | null;
             /** @description A stable identifier, lower case (`yahtzee`, `full_house`). */
@@ -1519,7 +1519,7 @@ export interface components {
              * @description The fewest players a game takes.
              * @default 1
              */
-            min_players: number;
+            min_players?: number;
             /** @description A display name, in the game's language. */
             name: string;
             /** @description Output only: accepted in a request and ignored */
@@ -1624,7 +1624,7 @@ export interface components {
              * @description Points of the extra five-of-a-kind bonus (earned so far on a card; per further five of a kind in a rule).
              * @default 0
              */
-            extra_bonus: number;
+            extra_bonus?: number;
             /** @description The boxes filled so far: box id to the points written. */
             filled?: {
                 [key: string]: number;
@@ -1692,7 +1692,7 @@ export interface components {
              * @description Points of the extra five-of-a-kind bonus (earned so far on a card; per further five of a kind in a rule).
              * @default 0
              */
-            extra_bonus: number;
+            extra_bonus?: number;
             /** @description A player's name: 1 to 100 characters, no control characters */
             player: string;
         };
@@ -1847,7 +1847,7 @@ export interface components {
              * @description Points, a multiple of the scoring unit (50)
              * @default 0
              */
-            banked_total: number;
+            banked_total?: number;
             /** @description How the turn ended: `bank` or `yardkle` (nothing to set aside). */
             end: components["schemas"]["TurnEnd"];
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
@@ -1927,7 +1927,7 @@ export interface components {
              * @description Whether two pairs need two different faces (false: four of a kind counts too).
              * @default true
              */
-            two_pairs_distinct: boolean;
+            two_pairs_distinct?: boolean;
         };
         /** UpperBonusOut */
         UpperBonusOut: {
@@ -1946,7 +1946,7 @@ export interface components {
              * @description Whether the total must exceed the threshold (not just reach it).
              * @default false
              */
-            strictly_greater: boolean;
+            strictly_greater?: boolean;
             /** @description The total that must be reached (or exceeded). */
             threshold: number;
         };
@@ -2059,7 +2059,7 @@ export interface components {
              * @description Points, a multiple of the scoring unit (50)
              * @default 0
              */
-            turn_points: number;
+            turn_points?: number;
         };
         /** YardkleHoldsResponse */
         YardkleHoldsResponse: {
@@ -2117,7 +2117,7 @@ export interface components {
              * @description Points, a multiple of the scoring unit (50)
              * @default 0
              */
-            banked_total: number;
+            banked_total?: number;
             /** @description How the turn ended: `bank` or `yardkle` (nothing to set aside). */
             end: components["schemas"]["TurnEnd"];
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
