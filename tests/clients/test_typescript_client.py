@@ -3,7 +3,7 @@ generated types are current, it type-checks (strict) and builds, its unit tests 
 its integration suite and the README's snippet pass against a live `diceref serve`.
 
 Each step runs npm's own command, with a timeout, and fails with its output.  Without node
-and npm the module is skipped, but under CI=true that is a failure.
+and npm its tests are skipped, but under CI=true that is a failure.
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ from live_server import LiveServer
 PACKAGE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 README = PACKAGE / "README.md"
 
-pytestmark = pytest.mark.slow
-
 
 def run(command: list[str], timeout: float, env: dict[str, str] | None = None) -> str:
     """`command` in the package's directory; its output, or the test fails with it."""
@@ -53,15 +51,32 @@ def run(command: list[str], timeout: float, env: dict[str, str] | None = None) -
     return done.stdout
 
 
-@pytest.fixture(scope="session")
-def installed() -> None:
-    """`npm ci` once per session (the committed package-lock.json)."""
+def require_node() -> None:
+    """node, npm and npx on PATH: skips the test where they are not, fails it under CI."""
     missing = [tool for tool in ("node", "npm", "npx") if shutil.which(tool) is None]
     if missing:
         message = f"{', '.join(missing)} not found: the TypeScript client needs Node 20+"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
+
+
+@pytest.mark.parametrize(
+    ("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)]
+)
+def test_a_missing_node_fails_under_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, ci: str, outcome: type[BaseException]
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda tool: None if tool == "npm" else "/bin/true")
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="npm not found"):
+        require_node()
+
+
+@pytest.fixture(scope="session")
+def installed() -> None:
+    """`npm ci` once per session (the committed package-lock.json)."""
+    require_node()
     run(["npm", "ci", "--no-audit", "--no-fund"], timeout=600)
 
 
@@ -72,6 +87,7 @@ def built(installed: None) -> Path:
     return PACKAGE / "dist"
 
 
+@pytest.mark.slow
 def test_generated_types_are_current(installed: None) -> None:
     """src/schema.ts and src/apiVersion.ts are what openapi-typescript makes of
     openapi/openapi.json now (regenerated to a temporary directory and compared)."""
@@ -86,6 +102,7 @@ def without_comments(source: str) -> str:
     return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", source, flags=re.DOTALL))
 
 
+@pytest.mark.slow
 def test_types_check_strictly_and_build(built: Path) -> None:
     """`tsc --noEmit` (strict, sources and tests) passes; the build emits ESM with
     declarations for every module, and no public type is `any`."""
@@ -100,6 +117,7 @@ def test_types_check_strictly_and_build(built: Path) -> None:
         assert not re.search(r"\bany\b", code), f"`any` in {declarations.name}"
 
 
+@pytest.mark.slow
 def test_unit_suite(installed: None) -> None:
     """vitest's unit tests, a mocked fetch: retries, waits, timeouts, errors, request ids."""
     out = run(["npm", "test", "--", "--reporter=verbose"], timeout=300)
@@ -129,6 +147,7 @@ def live_server(
         yield server.base
 
 
+@pytest.mark.slow
 def test_integration_suite_against_a_live_server(
     installed: None, live_server: str, tmp_path: Path
 ) -> None:
@@ -155,12 +174,17 @@ def readme_snippet() -> str:
     return blocks[0]
 
 
+@pytest.mark.slow
 def test_readme_snippet_runs_against_a_live_server(built: Path, live_server: str) -> None:
     """The README's snippet, verbatim, as a module inside the package (so that
-    `import "diceref-client"` resolves to the built package itself), with DICEREF_URL."""
+    `import "diceref-client"` resolves to the built package itself): it type-checks
+    against the built declarations (strict, checkJs) and runs with DICEREF_URL."""
     script = PACKAGE / f".snippet-{os.getpid()}.mjs"
     script.write_text(readme_snippet())
     try:
+        run(["npx", "tsc", "--noEmit", "--allowJs", "--checkJs", "--strict", "--skipLibCheck",
+             "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+             "--lib", "es2022,dom", "--types", "node", script.name], timeout=300)  # fmt: skip
         out = run(["node", script.name], timeout=60, env={"DICEREF_URL": live_server})
     finally:
         script.unlink()
