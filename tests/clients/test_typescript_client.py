@@ -105,23 +105,43 @@ def without_comments(source: str) -> str:
 @pytest.mark.slow
 def test_types_check_strictly_and_build(built: Path) -> None:
     """`tsc --noEmit` (strict, sources and tests) passes; the build emits ESM with
-    declarations for every module, and no public type is `any`."""
+    declarations for every module, no public type is `any`, and the package ships dist/
+    alone (with its README and package.json)."""
     run(["npx", "tsc", "--noEmit"], timeout=300)
     package = json.loads((PACKAGE / "package.json").read_text())
     assert package["type"] == "module" and package["types"] == "./dist/index.d.ts"
     assert not package.get("dependencies"), "the client has no runtime dependency"
     for module in ("index", "client", "errors", "schema", "apiVersion"):
         assert (built / f"{module}.js").is_file() and (built / f"{module}.d.ts").is_file()
+    packed = json.loads(run(["npm", "pack", "--dry-run", "--json"], timeout=120))
+    shipped = {entry["path"] for entry in packed[0]["files"]}
+    assert {"package.json", "README.md", "dist/index.js", "dist/index.d.ts"} <= shipped
+    assert all(path.startswith("dist/") for path in shipped - {"package.json", "README.md"})
     for declarations in built.glob("*.d.ts"):
         code = without_comments(declarations.read_text())
         assert not re.search(r"\bany\b", code), f"`any` in {declarations.name}"
 
 
+def vitest(directory: str, report: Path, env: dict[str, str] | None = None) -> set[str]:
+    """vitest on one directory of tests; the names of its tests, all of which passed (none
+    skipped: a suite that silently skips must not pass here)."""
+    command = ["npx", "vitest", "run", directory, "--reporter=default", "--reporter=json"]
+    run([*command, f"--outputFile={report}"], timeout=300, env=env)
+    results = json.loads(report.read_text())
+    assert results["numFailedTests"] == 0 and results["numPendingTests"] == 0
+    assert results["numPassedTests"] == results["numTotalTests"] > 0
+    return {t["title"] for f in results["testResults"] for t in f["assertionResults"]}
+
+
 @pytest.mark.slow
-def test_unit_suite(installed: None) -> None:
-    """vitest's unit tests, a mocked fetch: retries, waits, timeouts, errors, request ids."""
-    out = run(["npm", "test", "--", "--reporter=verbose"], timeout=300)
-    assert "retries 408, 429, 502, 503 and 504" in out
+def test_unit_suite(installed: None, tmp_path: Path) -> None:
+    """vitest's unit tests, a mocked fetch: retries, waits, timeouts, errors, request ids,
+    DICEREF_URL, waitForRuleset, the generated files' staleness."""
+    names = vitest("test/unit", tmp_path / "unit.json")
+    assert len(names) >= 30
+    assert (
+        "retries 408, 429, 502, 503 and 504 up to maxAttempts, then throws the last error" in names
+    )
 
 
 @pytest.fixture(scope="module")
@@ -153,19 +173,16 @@ def test_integration_suite_against_a_live_server(
 ) -> None:
     """Every operation with its document example, and a 400, 404, 413, 422 and a 503 waited
     out with waitForRuleset, through the client against the live server; none skipped."""
-    report = tmp_path / "integration.json"
-    command = ["npx", "vitest", "run", "test/integration"]
-    run([*command, "--reporter=default", "--reporter=json", f"--outputFile={report}"],
-        timeout=300, env={"DICEREF_TEST_URL": live_server})  # fmt: skip
-    results = json.loads(report.read_text())
-    assert results["numFailedTests"] == 0 and results["numPendingTests"] == 0
-    assert results["numPassedTests"] == results["numTotalTests"] >= 20
-    names = {t["title"] for f in results["testResults"] for t in f["assertionResults"]}
+    env = {"DICEREF_TEST_URL": live_server}
+    names = vitest("test/integration", tmp_path / "integration.json", env)
     for operation in ("score", "holds", "distributions", "scorecardsCheck", "chicagoThrows",
                       "chicagoRounds", "chicagoGames", "chicagoHolds", "yardkleThrows",
                       "yardkleTurns", "yardkleGames", "yardkleHolds", "reviews",
                       "yardkleReviews", "rulesets"):  # fmt: skip
         assert any(name.startswith(f"{operation} answers") for name in names), operation
+    for error in ("BadRequestError", "NotFoundError", "RuleViolationError",
+                  "PayloadTooLargeError", "UnavailableError"):  # fmt: skip
+        assert any(error in name for name in names), error
 
 
 def readme_snippet() -> str:

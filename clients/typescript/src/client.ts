@@ -162,7 +162,7 @@ export class Client {
   }
 
   /** One call: its attempts, retries and waits; the parsed JSON answer, or an error. */
-  async request<T>(method: "GET" | "POST", path: string, body: unknown, options: CallOptions = {}): Promise<T> {
+  async #request<T>(method: "GET" | "POST", path: string, body: unknown, options: CallOptions = {}): Promise<T> {
     const headers: Record<string, string> = { ...this.headers };
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     const requestId = options.requestId ?? headers["x-request-id"] ?? globalThis.crypto.randomUUID();
@@ -173,6 +173,7 @@ export class Client {
     const maxAttempts = options.maxAttempts ?? this.retries.maxAttempts;
     const url = this.baseUrl + path;
     for (let attempt = 0; ; attempt++) {
+      options.signal?.throwIfAborted(); // aborted before the call, or during a wait
       let error: DicerefError;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeout);
@@ -220,17 +221,17 @@ export class Client {
   }
 
   #post<Id extends OperationId>(path: string, body: RequestBody<Id>, options?: CallOptions): Promise<ResponseBody<Id>> {
-    return this.request<ResponseBody<Id>>("POST", path, body, options);
+    return this.#request<ResponseBody<Id>>("POST", path, body, options);
   }
 
   /** `GET /healthz`: liveness. */
   healthz(options?: CallOptions): Promise<ResponseBody<"healthz">> {
-    return this.request("GET", "/healthz", undefined, options);
+    return this.#request("GET", "/healthz", undefined, options);
   }
 
   /** `GET /games`: every game the API referees. */
   games(options?: CallOptions): Promise<ResponseBody<"games">> {
-    return this.request("GET", "/games", undefined, options);
+    return this.#request("GET", "/games", undefined, options);
   }
 
   /** `GET /games/{game}`: a game's full ruleset; `NotFoundError` if unknown. */
@@ -238,7 +239,7 @@ export class Client {
     request: operations["gamesByGame"]["parameters"]["path"],
     options?: CallOptions,
   ): Promise<ResponseBody<"gamesByGame">> {
-    return this.request("GET", `/games/${encodeURIComponent(request.game)}`, undefined, options);
+    return this.#request("GET", `/games/${encodeURIComponent(request.game)}`, undefined, options);
   }
 
   /** `POST /rulesets`: house rules checked, described and their tables' solve started. */

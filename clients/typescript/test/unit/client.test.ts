@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   API_VERSION,
@@ -258,7 +260,7 @@ describe("retries", () => {
     expect(waits).toEqual([3000, 10_000]);
   });
 
-  it("honours Retry-After with real timers: the retry comes after the wait", async () => {
+  it("with the default sleep, the retry comes only once Retry-After has passed", async () => {
     vi.useFakeTimers();
     const { fetch, sent } = fakeFetch([
       { status: 503, body: problem(503, "table-loading"), headers: { "retry-after": "2" } },
@@ -333,6 +335,22 @@ describe("timeouts", () => {
     expect(await answer).toBeInstanceOf(APITimeoutError);
   });
 
+  it("a signal aborted before the call sends nothing", async () => {
+    const { fetch, sent } = fakeFetch([{ status: 200, body: HEALTH }]);
+    const dice = new Client({ baseUrl: BASE, fetch });
+    await expect(dice.healthz({ signal: AbortSignal.abort() })).rejects.toHaveProperty("name", "AbortError");
+    expect(sent).toHaveLength(0);
+  });
+
+  it("a signal aborted during the wait between attempts stops the retries", async () => {
+    const stop = new AbortController();
+    const { dice, sent } = client([{ status: 503, body: problem(503, "table-loading") }], {
+      sleep: async () => stop.abort(),
+    });
+    await expect(dice.healthz({ signal: stop.signal })).rejects.toHaveProperty("name", "AbortError");
+    expect(sent).toHaveLength(1);
+  });
+
   it("the caller's abort stops the call without a retry", async () => {
     const { fetch, calls } = hangingFetch();
     const dice = new Client({ baseUrl: BASE, fetch, sleep: async () => {} });
@@ -343,6 +361,22 @@ describe("timeouts", () => {
     expect(error).not.toBeInstanceOf(DicerefError);
     expect((error as Error).name).toBe("AbortError");
     expect(calls()).toBe(1);
+  });
+});
+
+describe("with the platform's fetch", () => {
+  it("a port nobody listens on is an APIConnectionError after every attempt", async () => {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((done) => server.close(done));
+    const waits: number[] = [];
+    const dice = new Client({ baseUrl: `http://127.0.0.1:${port}`, sleep: async (ms) => void waits.push(ms) });
+    const error = (await dice.healthz({ requestId: "closed-port" }).catch((e: unknown) => e)) as APIConnectionError;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).not.toBeInstanceOf(APITimeoutError);
+    expect(error.requestId).toBe("closed-port");
+    expect(waits).toHaveLength(2);
   });
 });
 
