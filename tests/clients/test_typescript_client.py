@@ -56,6 +56,7 @@ def require_node() -> None:
     missing = [tool for tool in ("node", "npm", "npx") if shutil.which(tool) is None]
     if missing:
         message = f"{', '.join(missing)} not found: the TypeScript client needs Node 20+"
+        message += " (.ci/run installs nodejs and npm)"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
