@@ -16,11 +16,11 @@ import {
 } from "../../src/index.js";
 import type { OperationId, RequestBody, Schemas } from "../../src/index.js";
 
-const URL = process.env.DICEREF_TEST_URL;
+const SERVER = process.env.DICEREF_TEST_URL;
 const PROBLEMS = "https://diceref.dev/problems/";
 
 const DOCUMENT = JSON.parse(
-  readFileSync(new globalThis.URL("../../../../openapi/openapi.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../../openapi/openapi.json", import.meta.url), "utf8"),
 ) as Document;
 const HOUSE_YARDKLE = { three_ones: 1000 };
 
@@ -66,9 +66,9 @@ function expectSame(actual: unknown, expected: unknown, where = "answer"): void 
   }
 }
 
-describe.skipIf(!URL)("against a live diceref serve", () => {
+describe.skipIf(!SERVER)("against a live diceref serve", () => {
   // Retry-After of a table loading from disk is waited out by the client's own retries.
-  const dice = new Client({ baseUrl: URL, maxAttempts: 6 });
+  const dice = new Client({ baseUrl: SERVER, maxAttempts: 6 });
 
   // Every operation with a body, called with an example of the document: the answer is
   // the example's answer.  `call` is the typed method, given the example's JSON.

@@ -134,6 +134,19 @@ describe("requests", () => {
     expect(() => new Client({ baseUrl: "dice.example" })).toThrow(TypeError);
   });
 
+  it("without a `process` (a browser) the default is the local URL", () => {
+    vi.stubEnv("DICEREF_URL", "http://from-env.test");
+    const saved = globalThis.process;
+    vi.stubGlobal("process", undefined);
+    try {
+      expect(new Client().baseUrl).toBe(DEFAULT_URL);
+    } finally {
+      vi.stubGlobal("process", saved);
+      vi.unstubAllGlobals();
+    }
+    expect(new Client().baseUrl).toBe("http://from-env.test");
+  });
+
   it("sends calls to DICEREF_URL when no base URL is given", async () => {
     vi.stubEnv("DICEREF_URL", "http://from-env.test");
     const { fetch, sent } = fakeFetch([{ status: 200, body: HEALTH }]);
