@@ -8,7 +8,7 @@
   (default the test cache `.cache/`), solved there first when missing.
 - server time: the whole ASGI app in process, one request at a time (routing, middleware,
   handler, the per-request turn, encoding; no sockets), the coach's per-turn caches emptied
-  before each request: `/holds` with a `target`, `/distributions` from the start of a turn
+  before each request: `/holds` with a `target` (and without, the same throws), `/distributions` from the start of a turn
   (empty card included) and with dice, and target play's distribution near the end.
 Printed beside the peers' published figures (the issue's): timpalpant/yahtzee's
 beat-a-score tables 1.8 GB and minutes to load; Holderied's advisor 5-20 h of
@@ -141,12 +141,14 @@ def main() -> None:
         return max(0, card_total(ruleset, card) + int(rng.integers(0, 250)))
 
     holds = [body(c, dice=d, throws_left=t, target=target_of(c)) for c, d, t in situations]
+    points_holds = [body(c, dice=d, throws_left=t) for c, d, t in situations]
     start_of_turn = [body(c, play="expected_points") for c, _, _ in situations]
     with_dice = [body(c, dice=d, throws_left=t) for c, d, t in situations]
     empty = [body(Scorecard())] * 20
     late = [(c, d, t) for c, d, t in situations if len(ruleset.boxes) - len(c.boxes) <= 3]
     target_play = [body(c, dice=d, throws_left=t, target=target_of(c)) for c, d, t in late]
     cases = [
+        ("/holds without a target (the same throws)", "/holds", points_holds, "for comparison"),
         ("/holds with a target", "/holds", holds, "p50 <= 1 ms"),
         (
             "/distributions, turn start, expected points",
