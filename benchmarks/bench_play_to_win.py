@@ -8,8 +8,9 @@
   (default the test cache `.cache/`), solved there first when missing.
 - server time: the whole ASGI app in process, one request at a time (routing, middleware,
   handler, the per-request turn, encoding; no sockets), the coach's per-turn caches emptied
-  before each request: `/holds` with a `target` (and without, the same throws), `/distributions` from the start of a turn
-  (empty card included) and with dice, and target play's distribution near the end.
+  before each request: `/holds` with a `target` (and without, the same throws),
+  `/distributions` from the start of a turn (empty card included) and with dice, and target
+  play's distribution near the end.
 Printed beside the peers' published figures (the issue's): timpalpant/yahtzee's
 beat-a-score tables 1.8 GB and minutes to load; Holderied's advisor 5-20 h of
 precomputation, 1.6 GB; dlangk/yatzy's `POST /density` about 100 ms on 8 cores.
