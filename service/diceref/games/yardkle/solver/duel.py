@@ -266,6 +266,16 @@ def last_turn_chances(rules: YardkleRules, gaps: int) -> tuple[FloatArray, Float
     return np.stack([off, on]), u[shift:]
 
 
+def _error_bound(residual: float, la: float, lb: float | None) -> float:
+    """How far a pair's iterate can be from its fixed point, the two equations holding to
+    `residual` and the turns' slopes bounded by la and lb (lb None: a = b, one equation):
+    |g(x) - x| <= (1 + la) r for g the composed map, whose factor is la lb."""
+    factor = la if lb is None else la * lb
+    if factor >= 1.0:
+        raise RuntimeError("no contraction proven for this pair")
+    return residual * (1.0 + max(la, la if lb is None else lb)) / (1.0 - factor)
+
+
 def _race_to_goal(rules: YardkleRules, levels: int, entry: int) -> FloatArray:
     """[b]: chance that a player with b units makes the goal in one turn (the race)."""
     d = rules.dice
@@ -348,15 +358,20 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
                 x = nx
             else:
                 raise RuntimeError(f"pair ({a}, {b}) did not converge")
-            # The proven factor: each turn's slope is largest at the top of its domain.
-            # (Evaluated past the top, and past the final iterate, so that the left
-            # derivative there bounds every slope between the iterate and the solution.)
-            la = turn_for(a, b, max(1.0 - lower[b] / 2, 1.0 - y)).slope
-            lb = turn_for(b, a, max(1.0 - lower[a] / 2, 1.0 - x)).slope if a != b else la
-            factor = la * lb if a != b else la
+            # The proven error: a first bound from each turn's slope past the top of its
+            # domain (a subgradient there bounds every slope below, F being convex), then
+            # the slopes just past the solution, which that first bound places.
             residual = max(abs(fa - x), abs(fb - y))
-            worst_l = max(worst_l, factor)
-            worst_error = max(worst_error, residual * (1 + max(la, lb)) / (1.0 - factor))
+            top_a, top_b = max(1.0 - lower[b] / 2, 1.0 - y), max(1.0 - lower[a] / 2, 1.0 - x)
+            first = _error_bound(
+                residual,
+                turn_for(a, b, top_a).slope,
+                turn_for(b, a, top_b).slope if a != b else None,
+            )
+            la = turn_for(a, b, min(top_a, 1.0 - y + first)).slope
+            lb = turn_for(b, a, min(top_b, 1.0 - x + first)).slope if a != b else None
+            worst_error = max(worst_error, min(first, _error_bound(residual, la, lb)))
+            worst_l = max(worst_l, la if lb is None else la * lb)
             values[a, b], values[b, a] = fa, fb
             turns[(a, b)], turns[(b, a)] = ta, tb
     return DuelTable(
