@@ -141,15 +141,16 @@ def solved(name: str) -> DuelTable:
 def check_against_brute_force(name: str) -> None:
     table = solved(name)
     rules = table.rules
-    k = table.levels
+    k = math.ceil(rules.target / UNIT)  # the rules play to the goal inclusive
     throw, chaser = brute_force(
         rules.dice,
         rules.target,
         rules.entry_minimum,
         rules.three_ones,
-        table.tie_value,
+        tie=0.5 if rules.ties_share_win else 0.0,
         cap=2 * k + 20,
     )
+    assert table.levels == k
     np.testing.assert_allclose(table.values, throw[:, :, 0, rules.dice - 1], rtol=0, atol=1e-9)
     for (a, b), turn in table.turns.items():
         rows = min(turn.cap, throw.shape[2])
@@ -263,12 +264,12 @@ def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
         assert totals[chaser] > 0 or gap >= table.entry_levels
         made = _last_turn(table, gap, rng)
         if made > gap:
-            winner_score = 1.0 if chaser == 0 else 0.0
+            first_player = 1.0 if chaser == 0 else 0.0
         elif made == gap:
-            winner_score = table.tie_value
+            first_player = 0.5 if table.rules.ties_share_win else 0.0
         else:
-            winner_score = 1.0 if leader == 0 else 0.0
-        scores.append(winner_score)
+            first_player = 1.0 if leader == 0 else 0.0
+        scores.append(first_player)
     mean = sum(scores) / games
     var = sum((s - mean) ** 2 for s in scores) / (games - 1)
     return mean, math.sqrt(var / games)
