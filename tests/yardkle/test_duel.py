@@ -315,3 +315,15 @@ def test_simulation_agrees_on_six_dice() -> None:
     table = solve_duel(YardkleRules(target=1000))
     mean, error = simulate(table, games=3_000, seed=20261203)
     assert abs(mean - table.values[0, 0]) <= 4 * error
+
+
+def test_lookup_takes_points_and_refuses_impossible_states() -> None:
+    table = solved("to_1000")
+    turn = table.turns[(4, 12)]
+    assert table.win_probability(200, True, 600, True, 150, 2) == turn.stop[3, 1]
+    with pytest.raises(ValueError, match="on_pad"):
+        table.win_probability(200, False, 600, True)  # 200 banked: on the pad
+    with pytest.raises(ValueError, match="multiple"):
+        table.win_probability(220, True, 600, True)
+    with pytest.raises(ValueError, match="under the goal"):
+        table.win_probability(1000, True, 600, True)

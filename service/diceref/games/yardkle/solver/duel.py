@@ -9,10 +9,10 @@ docs/solver.md, "Two-player Yardkle: the chance to win", step by step rather tha
 * Banking moves (a, b) to (b, a + t), a larger sum; a Yardkle moves it to (b, a), the
   same sum.  Pairs are solved by decreasing a + b, and each unordered pair {a, b} is a
   two-unknown fixed point x = F_ab(1 - y), y = F_ba(1 - x): F is the thrower's optimal
-  turn as a function of what a Yardkle is worth, convex and piecewise linear with slope
-  the chance the turn ends in a Yardkle.  Newton steps on the linearisation find it; the
-  answer is accepted on its residual, whose error bound (residual / (1 - L), L the
-  product of the two turns' largest slopes on the proven domain) is kept per pair.
+  turn as a function of what a Yardkle is worth, convex with slope the chance the turn
+  ends in a Yardkle.  Newton steps on the linearisation find it; the answer is accepted on
+  its residual alone, and its proven distance from the fixed point (residual x (1 + λ) /
+  (1 - L), L the product of the two turns' slopes just past the solution) is kept.
 * Within a turn t only grows, so the turn is one sweep from the top of t down; above a
   proven bound (`_turn_cap`) banking is optimal and the values are the bank values.
 * Once a player banks the goal the other has one last turn (`last_turns`
