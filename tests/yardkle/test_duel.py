@@ -127,8 +127,9 @@ CASES = {
     "to_1000_three_ones_1000": {"target": 1000, "three_ones": 1000},
     "to_1000_ties_not_shared": {"target": 1000, "ties_share_win": False},
 }
+# To 2,000 with the entry minimum is left out: its brute force takes two minutes, a fifth of
+# the suite's budget (the cases to 1,000 hold the entry minimum's reading).
 SLOW_CASES = {
-    "to_2000": {"target": 2000},
     "to_2000_no_entry": {"target": 2000, "entry_minimum": 0},
 }
 
