@@ -1,0 +1,388 @@
+"""Two-player Yardkle, the whole game: the exact chance that the player about to act wins.
+
+A reference solver for small games (a goal of a few thousand points), written to follow
+docs/solver.md, "Two-player Yardkle: the chance to win", step by step rather than fast:
+
+* State at the start of a turn: the thrower's banked total a and the opponent's total b,
+  in units of the scoring unit (being on the pad is a > 0 when there is an entry minimum).
+  V[a, b] is the chance the thrower wins, a tie worth `tie_value`.
+* Banking moves (a, b) to (b, a + t), a larger sum; a Yardkle moves it to (b, a), the
+  same sum.  Pairs are solved by decreasing a + b, and each unordered pair {a, b} is a
+  two-unknown fixed point x = F_ab(1 - y), y = F_ba(1 - x): F is the thrower's optimal
+  turn as a function of what a Yardkle is worth, convex with slope the chance the turn
+  ends in a Yardkle.  Newton steps on the linearisation find it; the answer is accepted on
+  its residual alone, and its proven distance from the fixed point (residual x (1 + λ) /
+  (1 - L), L the product of the two turns' slopes just past the solution) is kept.
+* Within a turn t only grows, so the turn is one sweep from the top of t down; above a
+  proven bound (`_turn_cap`) banking is optimal and the values are the bank values.
+* Once a player banks the goal the other has one last turn (`last_turns`
+  `every_other_player_once`), a race with a tie: `last_turn_chances`.
+
+Only `hot_dice_optional` and `last_turns` in (`every_other_player_once`, `none`) are
+solved here; the others raise `NotImplementedError` (the doc says why).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.dice import Dice, canonical
+from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
+from diceref.games.yardkle.solver.policy import throw_options
+from diceref.games.yardkle.solver.race import win_chances
+from diceref.games.yardkle.solver.throws import throw_summary
+
+RESIDUAL = 1e-13  # a pair's fixed point is accepted once both equations hold to this
+MAX_NEWTON = 60
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The throws' set-asides as flat arrays (from `policy.throw_options`)."""
+
+    steps: IndexArray  # (options,) units the set-aside scores
+    cols: IndexArray  # (options,) dice left after it, less one (all dice after hot dice)
+    starts: IndexArray  # (scoring throws,) first option of each scoring throw
+    throw_of: IndexArray  # (options,) which scoring throw the option belongs to
+    chance: FloatArray  # (scoring throws, D) the throw's chance in its dice's column
+    yardkle: FloatArray  # (D,) q_n
+    max_step: int
+
+
+def _options(rules: YardkleRules) -> _Options:
+    opts = throw_options(rules)
+    chance = np.zeros((len(opts.starts), rules.dice))
+    chance[np.arange(len(opts.starts)), opts.scoring_dice - 1] = opts.scoring_probability
+    lengths = np.diff(np.append(opts.starts, len(opts.option_steps)))
+    return _Options(
+        steps=opts.option_steps,
+        cols=opts.option_next - 1,
+        starts=opts.starts,
+        throw_of=np.repeat(np.arange(len(opts.starts)), lengths),
+        chance=chance,
+        yardkle=throw_summary(rules).yardkle_chance,
+        max_step=int(opts.option_steps.max()),
+    )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One thrower's turn for fixed totals, solved for one Yardkle value.
+
+    throw[t, n - 1]: chance to win when about to throw n dice with t units in hand;
+    stop[t, n - 1]: the same once a set-aside left t and n, the choice to bank still
+    open (max of bank and throw; rows from `cap` on are the bank value, proven optimal).
+    slope: d throw[0, D - 1] / d yardkle_value, the chance the turn ends in a Yardkle.
+    """
+
+    throw: FloatArray  # (cap, D)
+    stop: FloatArray  # (cap + max_step + 1, D)
+    slope: float
+    cap: int
+
+
+def _solve_turn(
+    opt: _Options, bank: FloatArray, legal: np.ndarray, yardkle_value: float, cap: int
+) -> Turn:
+    """The turn by one sweep from t = cap - 1 down: every set-aside scores at least one unit,
+    so a state needs only states of larger t.  `bank[t]` is the worth of banking t units
+    (`legal[t]` whether the rules allow it), given for t up to cap + max_step; from `cap` on
+    the caller has proven banking optimal, and `legal` must hold there."""
+    d = opt.yardkle.shape[0]
+    rows = cap + opt.max_step + 1
+    stop = np.repeat(bank[:rows, None], d, axis=1)
+    stop_slope = np.zeros((rows, d))
+    throw = np.zeros((cap, d))
+    throw_slope = np.zeros((cap, d))
+    base, base_slope = opt.yardkle * yardkle_value, opt.yardkle
+    for t in range(cap - 1, -1, -1):
+        reached = stop[t + opt.steps, opt.cols]
+        best = np.maximum.reduceat(reached, opt.starts)
+        # The chance of a Yardkle under the chosen set-aside (the largest on a tie, which
+        # makes it the right derivative of the convex turn value).
+        slopes = np.where(
+            reached == best[opt.throw_of], stop_slope[t + opt.steps, opt.cols], -np.inf
+        )
+        throw[t] = best @ opt.chance + base
+        throw_slope[t] = np.maximum.reduceat(slopes, opt.starts) @ opt.chance + base_slope
+        if legal[t]:
+            banks = bank[t] >= throw[t]
+            stop[t] = np.where(banks, bank[t], throw[t])
+            stop_slope[t] = np.where(banks, 0.0, throw_slope[t])
+        else:
+            stop[t], stop_slope[t] = throw[t], throw_slope[t]
+    return Turn(throw, stop, float(throw_slope[0, d - 1]), cap)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The best set-aside of a throw (`keep`, scoring `points`), whether to bank after it,
+    and the chance to win playing so."""
+
+    keep: Dice
+    points: int
+    bank: bool
+    win_probability: float
+
+
+@dataclass(frozen=True)
+class DuelTable:
+    """The solved two-player game.  Totals and turn points are in units of `rules.unit`.
+
+    values[a, b]: chance the player about to throw wins with a banked against b (both
+    under the goal).  last_turn[on_pad][g]: chance the last-turn player wins when
+    g units behind the leader.  turns[(a, b)]: the thrower's turn at the fixed point.
+    error_bound: the largest proven error of a pair's fixed point (see module docstring).
+    """
+
+    rules: YardkleRules
+    levels: int  # totals 0 .. levels - 1 do not reach the goal
+    entry_levels: int
+    tie_value: float
+    values: FloatArray
+    last_turn: FloatArray  # (2, gaps)
+    last_turn_throws: FloatArray  # (gaps, D) U(m, n) on the pad
+    turns: dict[tuple[int, int], Turn]
+    error_bound: float
+    contraction: float  # the largest L over pairs
+
+    def _level(self, points: int, what: str) -> int:
+        if points < 0 or points % self.rules.unit:
+            raise ValueError(f"{what} {points} is not a multiple of {self.rules.unit} >= 0")
+        return points // self.rules.unit
+
+    def _check_pad(self, total: int, on_pad: bool, who: str) -> None:
+        if self.entry_levels and on_pad != (total > 0):
+            raise ValueError(f"{who}: with an entry minimum, on_pad is exactly total > 0")
+
+    def win_probability(
+        self,
+        total: int,
+        on_pad: bool,
+        opponent_total: int,
+        opponent_on_pad: bool,
+        turn_points: int = 0,
+        dice: int | None = None,
+    ) -> float:
+        """Chance that the player to act wins, playing optimally against optimal play.
+
+        With turn_points = 0 the turn starts (all dice to throw); otherwise the player has
+        `turn_points` in hand and `dice` to throw, and may still bank.  Points, not units."""
+        dice = self.rules.dice if dice is None else dice
+        a = self._level(total, "total")
+        b = self._level(opponent_total, "opponent_total")
+        t = self._level(turn_points, "turn_points")
+        self._check_pad(a, on_pad, "total")
+        self._check_pad(b, opponent_on_pad, "opponent_total")
+        if a >= self.levels or b >= self.levels:
+            raise ValueError("both totals must be under the goal (the last turn: last_turn)")
+        turn = self.turns[(a, b)]
+        if t == 0:
+            return float(turn.throw[0, dice - 1])
+        if t >= len(turn.stop):
+            raise ValueError("turn points beyond the table: banking is proven best")
+        return float(turn.stop[t, dice - 1])
+
+    def last_turn_probability(self, total: int, on_pad: bool, leader_total: int) -> float:
+        """Chance that the last-turn player (total behind the leader's) wins."""
+        gap = self._level(leader_total, "leader_total") - self._level(total, "total")
+        self._check_pad(self._level(total, "total"), on_pad, "total")
+        return float(self.last_turn[int(on_pad or not self.entry_levels), gap])
+
+    def advise(
+        self,
+        total: int,
+        opponent_total: int,
+        turn_points: int,
+        throw: Sequence[int],
+    ) -> Advice:
+        """The best play after `throw` (turn_points in hand before it).  A Yardkle keeps
+        nothing and is worth the opponent's turn at the same totals."""
+        a = self._level(total, "total")
+        b = self._level(opponent_total, "opponent_total")
+        t = self._level(turn_points, "turn_points")
+        turn = self.turns[(a, b)]
+        options = set_asides(canonical(throw), self.rules)
+        if not options:
+            return Advice((), 0, False, 1.0 - float(self.values[b, a]))
+        best: Advice | None = None
+        for o in options:
+            after = t + o.points // self.rules.unit
+            left = len(throw) - len(o.dice) or self.rules.dice
+            if after >= len(turn.stop):
+                raise ValueError("turn points beyond the table: banking is proven best")
+            worth = float(turn.stop[after, left - 1])
+            banks = after >= turn.cap or worth > float(turn.throw[after, left - 1])
+            if best is None or worth > best.win_probability:
+                best = Advice(o.dice, o.points, banks, worth)
+        assert best is not None
+        return best
+
+
+def _tie_value(rules: YardkleRules) -> float:
+    return 0.5 if rules.ties_share_win else 0.0
+
+
+def open_levels(rules: YardkleRules) -> int:
+    """How many totals (0, 1, ... units) do not reach the goal."""
+    if rules.target_inclusive:
+        return math.ceil(rules.target / rules.unit)
+    return rules.target // rules.unit + 1
+
+
+def last_turn_chances(rules: YardkleRules, gaps: int) -> tuple[FloatArray, FloatArray]:
+    """(2, gaps + 1): [on_pad][g], the last-turn player's chance when g >= 1 units behind;
+    and (gaps + 1, D): U(m, n) on the pad, what a last turn's set-aside leads to.
+
+    On the pad the chance depends only on the units m still missing to equal the leader
+    and the dice: U(m, n) = sum over scoring throws of max over set-asides of S(m - s, n'),
+    S(m', n') = 1 for m' < 0 (bank and win), max(tie_value, U(0, n')) for m' = 0 and
+    U(m', n') above (banking short is worth 0, as a Yardkle).  One sweep up in m.
+    Off the pad banking needs the entry minimum e: for g >= e nothing changes (no bank
+    short of the leader counts anyway); for g < e every legal bank wins, the race W(e)."""
+    opt = _options(rules)
+    d = rules.dice
+    tie = _tie_value(rules)
+    shift = opt.max_step + 1  # row m + shift holds m; rows below are m < 0
+    u = np.ones((gaps + 1 + shift, d))
+    for m in range(gaps + 1):
+        reached = u[m + shift - opt.steps, opt.cols]
+        if m:
+            tied = opt.steps == m
+            reached = np.where(tied, np.maximum(tie, u[shift, opt.cols]), reached)
+        best = np.maximum.reduceat(reached, opt.starts)
+        u[m + shift] = best @ opt.chance
+    on = u[shift:, d - 1].copy()
+    e = math.ceil(rules.entry_minimum / rules.unit)
+    off = on.copy()
+    if e:
+        w = win_chances(rules, e)[e, d - 1]
+        off[: min(e, gaps + 1)] = w
+    return np.stack([off, on]), u[shift:]
+
+
+def _error_bound(residual: float, la: float, lb: float | None) -> float:
+    """How far a pair's iterate can be from its fixed point, the two equations holding to
+    `residual` and the turns' slopes bounded by la and lb (lb None: a = b, one equation):
+    |g(x) - x| <= (1 + la) r for g the composed map, whose factor is la lb."""
+    factor = la if lb is None else la * lb
+    if factor >= 1.0:
+        raise RuntimeError("no contraction proven for this pair")
+    return residual * (1.0 + max(la, la if lb is None else lb)) / (1.0 - factor)
+
+
+def _race_to_goal(rules: YardkleRules, levels: int, entry: int) -> FloatArray:
+    """[b]: chance that a player with b units makes the goal in one turn (the race)."""
+    d = rules.dice
+    need = [max(levels - b, entry if b == 0 else 0) for b in range(levels)]
+    w = win_chances(rules, max(need))
+    return np.array([w[r, d - 1] for r in need])
+
+
+def solve_duel(rules: YardkleRules) -> DuelTable:
+    """Solve the two-player game to `rules.target` (docs/solver.md has the proofs)."""
+    if not rules.hot_dice_optional:
+        raise NotImplementedError("hot dice forced: the turn's cap is not proven here")
+    if rules.last_turns not in ("every_other_player_once", "none"):
+        raise NotImplementedError("complete_the_round needs who started in the state")
+    opt = _options(rules)
+    d = rules.dice
+    k = open_levels(rules)
+    e = math.ceil(rules.entry_minimum / rules.unit)
+    tie = _tie_value(rules)
+    last_turns = rules.last_turns == "every_other_player_once"
+    q_min, q_all = float(opt.yardkle.min()), float(opt.yardkle[d - 1])
+
+    # A lower bound on V[b, a]: b makes the goal this turn, and a's last turn opens with
+    # a Yardkle (or, with no last turns, reaching the goal wins at once).
+    reach = _race_to_goal(rules, k, e)
+    lower = reach * (q_all if last_turns else 1.0)
+    # The lead d_star[b] from which banking is optimal whatever the Yardkle value allowed
+    # by `lower`: U(lead) <= W(lead, the chaser's need to tie) <= q_min * lower[b].
+    w = win_chances(rules, 2_000)
+    d_star = np.zeros(k, dtype=np.intp)
+    if last_turns:
+        for b in range(k):
+            bound = q_min * lower[b]
+            need = np.arange(w.shape[0])
+            if b == 0:
+                need = np.maximum(need, e)
+            below = np.nonzero(w[need, d - 1] <= bound)[0]
+            if not len(below):
+                raise ValueError("goal too large for the reference solver")
+            d_star[b] = int(below[0])
+    gaps = int(max(d_star.max(), k)) + k + opt.max_step + 2
+    last, last_throws = last_turn_chances(rules, gaps)
+
+    values = np.zeros((k, k))
+    turns: dict[tuple[int, int], Turn] = {}
+    worst_error, worst_l = 0.0, 0.0
+
+    def turn_for(a: int, b: int, yardkle_value: float) -> Turn:
+        cap = max(k - a, e, 1)
+        if last_turns:
+            cap = max(cap, int(d_star[b]) + b - a)
+        t = np.arange(cap + opt.max_step + 1)
+        bank = np.zeros(len(t))
+        done = a + t >= k
+        if last_turns:
+            bank[done] = 1.0 - last[int(b > 0 or not e), a + t[done] - b]
+        else:
+            bank[done] = 1.0
+        inside = t[~done]
+        bank[~done] = 1.0 - values[b, a + inside]
+        legal = (t > 0) & ((a > 0) | (t >= e))
+        return _solve_turn(opt, bank, legal, yardkle_value, cap)
+
+    for s in range(2 * k - 2, -1, -1):
+        for a in range(max(0, s - k + 1), s // 2 + 1):
+            b = s - a
+            x, y = 0.5, 0.5
+            for _ in range(MAX_NEWTON):
+                ta = turn_for(a, b, 1.0 - y)
+                tb = turn_for(b, a, 1.0 - x) if a != b else ta
+                fa, sa = float(ta.throw[0, d - 1]), ta.slope
+                fb, sb = float(tb.throw[0, d - 1]), tb.slope
+                if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
+                    break
+                if a == b:  # x = F(1 - x): Newton on the linearisation
+                    x = y = (fa + sa * x) / (1.0 + sa)
+                    continue
+                nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
+                y = fb - sb * (nx - x)
+                x = nx
+            else:
+                raise RuntimeError(f"pair ({a}, {b}) did not converge")
+            # The proven error: a first bound from each turn's slope past the top of its
+            # domain (a subgradient there bounds every slope below, F being convex), then
+            # the slopes just past the solution, which that first bound places.
+            residual = max(abs(fa - x), abs(fb - y))
+            top_a, top_b = max(1.0 - lower[b] / 2, 1.0 - y), max(1.0 - lower[a] / 2, 1.0 - x)
+            first = _error_bound(
+                residual,
+                turn_for(a, b, top_a).slope,
+                turn_for(b, a, top_b).slope if a != b else None,
+            )
+            la = turn_for(a, b, min(top_a, 1.0 - y + first)).slope
+            lb = turn_for(b, a, min(top_b, 1.0 - x + first)).slope if a != b else None
+            worst_error = max(worst_error, min(first, _error_bound(residual, la, lb)))
+            worst_l = max(worst_l, la if lb is None else la * lb)
+            values[a, b], values[b, a] = fa, fb
+            turns[(a, b)], turns[(b, a)] = ta, tb
+    return DuelTable(
+        rules=rules,
+        levels=k,
+        entry_levels=e,
+        tie_value=tie,
+        values=values,
+        last_turn=last,
+        last_turn_throws=last_throws,
+        turns=turns,
+        error_bound=worst_error,
+        contraction=worst_l,
+    )
