@@ -1,25 +1,13 @@
 """Two-player Yardkle, the whole game: the exact chance that the player about to act wins.
 
-A reference solver for small games (a goal of a few thousand points), written to follow
-docs/solver.md, "Two-player Yardkle: the chance to win", step by step rather than fast:
-
-* State at the start of a turn: the thrower's banked total a and the opponent's total b,
-  in units of the scoring unit (being on the pad is a > 0 when there is an entry minimum).
-  V[a, b] is the chance the thrower wins, a tie worth `tie_value`.
-* Banking moves (a, b) to (b, a + t), a larger sum; a Yardkle moves it to (b, a), the
-  same sum.  Pairs are solved by decreasing a + b, and each unordered pair {a, b} is a
-  two-unknown fixed point x = F_ab(1 - y), y = F_ba(1 - x): F is the thrower's optimal
-  turn as a function of what a Yardkle is worth, convex with slope the chance the turn
-  ends in a Yardkle.  Newton steps on the linearisation find it; the answer is accepted on
-  its residual alone, and its proven distance from the fixed point (residual x (1 + λ) /
-  (1 - L), L the product of the two turns' slopes just past the solution) is kept.
-* Within a turn t only grows, so the turn is one sweep from the top of t down; above a
-  proven bound (`_turn_cap`) banking is optimal and the values are the bank values.
-* Once a player banks the goal the other has one last turn (`last_turns`
-  `every_other_player_once`), a race with a tie: `last_turn_chances`.
-
-Only `hot_dice_optional` and `last_turns` in (`every_other_player_once`, `none`) are
-solved here; the others raise `NotImplementedError` (the doc says why).
+A reference solver for small games, following docs/solver.md, "Two-player Yardkle: the
+chance to win", step by step rather than fast.  V[a, b] (banked totals in units) is the
+thrower's chance to win.  Banking moves (a, b) to (b, a + t), a Yardkle to (b, a): pairs
+are solved by decreasing a + b, each unordered pair a two-unknown fixed point solved by
+Newton steps and accepted on its residual, with its proven distance kept.  Within a turn
+t only grows (one sweep down from a proven cap, `_turn_cap`); the last turn after a goal
+is a race with a tie (`last_turn_chances`).  Only `hot_dice_optional` and `last_turns` in
+(`every_other_player_once`, `none`) are solved; others raise `NotImplementedError`.
 """
 
 from __future__ import annotations
