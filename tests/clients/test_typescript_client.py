@@ -186,6 +186,21 @@ def test_integration_suite_against_a_live_server(
         assert any(error in name for name in names), error
 
 
+@pytest.mark.slow
+def test_the_readmes_development_commands_run_as_written(installed: None) -> None:
+    """The README's ```sh block, line by line through bash in the package, as written; its
+    `npm run generate` leaves the committed generated files as they are."""
+    (block,) = re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert [line.split()[:3] for line in lines][:2] == [["npm", "ci"], ["npm", "run", "generate"]]
+    for line in lines:
+        run(["bash", "-c", line], timeout=600)
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--", "src"], cwd=PACKAGE, capture_output=True, text=True
+    )
+    assert changed.returncode == 0 and changed.stdout == "", changed.stdout
+
+
 def readme_snippet() -> str:
     blocks = re.findall(r"```js\n(.*?)```", README.read_text(), flags=re.DOTALL)
     assert len(blocks) == 1, "the README has one ```js snippet"
