@@ -112,7 +112,7 @@ def test_types_check_strictly_and_build(built: Path) -> None:
     package = json.loads((PACKAGE / "package.json").read_text())
     assert package["type"] == "module" and package["types"] == "./dist/index.d.ts"
     assert not package.get("dependencies"), "the client has no runtime dependency"
-    for module in ("index", "client", "errors", "schema", "apiVersion"):
+    for module in ("index", "client", "errors", "schema", "apiVersion", "versions"):
         assert (built / f"{module}.js").is_file() and (built / f"{module}.d.ts").is_file()
     packed = json.loads(run(["npm", "pack", "--dry-run", "--json"], timeout=120))
     shipped = {entry["path"] for entry in packed[0]["files"]}
@@ -137,12 +137,14 @@ def vitest(directory: str, report: Path, env: dict[str, str] | None = None) -> s
 @pytest.mark.slow
 def test_unit_suite(installed: None, tmp_path: Path) -> None:
     """vitest's unit tests, a mocked fetch: retries, waits, timeouts, errors, request ids,
-    DICEREF_URL, waitForRuleset, the generated files' staleness."""
+    API versions, DICEREF_URL, waitForRuleset, the generated files' staleness."""
     names = vitest("test/unit", tmp_path / "unit.json")
     assert len(names) >= 30
     assert (
         "retries 408, 429, 502, 503 and 504 up to maxAttempts, then throws the last error" in names
     )
+    assert "throws VersionMismatchError, unparsed, for a success from 1.0.0" in names
+    assert "does not check a service that sends no X-API-Version (older services)" in names
 
 
 @pytest.fixture(scope="module")

@@ -58,10 +58,12 @@ from diceref_client import (
     RuleViolationError,
     ServerError,
     UnavailableError,
+    VersionMismatch,
     models,
 )
 from diceref_client._operations import BY_ID, Operation
 from diceref_client._operations import _without_nulls as without_nulls
+from diceref_client._versions import compatibility_line
 from helpers import put_policy, put_values, values_of
 from live_server import LiveServer
 
@@ -161,6 +163,10 @@ def test_the_description_agrees_with_the_document(op: Operation) -> None:
         assert op.returns == list[getattr(models, component(schema["items"]))]  # type: ignore[misc]
     else:
         assert op.returns is getattr(models, component(schema))
+
+
+def test_the_client_carries_the_documents_version() -> None:
+    assert DOCUMENT["info"]["version"] == diceref_client.API_VERSION
 
 
 def test_the_generated_methods_are_up_to_date() -> None:
@@ -632,7 +638,7 @@ def test_429_is_retried_honouring_retry_after(monkeypatch: pytest.MonkeyPatch) -
     answers = [
         httpx.Response(429, json=problem, headers={"retry-after": "3"}),
         httpx.Response(429, json=problem, headers={"retry-after": when}),
-        httpx.Response(200, json={"status": "ok"}),
+        httpx.Response(200, json={"status": "ok", "api_version": "0.1.0"}),
     ]
     client, waits, seen = mock_client(answers, monkeypatch)
     assert client.healthz().status == "ok"
@@ -683,7 +689,7 @@ def test_backoff_grows_with_jitter_and_is_capped() -> None:
 # --- faults, one per MockTransport: what an ingress or a rollout does to a call -----------------
 
 PROBLEM_502 = {"type": "about:blank", "title": "Bad Gateway", "status": 502, "detail": "upstream"}
-HEALTH = {"status": "ok"}
+HEALTH = {"status": "ok", "api_version": diceref_client.API_VERSION}
 
 
 def scripted(
@@ -819,6 +825,108 @@ def test_async_client_retries_a_502_and_a_timeout(monkeypatch: pytest.MonkeyPatc
     assert len({r.headers["x-request-id"] for r in seen}) == 1
 
 
+# --- the API version: the client's against the service's X-API-Version ------------------------
+
+
+def versioned(
+    version: str, status: int = 200, body: dict[str, Any] | None = None
+) -> httpx.Response:
+    """An answer of a service that speaks API `version`."""
+    return httpx.Response(status, json=body or HEALTH, headers={"x-api-version": version})
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [((0, 1), "0.1.0"), ((0, 1), "0.1.7"), ((0, 2), "0.2.0"), ((1,), "1.4.2"), ((2,), "v2.0")],
+)
+def test_the_compatibility_line_of_a_version(line: tuple[int, ...], version: str) -> None:
+    assert compatibility_line(version) == line
+
+
+def test_a_version_that_is_not_semver_has_no_line() -> None:
+    assert compatibility_line("latest") is None and compatibility_line("1") is None
+
+
+@pytest.mark.parametrize("version", ["0.1.0", "0.1.9", "0.1.0-rc.1", "not-a-version"])
+def test_a_compatible_service_answers_as_usual(
+    version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, _, _ = faulty_client([versioned(version)], monkeypatch)
+    assert client.healthz().status == "ok"
+
+
+def test_a_service_without_the_header_is_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    client, _, _ = faulty_client([httpx.Response(200, json=HEALTH)], monkeypatch)
+    assert client.healthz().status == "ok"
+
+
+@pytest.mark.parametrize("version", ["0.2.0", "1.0.0"])
+def test_a_success_from_another_major_is_a_version_mismatch(
+    version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Raised before parsing: the body fits this client's models, and is refused anyway."""
+    answer = versioned(version)
+    answer.headers["x-request-id"] = "srv-9"
+    client, waits, seen = faulty_client([answer], monkeypatch)
+    with pytest.raises(VersionMismatch) as raised:
+        client.healthz()
+    assert isinstance(raised.value, diceref_client.DicerefError)
+    assert str(raised.value) == (
+        f"GET /healthz: the service speaks API {version}, this client was generated for 0.1.0"
+    )
+    assert raised.value.service_version == version and raised.value.client_version == "0.1.0"
+    assert raised.value.request_id == "srv-9" and raised.value.response.status_code == 200
+    assert len(seen) == 1 and not waits  # not retried
+
+
+def test_the_raw_client_checks_the_version_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    client, _, _ = faulty_client([versioned("3.0.0")], monkeypatch)
+    with pytest.raises(VersionMismatch, match=r"speaks API 3\.0\.0,"):
+        client.with_raw_response.healthz()
+
+
+def test_a_problem_from_another_major_names_both_versions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    problem = {"type": "about:blank", "title": "Invalid request", "status": 400, "detail": "dice"}
+    client, _, _ = faulty_client([versioned("1.0.0", 400, problem)], monkeypatch)
+    with pytest.raises(BadRequestError) as raised:
+        client.games()
+    assert str(raised.value) == (
+        "400 Invalid request: dice "
+        "(the service speaks API 1.0.0, this client was generated for 0.1.0)"
+    )
+    assert raised.value.service_version == "1.0.0" and raised.value.detail == "dice"
+
+
+def test_a_problem_from_the_same_major_says_nothing_of_versions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    problem = {"type": "about:blank", "title": "Invalid request", "status": 400, "detail": "dice"}
+    client, _, _ = faulty_client([versioned("0.1.3", 400, problem)], monkeypatch)
+    with pytest.raises(BadRequestError) as raised:
+        client.games()
+    assert str(raised.value) == "400 Invalid request: dice"
+    assert raised.value.service_version == "0.1.3"
+
+
+def test_the_async_client_checks_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def run() -> None:
+        transport = httpx.MockTransport(lambda request: versioned("1.0.0"))
+        http = httpx.AsyncClient(transport=transport)
+        async with AsyncClient("http://mock", http_client=http) as client:
+            await client.healthz()
+
+    with pytest.raises(VersionMismatch, match=r"speaks API 1\.0\.0,"):
+        asyncio.run(run())
+
+
+def test_the_app_speaks_the_clients_version(bare_app: TestClient[Litestar]) -> None:
+    with Client(TEST_URL, http_client=bare_app) as client:
+        raw = client.with_raw_response.healthz()
+    assert raw.parsed.api_version == raw.headers["x-api-version"] == diceref_client.API_VERSION
+
+
 # --- options: per client, per copy, per call ------------------------------------------------
 
 
@@ -895,7 +1003,8 @@ def test_the_logger_logs_each_request(
 def test_diceref_log_debug_turns_the_logger_on() -> None:
     code = (
         "import httpx, diceref_client\n"
-        "t = httpx.MockTransport(lambda r: httpx.Response(200, json={'status': 'ok'}))\n"
+        "health = {'status': 'ok', 'api_version': '0.1.0'}\n"
+        "t = httpx.MockTransport(lambda r: httpx.Response(200, json=health))\n"
         "c = diceref_client.Client('http://mock', http_client=httpx.Client(transport=t))\n"
         "c.healthz()\n"
     )

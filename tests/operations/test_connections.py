@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from conftest import TEST_CACHE
+from diceref import __version__
 from live_server import LiveServer
 
 HEADER_TIMEOUT = 2.0
@@ -91,7 +92,7 @@ def answers(live: LiveServer) -> bool:
         score = httpx.post(f"{live.base}/score", json=SCORE, timeout=1)
     except httpx.HTTPError:
         return False
-    return health.json() == {"status": "ok"} and score.status_code == 200
+    return health.json()["status"] == "ok" and score.status_code == 200
 
 
 def close_all(sockets: list[socket.socket]) -> None:
@@ -135,7 +136,8 @@ def test_an_idle_keep_alive_connection_is_closed(server: LiveServer) -> None:
         (reply,) = wait_closed([s], HANG_GUARD).values()  # the server closes it
     finally:
         s.close()
-    assert reply.startswith(b"HTTP/1.1 200") and b'{"status":"ok"}' in reply
+    health = b'{"status":"ok","api_version":"%s"}' % __version__.encode()
+    assert reply.startswith(b"HTTP/1.1 200") and reply.endswith(health)
     assert reply.count(b"HTTP/1.1") == 1  # answered once, then closed when idle
     print(f"closed {time.monotonic() - started:.2f} s after the answer")
 

@@ -90,7 +90,7 @@ def server_side_connections(port: int, peers: set[int]) -> int:
 
 def answers(live: LiveServer) -> bool:
     try:
-        return httpx.get(f"{live.base}/healthz", timeout=1).json() == {"status": "ok"}
+        return httpx.get(f"{live.base}/healthz", timeout=1).json()["status"] == "ok"
     except httpx.HTTPError:
         return False
 

@@ -8,7 +8,9 @@
  * calls), so repeating one, POST included, never does anything twice: network failures,
  * timeouts, 408, 429, 502, 503 and 504 are retried, waiting the `Retry-After` the API sends
  * or an exponential backoff with jitter.  One `X-Request-ID` is sent on every attempt of a
- * call, and carried by every error.
+ * call, and carried by every error.  Every answer's `X-API-Version` is compared with the
+ * `API_VERSION` the client was generated for (`versions.ts`): a success from a service of
+ * another major version throws `VersionMismatchError`, unparsed, and an error names both.
  */
 import { API_VERSION } from "./apiVersion.js";
 import {
@@ -20,8 +22,10 @@ import {
   RateLimitedError,
   RulesetFailed,
   RulesetNotReady,
+  VersionMismatchError,
   errorFor,
 } from "./errors.js";
+import { incompatibleVersion } from "./versions.js";
 import type { components, operations } from "./schema.js";
 
 /** The document's components: `Schemas["ScoreRequest"]`, `Schemas["ScoreResponse"]`, ... */
@@ -186,6 +190,10 @@ export class Client {
         const text = await response.text();
         const answerId = response.headers.get("x-request-id") || requestId;
         if (response.ok) {
+          const other = incompatibleVersion(response.headers);
+          if (other !== undefined) {
+            throw new VersionMismatchError(method, path, other, { requestId: answerId, status: response.status });
+          }
           try {
             return JSON.parse(text) as T;
           } catch (cause) {

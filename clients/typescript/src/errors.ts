@@ -12,15 +12,22 @@
  *     │   ├── UnavailableError       503: a table is loading or being solved; `retryAfter`
  *     │   └── ServerError            any other 5xx
  *     ├── InvalidResponseError     a success status whose body is not JSON
+ *     ├── VersionMismatchError     a success from a service of another major API version
  *     ├── APIConnectionError       no answer: cannot connect, connection lost
  *     │   └── APITimeoutError        no answer in time
  *     ├── RulesetNotReady          `waitForRuleset` gave up at its timeout
  *     └── RulesetFailed            the service could not solve the ruleset's tables
  *
  * Every error has `requestId`: the `X-Request-ID` of the answer (the one the client sent,
- * when no answer came), to quote when reporting it.
+ * when no answer came), to quote when reporting it, and `serviceVersion`: the API version
+ * the service said it speaks (`X-API-Version`; undefined when it said none).  When its
+ * major differs from the client's `API_VERSION` (for 0.x, the minor: see `versions.ts`), an
+ * `APIError`'s message ends with both versions, and a success is not parsed but thrown as
+ * `VersionMismatchError`.
  */
+import { API_VERSION } from "./apiVersion.js";
 import type { components } from "./schema.js";
+import { API_VERSION_HEADER, incompatibleVersion, mismatchNote } from "./versions.js";
 
 export type ProblemDetails = components["schemas"]["ProblemDetails"];
 export type FieldError = components["schemas"]["FieldError"];
@@ -32,6 +39,7 @@ export interface DicerefErrorFields {
   type?: string | undefined;
   errors?: readonly FieldError[] | undefined;
   retryAfter?: number | undefined;
+  serviceVersion?: string | undefined;
   cause?: unknown;
 }
 
@@ -44,6 +52,8 @@ export class DicerefError extends Error {
   readonly type: string | undefined;
   readonly errors: readonly FieldError[];
   readonly retryAfter: number | undefined;
+  /** The API version the answer named (`X-API-Version`), if any. */
+  readonly serviceVersion: string | undefined;
 
   constructor(message: string, fields: DicerefErrorFields = {}) {
     super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -52,6 +62,7 @@ export class DicerefError extends Error {
     this.type = fields.type;
     this.errors = fields.errors ?? [];
     this.retryAfter = fields.retryAfter;
+    this.serviceVersion = fields.serviceVersion;
   }
 
   /** The stable code of the first offending field (`wrong_type`, `unknown_value`, ...). */
@@ -80,7 +91,10 @@ export class APIError extends DicerefError {
     retryAfter?: number,
     sentId?: string,
   ) {
-    super(`${status} ${problem.title}: ${problem.detail}`, {
+    const message = `${status} ${problem.title}: ${problem.detail}`;
+    const other = incompatibleVersion(headers);
+    super(other === undefined ? message : `${message} (${mismatchNote(other)})`, {
+      serviceVersion: headers.get(API_VERSION_HEADER) || undefined,
       requestId: headers.get("x-request-id") || problem.request_id || sentId,
       status,
       type: problem.type,
@@ -134,6 +148,19 @@ export class ServerError extends APIError {
 /** A success status whose body is not JSON (a proxy's page, a wrong base URL). */
 export class InvalidResponseError extends DicerefError {
   override name = "InvalidResponseError";
+}
+
+/** A success answer from a service of another major API version than the client's
+ * (`X-API-Version`): its body may not mean what the client's types say, so it is not
+ * parsed.  `serviceVersion` and `clientVersion` name both versions. */
+export class VersionMismatchError extends DicerefError {
+  override name = "VersionMismatchError";
+  declare readonly serviceVersion: string;
+  readonly clientVersion: string = API_VERSION;
+
+  constructor(method: string, path: string, serviceVersion: string, fields: DicerefErrorFields = {}) {
+    super(`${method} ${path}: ${mismatchNote(serviceVersion)}`, { ...fields, serviceVersion });
+  }
 }
 
 /** No answer: the connection could not be made or was lost. */

@@ -34,6 +34,8 @@ export {
   RulesetNotReady,
   ServerError,
   UnavailableError,
+  VersionMismatchError,
 } from "./errors.js";
 export type { DicerefErrorFields, FieldError, ProblemDetails, RulesetResponse } from "./errors.js";
 export type { components, operations, paths } from "./schema.js";
+export { API_VERSION_HEADER, compatibilityLine } from "./versions.js";

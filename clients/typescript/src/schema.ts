@@ -171,7 +171,9 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Answers `ok` while the process serves requests; touches no table, store or Redis.
+         * @description Answers `ok` while the process serves requests, with the version of the API it
+         *     speaks (`api_version`, also every response's `X-API-Version` header); touches no
+         *     table, store or Redis.
          */
         get: operations["healthz"];
         put?: never;
@@ -1124,6 +1126,8 @@ export interface components {
         };
         /** Health */
         Health: {
+            /** @description The version of the API document the service speaks (`info.version`), as in every response's `X-API-Version` header. */
+            api_version: string;
             /** @description `ok` while the process answers; of a ruleset's tables: `ready`, `solving`, `queued` or `failed` (in a problem: the HTTP status, RFC 9457). */
             status: string;
         };
@@ -2213,6 +2217,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2224,6 +2233,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2235,6 +2249,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2246,6 +2265,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2257,6 +2281,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2268,6 +2297,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2294,6 +2328,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2305,6 +2344,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2316,6 +2360,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2327,6 +2376,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2338,6 +2392,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2349,6 +2408,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2375,6 +2439,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2386,6 +2455,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2397,6 +2471,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2408,6 +2487,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2419,6 +2503,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2430,6 +2519,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2456,6 +2550,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2467,6 +2566,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2478,6 +2582,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2489,6 +2598,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2500,6 +2614,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2511,6 +2630,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2537,6 +2661,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2548,6 +2677,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2559,6 +2693,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2570,6 +2709,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2581,6 +2725,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2592,6 +2741,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2603,6 +2757,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2614,6 +2773,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2627,6 +2791,11 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (also `retry_after`). */
                     "Retry-After": number;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2656,6 +2825,11 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description A strong validator of the answer: a hash of its JSON. */
                     ETag?: string;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2667,6 +2841,11 @@ export interface operations {
             /** @description The `If-None-Match` header names the answer's current ETag: no body. */
             304: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2697,6 +2876,11 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description A strong validator of the answer: a hash of its JSON. */
                     ETag?: string;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2708,6 +2892,11 @@ export interface operations {
             /** @description The `If-None-Match` header names the answer's current ETag: no body. */
             304: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2717,6 +2906,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2739,6 +2933,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2765,6 +2964,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2776,6 +2980,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2787,6 +2996,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2798,6 +3012,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2809,6 +3028,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2820,6 +3044,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2831,6 +3060,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2842,6 +3076,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2855,6 +3094,11 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (also `retry_after`). */
                     "Retry-After": number;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2881,6 +3125,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2892,6 +3141,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2903,6 +3157,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2914,6 +3173,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2925,6 +3189,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2936,6 +3205,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2947,6 +3221,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2958,6 +3237,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2971,6 +3255,11 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (also `retry_after`). */
                     "Retry-After": number;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -2997,6 +3286,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3008,6 +3302,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3019,6 +3318,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3030,6 +3334,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3041,6 +3350,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3052,6 +3366,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3063,6 +3382,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3074,6 +3398,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3100,6 +3429,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3111,6 +3445,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3122,6 +3461,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3133,6 +3477,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3144,6 +3493,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3155,6 +3509,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3166,6 +3525,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3192,6 +3556,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3203,6 +3572,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3214,6 +3588,11 @@ export interface operations {
             /** @description An unknown game (`unknown-game`, naming the `game` field) or route (`unknown-route`). */
             404: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3225,6 +3604,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3236,6 +3620,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3247,6 +3636,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3258,6 +3652,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3284,6 +3683,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3295,6 +3699,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3306,6 +3715,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3317,6 +3731,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3328,6 +3747,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3339,6 +3763,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3365,6 +3794,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3376,6 +3810,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3387,6 +3826,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3398,6 +3842,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3409,6 +3858,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3420,6 +3874,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3431,6 +3890,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3444,6 +3908,11 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (also `retry_after`). */
                     "Retry-After": number;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3470,6 +3939,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3481,6 +3955,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3492,6 +3971,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3503,6 +3987,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3514,6 +4003,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3525,6 +4019,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3536,6 +4035,11 @@ export interface operations {
             /** @description Too many house-rules rulesets are waiting for a solve on this replica (`solve-queue-full`): retry after `Retry-After` seconds. */
             429: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3549,6 +4053,11 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (also `retry_after`). */
                     "Retry-After": number;
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3575,6 +4084,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3586,6 +4100,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3597,6 +4116,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3608,6 +4132,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3619,6 +4148,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3630,6 +4164,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3656,6 +4195,11 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3667,6 +4211,11 @@ export interface operations {
             /** @description The request does not match this document (not JSON, a missing or unknown field, a value out of range); `errors` names each offending field. */
             400: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3678,6 +4227,11 @@ export interface operations {
             /** @description The request body did not arrive within `DICEREF_BODY_TIMEOUT` seconds (30 by default) of its headers; the connection is closed. */
             408: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3689,6 +4243,11 @@ export interface operations {
             /** @description The request body is larger than the service accepts (`DICEREF_MAX_BODY_BYTES`, 64 KiB by default). */
             413: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3700,6 +4259,11 @@ export interface operations {
             /** @description The body is not declared as JSON: `Content-Type` must be `application/json` (optionally `; charset=utf-8`) and `Content-Encoding` absent or `identity`.  A body with no `Content-Type` is taken as JSON only if it parses. */
             415: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;
@@ -3711,6 +4275,11 @@ export interface operations {
             /** @description The request matches this document but breaks a rule of the game (`rule-violation`: a custom `ruleset` refused names `ruleset.<path>`; `game` and `ruleset` missing or both sent), or its `rules` are not accepted (`invalid-rules`, naming `rules.<name>`); `errors` names the field and the rule. */
             422: {
                 headers: {
+                    /**
+                     * @description The version of this document (`info.version`) the service speaks; a client generated for another major version (for 0.x, another minor) says so.
+                     * @example 0.1.0
+                     */
+                    "X-API-Version": string;
                     /** @description The request's id: the client's own `X-Request-ID` when well-formed (up to 128 letters, digits and `._:@/+=~-`), else a new one; also a problem's `request_id`. */
                     "X-Request-ID": string;
                     [name: string]: unknown;

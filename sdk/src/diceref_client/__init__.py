@@ -7,10 +7,13 @@
 
 Every model is a msgspec Struct in `diceref_client.models`; every error an exception in
 `diceref_client.errors`; the request models, the enumerations (`Literal` types) and the
-errors are re-exported here.  `DICEREF_LOG=debug` logs every request (logger
-`diceref_client`).
+errors are re-exported here.  `API_VERSION` is the version of the API document the client
+was generated from; an answer from a service of another major version is an error naming
+both (`VersionMismatch`, or an `APIError` whose message says so).  `DICEREF_LOG=debug`
+logs every request (logger `diceref_client`).
 """
 
+from diceref_client._api_version import API_VERSION
 from diceref_client._base import DEFAULT_TIMEOUT, DEFAULT_URL, ENV_LOG, ENV_URL, Retries
 from diceref_client._base import setup_logging as _setup_logging
 from diceref_client._operations import METHODS, OPERATIONS, Operation
@@ -32,6 +35,7 @@ from diceref_client.errors import (
     RuleViolationError,
     ServerError,
     UnavailableError,
+    VersionMismatch,
 )
 from diceref_client.models import (
     AnyGame,
@@ -62,6 +66,7 @@ from diceref_client.models import (
 _setup_logging()
 
 __all__ = [
+    "API_VERSION",
     "DEFAULT_TIMEOUT",
     "DEFAULT_URL",
     "ENV_LOG",
@@ -111,6 +116,7 @@ __all__ = [
     "TurnEnd",
     "TurnIn",
     "UnavailableError",
+    "VersionMismatch",
     "YardkleReviewTurnIn",
     "YardkleThrowIn",
     "__version__",

@@ -4,7 +4,9 @@ attempts, retries and waits of a call) written once for both.
 `exchange` is a generator that holds the whole policy without doing any I/O: it yields
 `Send` (an attempt to make) and `Sleep` (a wait), is sent the `httpx.Response` of each
 attempt (or has the transport error thrown in), and returns the `RawResponse`, or raises
-the error.  Each client drives it with its own I/O, sync or async.
+the error.  Each client drives it with its own I/O, sync or async.  It also compares the
+API version every answer names (`X-API-Version`) with the client's (`_versions`): a
+success from a service of another major version raises `VersionMismatch` unparsed.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ import msgspec
 from diceref_client._operations import Operation
 from diceref_client._response import RawResponse, Timeout
 from diceref_client._version import __version__
+from diceref_client._versions import incompatible_version
 from diceref_client.errors import (
     APIConnectionError,
     APIError,
     APITimeoutError,
     DicerefError,
     InvalidResponseError,
+    VersionMismatch,
     error_for,
 )
 
@@ -216,6 +220,9 @@ def exchange(
                 answer_id,
             )
             if response.is_success:
+                other = incompatible_version(response)
+                if other is not None:
+                    raise VersionMismatch(f"{operation.method} {operation.path}", response, other)
                 parsed = parse(operation, response)
                 return RawResponse(
                     response.status_code, response.headers, parsed, answer_id, response, attempt

@@ -10,13 +10,18 @@
     │   ├── UnavailableError       503: a table is still loading; `retry_after` seconds
     │   └── ServerError            any other 5xx
     ├── InvalidResponseError     a success status with a body that is not the documented one
+    ├── VersionMismatch          a success from a service of another major API version
     └── APIConnectionError       no answer: cannot connect, connection lost
         └── APITimeoutError        no answer in time
 
 An `APIError` keeps every field of the problem (`type`, `title`, `status`, `detail`,
 `instance`, `errors`, `retry_after`, `request_id`), the whole `problem` and the `response`.
 Every error has `request_id`: the `X-Request-ID` of the answer (the one the client sent,
-when no answer came), to quote when reporting it.
+when no answer came), to quote when reporting it, and `service_version`: the API version
+the service said it speaks (`X-API-Version`; None when no answer came or it said none).
+When that version's major differs from the one this client was generated from (for 0.x,
+the minor: see `diceref_client._versions`), an `APIError`'s message ends with both
+versions, and a success is not parsed but raised as `VersionMismatch`.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from __future__ import annotations
 import httpx
 import msgspec
 
+from diceref_client._api_version import API_VERSION
+from diceref_client._versions import incompatible_version, mismatch_note, service_version
 from diceref_client.models import FieldError, ProblemDetails, RulesetResponse
 
 
@@ -31,6 +38,7 @@ class DicerefError(Exception):
     """Base of every exception the client raises."""
 
     request_id: str | None = None
+    service_version: str | None = None  # the answer's X-API-Version
 
 
 class APIError(DicerefError):
@@ -39,7 +47,9 @@ class APIError(DicerefError):
     def __init__(
         self, problem: ProblemDetails, response: httpx.Response, retry_after: float | None = None
     ) -> None:
-        super().__init__(f"{problem.status} {problem.title}: {problem.detail}")
+        message = f"{problem.status} {problem.title}: {problem.detail}"
+        other = incompatible_version(response)
+        super().__init__(message if other is None else f"{message} ({mismatch_note(other)})")
         self.problem = problem
         self.response = response
         self.status: int = response.status_code
@@ -53,6 +63,7 @@ class APIError(DicerefError):
             retry_after if retry_after is not None else problem.retry_after
         )
         self.request_id = response.headers.get("x-request-id") or problem.request_id or None
+        self.service_version = service_version(response)
 
 
 class BadRequestError(APIError):
@@ -90,6 +101,21 @@ class InvalidResponseError(DicerefError):
         super().__init__(message)
         self.response = response
         self.request_id = response.headers.get("x-request-id")
+        self.service_version = service_version(response)
+
+
+class VersionMismatch(DicerefError):
+    """A success answer from a service of another major API version than this client's
+    (`X-API-Version`): its body may not mean what this client's models say, so it is not
+    parsed.  `service_version` and `client_version` name both; `response` is the answer.
+    `where` is the operation's method and path (`GET /healthz`)."""
+
+    def __init__(self, where: str, response: httpx.Response, version: str) -> None:
+        super().__init__(f"{where}: {mismatch_note(version)}")
+        self.response = response
+        self.request_id = response.headers.get("x-request-id")
+        self.service_version = version
+        self.client_version = API_VERSION
 
 
 class RulesetNotReady(DicerefError):

@@ -66,6 +66,7 @@ class ProblemDetails(_Out):
 
 class Health(_Out):
     status: str
+    api_version: str
 
 
 class BoxSummary(_Out):

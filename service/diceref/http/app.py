@@ -17,6 +17,7 @@ from litestar.types import ControllerRouterHandler
 
 from diceref.core import cache, kernel
 from diceref.games.families import on_demand_built_in_specs, table_specs
+from diceref.http.api_version import add_api_version
 from diceref.http.cors import PreflightProblems, cors_config
 from diceref.http.desk import desk_routes
 from diceref.http.family import family_apis
@@ -105,7 +106,7 @@ def create_app(
         on_shutdown=[stop_tables],
         # outermost first: the request id, metrics (timing compression too), compression
         middleware=[request_id_middleware, metrics_middleware, compression_middleware()],
-        before_send=[add_request_id],
+        before_send=[add_request_id, add_api_version],
         cors_config=cors_config(settings.cors_origins),
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,  # diceref.logs configures logging, not Litestar

@@ -22,7 +22,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from diceref.http.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE, FieldError, ProblemDetails
 
 ALLOWED_HEADERS = ["Content-Type", "Accept", "traceparent", "tracestate", "x-request-id"]
-EXPOSED_HEADERS = ["Retry-After", "X-Request-ID", "ETag"]
+EXPOSED_HEADERS = ["Retry-After", "X-Request-ID", "X-API-Version", "ETag"]
 
 # What Litestar's refusal names -> (field, code, reason).
 _REFUSED = {

@@ -12,6 +12,8 @@ table (a test keeps the two equal) and the rules the names follow (`standings`,
 from __future__ import annotations
 
 GLOSSARY: dict[str, str] = {
+    "api_version": "The version of the API document the service speaks (`info.version`), "
+    "as in every response's `X-API-Version` header.",
     "best": "Whether this option is among the best (ties included).",
     "box": "A box's id, as `GET /games/{game}` lists them.",
     "boxes": "The game's boxes, in scorecard order.",

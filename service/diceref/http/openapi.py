@@ -70,8 +70,11 @@ that matches the document but breaks a rule of the game, 503 a solved table that
 loading (retry after the `Retry-After` header's seconds, also given as `retry_after`).
 Every response carries an `X-Request-ID` header (the client's own when it sent a
 well-formed one), also given as `request_id` in problem bodies: quote it when reporting
-one.  Numbers are never taken from strings: `"throw": "2"` is a 400 naming `throw`.  A body
-that is empty, not JSON or not an object is a 400 whose field is `body`.
+one.  Every response also carries `X-API-Version`, the version of this document
+(`info.version`) the service speaks, also given by `GET /healthz` as `api_version`: a
+client generated from a document of another major version (for 0.x, another minor) says
+so in its errors.  Numbers are never taken from strings: `"throw": "2"` is a 400 naming
+`throw`.  A body that is empty, not JSON or not an object is a 400 whose field is `body`.
 """
 
 # Components whose class names collide across families get the family's name as a prefix,
@@ -465,14 +468,24 @@ REQUEST_ID_HEADER = {
 }
 
 
+API_VERSION_HEADER = {
+    "description": "The version of this document (`info.version`) the service speaks; a "
+    "client generated for another major version (for 0.x, another minor) says so.",
+    "required": True,
+    "schema": {"type": "string"},
+    "example": __version__,
+}
+
+
 def _response_headers(operation: JSON) -> None:
-    """Every response carries `X-Request-ID`; a header Litestar lists without a schema is a
-    string."""
+    """Every response carries `X-Request-ID` and `X-API-Version`; a header Litestar lists
+    without a schema is a string."""
     for response in operation["responses"].values():
         headers = response.setdefault("headers", {})
         for header in headers.values():
             header.setdefault("schema", {"type": "string"})
         headers["X-Request-ID"] = REQUEST_ID_HEADER
+        headers["X-API-Version"] = API_VERSION_HEADER
 
 
 def _add_examples(operation: JSON, handler: HTTPRouteHandler, examples: list[Example]) -> None:

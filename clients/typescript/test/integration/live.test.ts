@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  API_VERSION,
   BadRequestError,
   Client,
   NotFoundError,
@@ -98,7 +99,7 @@ describe.skipIf(!SERVER)("against a live diceref serve", () => {
   }
 
   it("healthz, games and gamesByGame", async () => {
-    expect((await dice.healthz()).status).toBe("ok");
+    expect(await dice.healthz()).toEqual({ status: "ok", api_version: API_VERSION });
     const games = await dice.games();
     expect(games.map((g) => g.id)).toEqual(expect.arrayContaining(["yahtzee", "chicago", "yardkle"]));
     const rules = await dice.gamesByGame({ game: "yahtzee" });

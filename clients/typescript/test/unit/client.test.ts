@@ -19,6 +19,8 @@ import {
   RulesetNotReady,
   ServerError,
   UnavailableError,
+  VersionMismatchError,
+  compatibilityLine,
   parseRetryAfter,
 } from "../../src/index.js";
 import type { ClientOptions, Schemas } from "../../src/index.js";
@@ -74,7 +76,7 @@ function client(answers: (Answer | Error)[], options: ClientOptions = {}) {
 }
 
 const SCORE = { game: "yahtzee", dice: [2, 2, 3, 5, 6] } satisfies Schemas["ScoreRequest"];
-const HEALTH = { status: "ok", version: "0.1.0" };
+const HEALTH = { status: "ok", api_version: "0.1.0" } satisfies Schemas["Health"];
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -428,6 +430,76 @@ describe("waitForRuleset", () => {
     await expect(failed.dice.waitForRuleset({ game: "yardkle" })).rejects.toBeInstanceOf(RulesetFailed);
     const refused = client([{ status: 422, body: problem(422, "invalid-rules") }]);
     await expect(refused.dice.waitForRuleset({ game: "yardkle" })).rejects.toBeInstanceOf(RuleViolationError);
+  });
+});
+
+describe("API versions", () => {
+  const versioned = (version: string, answer: Answer = { status: 200, body: HEALTH }): Answer => ({
+    ...answer,
+    headers: { "x-api-version": version, "x-request-id": "srv-7", ...answer.headers },
+  });
+
+  it("is generated for the document's version", () => {
+    expect(API_VERSION).toBe("0.1.0");
+  });
+
+  it.each([
+    ["0.1.0", "0.1"],
+    ["0.1.7", "0.1"],
+    ["0.2.0", "0.2"],
+    ["1.4.2", "1"],
+    ["v2.0", "2"],
+    ["latest", undefined],
+    ["1", undefined],
+  ])("reads the compatibility line of %s as %s", (version, line) => {
+    expect(compatibilityLine(version)).toBe(line);
+  });
+
+  it.each(["0.1.0", "0.1.9", "0.1.0-rc.1", "not-a-version"])("answers as usual from a service of %s", async (version) => {
+    const { dice } = client([versioned(version)]);
+    expect(await dice.healthz()).toEqual(HEALTH);
+  });
+
+  it("does not check a service that sends no X-API-Version (older services)", async () => {
+    const { dice } = client([{ status: 200, body: HEALTH }]);
+    expect(await dice.healthz()).toEqual(HEALTH);
+  });
+
+  it.each(["0.2.0", "1.0.0"])("throws VersionMismatchError, unparsed, for a success from %s", async (version) => {
+    const { dice, sent, waits } = client([versioned(version, { status: 200, body: "not even JSON" })]);
+    const error = await dice.healthz().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VersionMismatchError);
+    expect(error).toBeInstanceOf(DicerefError);
+    const mismatch = error as VersionMismatchError;
+    expect(mismatch.message).toBe(
+      `GET /healthz: the service speaks API ${version}, this client was generated for 0.1.0`,
+    );
+    expect(mismatch.name).toBe("VersionMismatchError");
+    expect(mismatch.serviceVersion).toBe(version);
+    expect(mismatch.clientVersion).toBe("0.1.0");
+    expect(mismatch.requestId).toBe("srv-7");
+    expect(mismatch.status).toBe(200);
+    expect(sent).toHaveLength(1); // not retried
+    expect(waits).toEqual([]);
+  });
+
+  it("names both versions in a problem from another major", async () => {
+    const { dice } = client([versioned("1.0.0", { status: 400, body: problem(400, "invalid-request") })]);
+    const error = await dice.score(SCORE).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).message).toBe(
+      "400 invalid-request: a invalid-request problem " +
+        "(the service speaks API 1.0.0, this client was generated for 0.1.0)",
+    );
+    expect((error as BadRequestError).serviceVersion).toBe("1.0.0");
+  });
+
+  it("says nothing of versions in a problem from the same major", async () => {
+    const { dice } = client([versioned("0.1.2", { status: 404, body: problem(404, "unknown-game") })]);
+    const error = await dice.gamesByGame({ game: "nope" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).message).toBe("404 unknown-game: a unknown-game problem");
+    expect((error as NotFoundError).serviceVersion).toBe("0.1.2");
   });
 });
 

@@ -7,13 +7,16 @@ from __future__ import annotations
 import msgspec
 
 from diceref.games.families import ALL_GAMES
+from diceref.http.api_version import API_VERSION
 from diceref.http.examples import Example, invalid, problem, queue_full, unknown_game
 from diceref.http.routes.games import game_rules, summaries
 
 YAHTZEE_NO_JOKER = {"game": "yahtzee", "rules": {"joker": "none", "extra_bonus": 0}}
 
 EXAMPLES: dict[str, list[Example]] = {
-    "healthz": [Example("ok", "The process answers", 200, {"status": "ok"})],
+    "healthz": [
+        Example("ok", "The process answers", 200, {"status": "ok", "api_version": API_VERSION})
+    ],
     "games": [
         Example(
             "all",
