@@ -155,7 +155,9 @@ class Background:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGTERM)
         try:
-            self.process.wait(30)
+            # a bound that tells "ignored" from "slow": a worker stopping while it maps
+            # tables found on disk took 20 s on a loaded machine
+            self.process.wait(60)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)

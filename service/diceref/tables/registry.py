@@ -474,7 +474,10 @@ class TableRegistry:
             if loaded is not None:
                 self.put(spec, loaded.array, loaded.source)
                 await self._share_mapping(spec, loaded)
-                if loaded.source in ("disk", "computed") and self.store.redis is not None:
+                # the spare tables (a built-in game's play-to-win ones, a GB for some) stay
+                # out of Redis: replicas share them by a volume (docs/tables.md)
+                shared = self.store.redis is not None and spec.key not in self._spare
+                if loaded.source in ("disk", "computed") and shared:
                     self._unpublished.add(spec.key)
         if all(self.states[s.key].status == "ready" for s in self._groups[group]):
             # Every table in, whether loaded now or before (a group asked for again after
@@ -581,11 +584,11 @@ class TableRegistry:
                         log.info("Redis answers again; publishing the tables it lacks")
                     self._unpublished.clear()
                     with contextlib.suppress(Exception):
-                        await self.store.publish()
+                        await self.store.publish(skip=self._spare)
                 elif up and self._unpublished:
                     keys, self._unpublished = self._unpublished, set()
                     with contextlib.suppress(Exception):
-                        await self.store.publish(keys)
+                        await self.store.publish(keys, skip=self._spare)
                 self.redis_up = up
                 self.observer.redis_up(up)
             for game in self.preload:  # a preload that failed (e.g. a full disk) retries

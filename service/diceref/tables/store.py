@@ -122,9 +122,12 @@ class TableStore(TableLookup):
         except RedisDown:
             return False
 
-    async def publish(self, keys: Collection[TableKey] | None = None) -> int:
-        """Write the tables this process holds (all, or those in `keys`) to Redis where Redis
-        lacks them, e.g. after a Redis restart without persistence; returns how many.
+    async def publish(
+        self, keys: Collection[TableKey] | None = None, skip: Collection[TableKey] = ()
+    ) -> int:
+        """Write the tables this process holds (all, or those in `keys`; never those in
+        `skip`) to Redis where Redis lacks them, e.g. after a Redis restart without
+        persistence; returns how many.
 
         `SET NX`, so a table another replica published meanwhile is left alone; stops at the
         first Redis failure (counted and logged like any other).
@@ -133,7 +136,7 @@ class TableStore(TableLookup):
             return 0
         written = 0
         for key, array in list(self._memory.items()):
-            if keys is not None and key not in keys:
+            if (keys is not None and key not in keys) or key in skip:
                 continue
             try:
                 if await self.redis.exists(key):
