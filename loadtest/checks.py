@@ -28,11 +28,14 @@ from diceref.games.scorecard.rules.scorecard import (
 from diceref.games.yardkle.rules.scoring import DEFAULT_RULES as YARDKLE_RULES
 from diceref.games.yardkle.rules.scoring import set_asides
 
-GAMES = tuple(
-    g.strip()
-    for g in os.environ.get("LOADTEST_GAMES", ",".join(SCORECARD_GAMES)).split(",")
-    if g.strip()
-)
+
+def _games(variable: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """A comma list of games from the environment, `default` when it is unset."""
+    raw = os.environ.get(variable, ",".join(default))
+    return tuple(g.strip() for g in raw.split(",") if g.strip())
+
+
+GAMES = _games("LOADTEST_GAMES", tuple(SCORECARD_GAMES))
 MAX_SCORES = {"yahtzee": 1575, "yardzee": 1575, "dice-poker": 1835, "russian-poker": 510,
               "chute-5": 99}  # fmt: skip
 ALL_GAME_IDS = [*SCORECARD_GAMES, "chicago", "yardkle"]
@@ -120,11 +123,7 @@ def check_holds(position: Position, throws_left: int, body: dict[str, Any]) -> N
 
 # The scorecard games whose play-to-win tables the server holds (`diceref precompute
 # --target`): /distributions is asked of these only (default: the games above).
-TARGET_GAMES = tuple(
-    g.strip()
-    for g in os.environ.get("LOADTEST_TARGET_GAMES", ",".join(GAMES)).split(",")
-    if g.strip()
-)
+TARGET_GAMES = _games("LOADTEST_TARGET_GAMES", GAMES)
 # Target play is followed turn by turn; a card with at most this many open boxes is near
 # enough its end for every built-in game (earlier cards ask for expected-points play).
 TARGET_PLAY_OPEN_BOXES = 2
