@@ -22,6 +22,7 @@ from litestar.testing import TestClient
 from conftest import TEST_CACHE
 from diceref.games.families import table_specs
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
+from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.tables import target_specs, value_spec
 from diceref.games.yardkle.rules.ruleset import DEFAULT_RULES as YARDKLE
 from diceref.games.yardkle.tables import policy_spec, solve_policy_table
@@ -122,6 +123,9 @@ def test_healthz_needs_no_dependency(tmp_path: Path) -> None:
 
 
 def test_readyz_is_503_until_the_configured_tables_are_loaded() -> None:
+    for spec in table_specs(("chute-5",)):  # on the disk cache, whatever ran before
+        if spec.game == "chute-5":
+            load_sync(TableStore(TableSettings(cache_dir=TEST_CACHE)), spec)
     store = GatedStore(TableSettings(cache_dir=TEST_CACHE))
     app = create_app(settings(preload=("chute-5",)), store=store)
     with TestClient(app) as client:
@@ -360,13 +364,7 @@ def test_play_to_win_tables_already_on_disk_are_mapped_at_start_up(tmp_path: Pat
     """A built-in game's play-to-win tables left on disk (by `diceref precompute --target`)
     are loaded when the server starts, so their first request is answered; those not on disk
     are left to be solved on demand, and readiness waits for neither."""
-    ruleset = SCORECARD_GAMES["chute-5"]
-    source = TableStore(TableSettings(cache_dir=TEST_CACHE))
-    for spec in (value_spec(ruleset), *target_specs(ruleset)):
-        load_sync(source, spec)
-        name = source.disk.path(spec.key).name
-        (tmp_path / "tables").mkdir(exist_ok=True)
-        (tmp_path / "tables" / name).write_bytes((TEST_CACHE / "tables" / name).read_bytes())
+    ruleset = _chute_5_tables_on_disk(tmp_path)
     store = TableStore(TableSettings(cache_dir=tmp_path))
     app = create_app(settings(preload=("chute-5",)), store=store)
     with TestClient(app) as client:
@@ -381,6 +379,50 @@ def test_play_to_win_tables_already_on_disk_are_mapped_at_start_up(tmp_path: Pat
         answer = client.post("/distributions", json=body)
         assert answer.status_code == 200, answer.text
         assert answer.json()["play"] == "target"
+
+
+def _chute_5_tables_on_disk(cache_dir: Path) -> Ruleset:
+    """Chute-5's value and play-to-win tables copied into `cache_dir` (as `diceref
+    precompute --target chute-5` leaves them), solved once in the shared test cache."""
+    ruleset = SCORECARD_GAMES["chute-5"]
+    source = TableStore(TableSettings(cache_dir=TEST_CACHE))
+    for spec in (value_spec(ruleset), *target_specs(ruleset)):
+        load_sync(source, spec)
+        name = source.disk.path(spec.key).name
+        (cache_dir / "tables").mkdir(exist_ok=True)
+        (cache_dir / "tables" / name).write_bytes((TEST_CACHE / "tables" / name).read_bytes())
+    return ruleset
+
+
+def test_mapped_play_to_win_tables_do_not_count_against_the_on_demand_memory_bound(
+    tmp_path: Path,
+) -> None:
+    """A built-in game's play-to-win tables mapped at start-up stay served however small the
+    house rules' memory bound: they are not what the bound is for (shared file mappings, a
+    few per game), so house rules solved after them neither evict them nor are evicted by
+    them."""
+    ruleset = _chute_5_tables_on_disk(tmp_path)
+    store = TableStore(TableSettings(cache_dir=tmp_path, on_demand_memory_bytes=1))
+    app = create_app(settings(preload=("chute-5",)), store=store)
+    with TestClient(app) as client:
+        registry: TableRegistry = app.state.tables
+        wait_for(
+            lambda: all(registry.states[s.key].status == "ready" for s in target_specs(ruleset))
+        )
+        house = {
+            "game": "chute-5",
+            "dice": [1, 1, 1, 2, 3],
+            "throws_left": 1,
+            "rules": {"notches": [10] * 12},
+        }
+        wait_for(lambda: client.post("/holds", json=house).status_code == 200, timeout=60)
+        for spec in target_specs(ruleset):
+            assert registry.states[spec.key].status == "ready"
+            assert registry.states[spec.key].source == "disk"  # never evicted, never solved
+        card = {"filled": {b.id: 0 for b in ruleset.boxes[1:]}, "extra_bonus": 0}
+        body = {"game": "chute-5", "scorecard": card, "target": 30}
+        answer = client.post("/distributions", json=body)
+        assert answer.status_code == 200, answer.text
 
 
 def test_yardkle_table_goes_through_the_store(tmp_path: Path) -> None:

@@ -258,17 +258,20 @@ class TableRegistry:
         self.states[spec.key] = TableState(spec.kind, spec.game, on_demand=on_demand)
         self._group_status.setdefault(group, "missing")
 
-    def _request_group(self, group: GroupKey) -> None:
+    def _request_group(self, group: GroupKey, queue: asyncio.Queue[GroupKey] | None = None) -> None:
+        """Queue a background load of `group`: on `queue` if given, else on the built-in
+        games' queue or, for an on-demand group, on the bounded on-demand one."""
         if self._queue is None or self._on_demand_queue is None:
             return  # not started: nothing may load before the app's startup
         if self._group_status[group] in ("queued", "loading", "ready"):
             return
         if self._waits_after_failure(group):
             return
-        on_demand = self._is_on_demand(group)
-        queue = self._on_demand_queue if on_demand else self._queue
-        if on_demand and queue.full():
-            raise SolveQueueFull(queue.qsize())
+        if queue is None:
+            on_demand = self._is_on_demand(group)
+            queue = self._on_demand_queue if on_demand else self._queue
+            if on_demand and queue.full():
+                raise SolveQueueFull(queue.qsize())
         self._group_status[group] = "queued"
         for spec in self._groups[group]:
             if self.states[spec.key].status in ("missing", "failed"):
@@ -302,7 +305,10 @@ class TableRegistry:
         if all(self.states[s.key].status == "ready" for s in self._groups[group]):
             self._group_status[group] = "ready"
             self._failed_at.pop(group, None)
-        if state.on_demand:
+        # The spare tables are not counted: they are few (a built-in game's play-to-win
+        # ones), mapped from their files and so shared by the workers in the page cache,
+        # whereas the bound keeps a flood of house rules from growing the process.
+        if state.on_demand and spec.key not in self._spare:
             self._recent[spec.key] = table.nbytes
             self._recent.move_to_end(spec.key)
             self._evict(keep=spec.key)
@@ -415,11 +421,7 @@ class TableRegistry:
             if self.store.disk.path(spec.key).is_file():
                 if spec.key not in self.specs:
                     self._add(spec, on_demand=True)
-                group = group_of(spec)
-                if self._group_status[group] not in ("queued", "loading", "ready"):
-                    self._group_status[group] = "queued"
-                    self.states[spec.key].status = "queued"
-                    self._queue.put_nowait(group)
+                self._request_group(group_of(spec), queue=self._queue)
 
     async def stop(self) -> None:
         """Stop the background tasks, within seconds even if a cancellation gets lost.
@@ -511,7 +513,7 @@ class TableRegistry:
         def report(fraction: float) -> None:
             state.progress = fraction
 
-        if state.on_demand:
+        if state.on_demand and spec.key not in self._spare:
             pool = self._pool
 
             def compute() -> npt.ArrayLike:
