@@ -242,6 +242,10 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     expect(fours.locator(".reason")).to_contain_text("no throw can score 9 in 'fours'")
     expect(page.locator("#points-1-fours")).to_have_attribute("aria-invalid", "true")
     assert page.locator(".cell .reason").count() == 1  # at that box only
+    # and in the summary, under Bob's name; his total is not ranked as a valid one
+    summary = page.locator("#sheet-messages")
+    expect(summary).to_contain_text("Bob: fours: impossible value: no throw can score 9")
+    expect(page.locator("#ranking li").nth(1)).to_contain_text("(not valid")
     desk.check_usable()
     desk.screenshot("sheets-problem-laptop.png", LAPTOP)
 

@@ -587,8 +587,12 @@ function renderSheetResults() {
   }
   const ranking = document.getElementById("ranking");
   if (ranking) {
-    ranking.replaceChildren(...(check?.standings ?? []).map((s) => h("li", { "data-rank": s.rank },
-      `${s.player}: ${s.total}`, s.rank === 1 ? " (leads)" : "")));
+    // The service's ranks (equal totals share one), and a sheet with problems never shown
+    // as a valid total.
+    const valid = Object.fromEntries((check?.sheets ?? []).map((sheet) => [sheet.player, sheet.valid]));
+    ranking.replaceChildren(...(check?.standings ?? []).map((s) => h("li", { "data-rank": s.rank, value: s.rank },
+      `${s.player}: ${s.total}`,
+      valid[s.player] === false ? " (not valid: see the problems below)" : s.rank === 1 ? " (leads)" : "")));
   }
   // A refused house rule: its reason beside it (the service names the field rules.<name>).
   const refused = Object.fromEntries((sheetState.error?.errors ?? [])
@@ -603,7 +607,7 @@ function renderSheetResults() {
     messages.replaceChildren();
     if (sheetState.error) messages.append(problemBox(sheetState.error.message));
     for (const sheet of check?.sheets ?? []) {
-      for (const p of sheet.problems.filter((p) => !p.box)) messages.append(problemBox(`${sheet.player}: ${p.reason}`));
+      for (const p of sheet.problems) messages.append(problemBox(`${sheet.player}: ${p.box ? `${p.box}: ` : ""}${p.reason}`));
       if (sheet.complete && sheet.valid) messages.append(h("p", { class: "ok" }, `${sheet.player}'s sheet is complete and valid: ${sheet.total}.`));
     }
   }
