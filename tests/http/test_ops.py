@@ -123,9 +123,10 @@ def test_healthz_needs_no_dependency(tmp_path: Path) -> None:
 
 
 def test_readyz_is_503_until_the_configured_tables_are_loaded() -> None:
+    source = TableStore(TableSettings(cache_dir=TEST_CACHE))
     for spec in table_specs(("chute-5",)):  # on the disk cache, whatever ran before
         if spec.game == "chute-5":
-            load_sync(TableStore(TableSettings(cache_dir=TEST_CACHE)), spec)
+            load_sync(source, spec)
     store = GatedStore(TableSettings(cache_dir=TEST_CACHE))
     app = create_app(settings(preload=("chute-5",)), store=store)
     with TestClient(app) as client:

@@ -513,7 +513,7 @@ class TableRegistry:
         def report(fraction: float) -> None:
             state.progress = fraction
 
-        if state.on_demand and spec.key not in self._spare:
+        if state.on_demand:
             pool = self._pool
 
             def compute() -> npt.ArrayLike:
