@@ -296,10 +296,18 @@ CASES = [
         doubled=("chance",),
     ),
 ]
-DOUBLED_FIVE = Case(
-    "doubled-five-box", "yahtzee", {}, YAHTZEE_CARD, ("full_house", "yahtzee"), doubled=("yahtzee",)
+# a five of a kind thrown first scores 100 in its doubled box, not the top score (50): no
+# extra bonus follows, in the value table as in the rules
+CASES.append(
+    Case(
+        "doubled-five-box",
+        "yahtzee",
+        {},
+        YAHTZEE_CARD,
+        ("full_house", "yahtzee"),
+        doubled=("yahtzee",),
+    )
 )
-CASES.append(DOUBLED_FIVE)
 # target.py's numpy win solve, held to the recursion on a cheap case of each reading (the
 # kernel solve, which the service's tables come from, on every case)
 NUMPY_CASES = {
@@ -479,24 +487,7 @@ def test_final_distribution_equals_the_brute_force(
         assert np.all(dist.probabilities >= 0.0), where
 
 
-VALUE_TABLE_CASES = [
-    pytest.param(case, id=case.name)
-    if case is not DOUBLED_FIVE
-    else pytest.param(
-        case,
-        id=case.name,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="the value table takes a five of a kind thrown first (100 in a doubled box) "
-            "as the box's top score, which earns extra bonuses; the rules (card_state, "
-            "TurnModel.placements) and the play-to-win tables take only 50",
-        ),
-    )
-    for case in CASES
-]
-
-
-@pytest.mark.parametrize("case", VALUE_TABLE_CASES)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_distribution_mean_is_the_value_table(
     case: Case, sub_game: Callable[[Case], SubGame]
 ) -> None:

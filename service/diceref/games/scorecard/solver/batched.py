@@ -328,7 +328,11 @@ class _Builder:
         row = [self.q_row[f][5], *(self.q_row[g][0] for g in FACES if g != f)]
         row += self.lower_candidates(t, v, skip_scratch=False)
         assert self.five is not None
-        row.append(self.scored(self.top_row, int(table.natural[v][self.five, t])))
+        # only the top score earns later extra bonuses (`Ruleset.five_box_top`): a doubled
+        # first-throw five of a kind holds more, and its box counts as "other"
+        pts = int(table.natural[v][self.five, t])
+        holds = self.top_row if pts == self.ruleset.five_box_top else self.other_row
+        row.append(self.scored(holds, pts))
         return row
 
     def lower_candidates(self, t: int, v: int, skip_scratch: bool) -> list[int]:

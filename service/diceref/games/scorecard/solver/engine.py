@@ -12,7 +12,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable
 
-SOLVER_VERSION = "4"  # bump whenever a table computed before would differ
+SOLVER_VERSION = "5"  # bump whenever a table computed before would differ
 Progress = Callable[[int, int], None]
 
 
