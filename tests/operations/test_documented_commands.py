@@ -84,6 +84,7 @@ def env(redis_prefix: str = "") -> dict[str, str]:
         "DICEREF_LOG_LEVEL": "WARNING",
         "DICEREF_REDIS_PREFIX": redis_prefix or f"diceref-test:{uuid.uuid4().hex}:",
         "PYTHONUNBUFFERED": "1",
+        "PYTHONFAULTHANDLER": "1",
     }
 
 
@@ -159,10 +160,21 @@ class Background:
             # tables found on disk took 20 s on a loaded machine
             self.process.wait(60)
         except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(5)
-            raise AssertionError(f"{self.command!r} ignored SIGTERM:\n{self.output()}") from None
+            processes = subprocess.run(
+                ["ps", "-o", "pid,ppid,stat,etime,wchan:20,args", "-g", str(self.process.pid)],
+                capture_output=True,
+                text=True,
+            ).stdout
+            # SIGABRT first: faulthandler (PYTHONFAULTHANDLER, `env`) writes every Python
+            # thread's stack to the log, which says where the stop hung
+            for stop_signal, grace in ((signal.SIGABRT, 5), (signal.SIGKILL, 5)):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, stop_signal)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(grace)
+            raise AssertionError(
+                f"{self.command!r} ignored SIGTERM:\n{processes}\n{self.output()}"
+            ) from None
         _wait_port_free()
         return time.monotonic() - started
 
@@ -257,7 +269,9 @@ def run_schemathesis(block: str, tmp_path: Path) -> None:
 
 def run_servers(block: str, tmp_path: Path, redis_prefix: str) -> None:
     for i, command in enumerate(commands(block)):
-        server = Background(command, env(redis_prefix), tmp_path / f"serve-{i}.log")
+        # INFO: a stop that fails shows which step of granian's shutdown it reached
+        environ = env(redis_prefix) | {"DICEREF_LOG_LEVEL": "INFO"}
+        server = Background(command, environ, tmp_path / f"serve-{i}.log")
         try:
             server.wait()
             assert httpx.get(BASE + "/games").status_code == 200

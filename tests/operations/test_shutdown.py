@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -214,3 +215,29 @@ def test_a_shutdown_after_house_rules_solves_prints_only_log_lines(
     assert "Traceback" not in output and "Exception in thread" not in output, output
     lines = [line for line in output.splitlines() if line.strip()]
     assert all(line.startswith("{") for line in lines), output
+
+
+@pytest.mark.parametrize("handler", ["signal_handler_interrupt", "signal_handler_reload"])
+def test_a_signal_landing_while_the_main_thread_holds_the_loop_lock_is_not_a_deadlock(
+    handler: str,
+) -> None:
+    """A second SIGTERM (`uv run` forwards the one a process group gets) lands inside the
+    first's handler, which holds the main loop's lock; granian's own handler then waited
+    for that lock in the same thread for ever, and `diceref serve` never stopped."""
+    from granian.constants import Interfaces
+
+    from diceref.serving import BoundedSendGranian
+
+    server = BoundedSendGranian("diceref.http.app:app", interface=Interfaces.ASGI, send_timeout=1)
+    handled = threading.Event()
+
+    def signal_inside_the_lock() -> None:
+        with server.main_loop_interrupt._cond:  # as Event.set and Event.wait hold it
+            getattr(server, handler)(signal.SIGTERM, None)
+        handled.set()
+
+    threading.Thread(target=signal_inside_the_lock, daemon=True).start()
+    assert handled.wait(10), "the handler waited for a lock its own thread holds"
+    assert server.main_loop_interrupt.wait(10)
+    flag = "interrupt_signal" if handler == "signal_handler_interrupt" else "reload_signal"
+    assert getattr(server, flag) is True
