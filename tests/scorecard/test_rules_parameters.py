@@ -10,6 +10,7 @@ that uses only `legal_options`, never the solver.
 from __future__ import annotations
 
 import itertools
+import pickle
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, partial
@@ -442,3 +443,22 @@ def test_a_joker_added_to_yatzy_scores_the_dice_that_would_form_each_box() -> No
         "chance": (20, 100),
     }
     validate_scorecard(rules, Scorecard({"yatzy": 50, "fours": 16, "full_house": 20}, 100))
+
+
+def test_a_ruleset_pickles_while_its_caches_are_being_filled() -> None:
+    """A table's solve is pickled for the solver pool while requests fill the ruleset's
+    cached properties; pickling the growing `__dict__` failed in the pool ("dictionary
+    changed size during iteration").  Here a field's value fills a cache mid-pickle."""
+    rulesets: list[Ruleset] = []
+
+    class FillsACacheWhenPickled:
+        def __reduce__(self) -> tuple[object, tuple[()]]:
+            _ = rulesets[0].box_index  # as a request thread would, mid-pickle
+            return (tuple, ())
+
+    base = variant("yahtzee", upper_bonus_points=40)
+    ruleset = replace(base, notes=(FillsACacheWhenPickled(),))  # type: ignore[arg-type]
+    rulesets.append(ruleset)
+    copy = pickle.loads(pickle.dumps(ruleset))
+    assert replace(copy, notes=base.notes) == base
+    assert copy.notes == ((),) and "box_index" not in copy.__dict__  # the fields only

@@ -187,6 +187,13 @@ class Ruleset(GameInfo):
     # imports this module): what `GET /games/{game}` shows of a box.
     document: msgspec.Struct | None = field(default=None, compare=False, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, without the cached properties: a table's solve is pickled for the
+        solver pool while request threads may be filling those caches, and pickling the
+        instance's `__dict__` as it grows failed ("dictionary changed size during
+        iteration").  The pool's copy works its caches out again."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     @cached_property
     def box_index(self) -> dict[str, int]:
         return {b.id: i for i, b in enumerate(self.boxes)}
