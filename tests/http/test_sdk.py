@@ -179,6 +179,37 @@ def test_the_generated_methods_are_up_to_date() -> None:
     assert run.returncode == 0, run.stderr
 
 
+def changed_component(document: dict[str, Any]) -> None:
+    document["components"]["schemas"]["Health"]["properties"]["uptime"] = {"type": "number"}
+
+
+def changed_enumeration(document: dict[str, Any]) -> None:
+    document["components"]["schemas"]["Call"]["enum"].append("middle")
+
+
+@pytest.mark.parametrize("change", [changed_component, changed_enumeration])
+def test_the_check_fails_on_a_document_the_models_do_not_follow(
+    change: Callable[[dict[str, Any]], None], tmp_path: Path
+) -> None:
+    """The models are generated from the document: `--check` against a changed copy of it
+    finds `models.py` stale, and writes nothing."""
+    document = json.loads(json.dumps(DOCUMENT))
+    change(document)
+    copy = tmp_path / "openapi.json"
+    copy.write_text(json.dumps(document))
+    models_file = ROOT / "sdk" / "src" / "diceref_client" / "models.py"
+    before = models_file.read_text()
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "sdk" / "generate.py"), "--check", "--document", str(copy)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 1
+    assert f"{models_file} is stale" in run.stderr
+    assert models_file.read_text() == before
+
+
 CLIENT_CLASSES = [Client, AsyncClient, diceref_client.RawClient, diceref_client.AsyncRawClient]
 
 

@@ -4,12 +4,11 @@ Each `Operation` says what the OpenAPI document says of it: its id, method and p
 Struct of its request body and the type of its answer.  The method's name is the snake_case
 of the id; its arguments are the path's parameters, then the body's fields, with the
 field's type and default (the `positional` fields before the `*`, the rest keyword-only),
-then `timeout=` and `extra_headers=`.  `_methods.py` is generated from this table
-(`python sdk/generate.py`), and `tests/http/test_sdk.py` fails when the table, the generated
-methods or the models disagree with `openapi/openapi.json`.
+then `timeout=` and `extra_headers=`.  `_methods.py` is generated from this table and
+`models.py` from `openapi/openapi.json` (`uv run python sdk/generate.py`), and
+`tests/http/test_sdk.py` fails when the table or a generated file disagrees with the document.
 
-A new operation is one line here (and its Structs in `models.py`); a new body field is one
-line in its request Struct.  Then regenerate `_methods.py`.
+A new operation is one line here; a new body field needs nothing here.  Then regenerate.
 """
 
 from __future__ import annotations
