@@ -919,6 +919,29 @@ class RewritingProxy:
         self.upstream.close()
 
 
+def test_the_page_opens_again_once_the_service_is_gone(desk: Watched) -> None:
+    """As above, but the service's address refuses connections (its proxy is closed)."""
+    from playwright.sync_api import expect
+
+    proxy = RewritingProxy(desk.base)
+    desk.base = proxy.base
+    try:
+        page = open_desk(desk)
+        page.evaluate(WORKER_READY, TIMEOUT_MS)
+        add_players(page, "sheet", ["Ann", "Bob"])
+        page.fill("#points-1-fives", "15")
+        page.press("#points-1-fives", "Enter")
+        expect(total_of(page, 1)).to_have_text("15")
+    finally:
+        proxy.close()
+    desk.expected_texts.add("net::ERR_CONNECTION_REFUSED")
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#points-1-fives")).to_have_value("15")
+    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+
+
 def test_a_new_version_of_the_desk_replaces_the_old_cache(desk: Watched) -> None:
     """The worker as a new version of the desk would send it (another version in the same
     script): the browser installs it, it fetches the files into its own cache, deletes the

@@ -152,8 +152,9 @@ def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
     return digest.hexdigest()[:16]
 
 
-@functools.cache
 def _worker_script() -> bytes:
+    # Not cached: read at every request (a few small files, asked for when a page opens),
+    # so a file edited under a running service is a new version too.
     script = WORKER.read_text()
     for placeholder in ('"__DESK_VERSION__"', "__DESK_ASSETS__"):
         if placeholder not in script:
