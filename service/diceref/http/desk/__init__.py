@@ -6,7 +6,9 @@ rounds) lives in the browser's storage, so the service stays stateless.  Nothing
 comes from another host, and neither do the assets of the API docs at `/schema`: Redoc's
 and Swagger UI's bundles are served from the `openapi-ui-bundles` package (a maintained
 wheel of the upstream files) under `/docs-assets/`, instead of the CDNs Litestar's render
-plugins default to.  See docs/desk.md.
+plugins default to.  A service worker at `/desk-sw.js` keeps the page and its files so
+that it opens again without the service, under a version the service computes from them.
+See docs/desk.md.
 """
 
 from __future__ import annotations
@@ -133,9 +135,14 @@ def redoc_bundle() -> Response[bytes]:
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
+def _desk_files(folder: Path) -> list[Path]:
+    """The files of `static/` (not an editor's or a file manager's hidden ones)."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
 def desk_assets(folder: Path = STATIC) -> list[str]:
     """The paths the service worker keeps: the page at `/` and every file it may load."""
-    return ["/", *(f"{DESK_PREFIX}/{p.name}" for p in sorted(folder.iterdir()) if p.is_file())]
+    return ["/", *(f"{DESK_PREFIX}/{p.name}" for p in _desk_files(folder))]
 
 
 def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
@@ -145,7 +152,7 @@ def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
     worker, which fetches the files again into a new cache and deletes the old one), with
     nothing to bump by hand."""
     digest = hashlib.sha256()
-    for path in [*sorted(p for p in folder.iterdir() if p.is_file()), worker]:
+    for path in [*_desk_files(folder), worker]:
         for part in (path.name.encode(), path.read_bytes()):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
