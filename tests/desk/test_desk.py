@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -807,3 +808,174 @@ def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:
     assert logo.evaluate("img => img.complete && img.naturalWidth > 0")
     page.goto(desk.base + "/schema/swagger")
     expect(page.locator(".swagger-ui .opblock").first).to_be_visible()
+
+
+# The service worker (docs/desk.md, "Installing and offline").
+WORKER_READY = """(timeout) => Promise.race([
+  new Promise((_, fail) => setTimeout(() => fail(new Error("no worker controls it")), timeout)),
+  (async () => {
+    const registration = await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      const change = (done) => navigator.serviceWorker.addEventListener("controllerchange", done);
+      await new Promise(change);
+    }
+    return registration.scope;
+  })(),
+])"""
+CACHES = "async () => (await caches.keys()).filter((name) => name.startsWith('diceref-desk-'))"
+CONTROLLER_VERSION = """() => new Promise((done) => {
+  navigator.serviceWorker.addEventListener("message", (e) => done(e.data.version), { once: true });
+  navigator.serviceWorker.controller.postMessage("version");
+})"""
+
+
+def worker_version(page: Any) -> str:
+    script = page.request.get(page.url.rstrip("/") + "/desk-sw.js").text()
+    match = re.search(r'const VERSION = "([0-9a-f]+)";', script)
+    assert match, script[:200]
+    return match[1]
+
+
+def test_once_opened_the_page_opens_again_without_the_service(desk: Watched) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    assert page.evaluate(WORKER_READY, TIMEOUT_MS) == desk.base + "/"
+    assert page.evaluate(CACHES) == [f"diceref-desk-{worker_version(page)}"]
+    add_players(page, "sheet", ["Ann"])
+    page.fill("#points-0-sixes", "18")
+    page.press("#points-0-sixes", "Enter")
+    expect(total_of(page, 0)).to_have_text("18")
+
+    desk.allow_offline()
+    page.context.set_offline(True)
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator('button.tab[data-tab="sheets"]')).to_be_visible()
+    expect(page.locator("#points-0-sixes")).to_have_value("18")
+    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    # the service's operations are never answered from the cache: they fail offline
+    failed = page.evaluate("() => fetch('/healthz').then(() => 'answered', () => 'failed')")
+    assert failed == "failed"
+    page.context.set_offline(False)
+    expect(total_of(page, 0)).to_have_text("18", timeout=15_000)
+
+
+class RewritingProxy:
+    """The service behind a small HTTP proxy (in a thread of the test) that, once `version`
+    is set, sends the worker with that version in place of the service's: what a browser
+    sees when the desk's files change between two of its visits."""
+
+    def __init__(self, target: str) -> None:
+        import http.server
+        import threading
+
+        import httpx
+
+        self.version: tuple[str, str] | None = None
+        proxy = self
+        upstream = httpx.Client(base_url=target, timeout=60)
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def relay(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                answer = upstream.request(
+                    self.command,
+                    self.path,
+                    content=self.rfile.read(length) if length else None,
+                    headers={k: v for k, v in self.headers.items() if k.lower() != "host"},
+                )
+                body = answer.content
+                if self.path == "/desk-sw.js" and proxy.version:
+                    body = body.replace(*(v.encode() for v in proxy.version))
+                self.send_response(answer.status_code)
+                for name, value in answer.headers.items():
+                    if name.lower() not in {
+                        "content-length",
+                        "content-encoding",
+                        "transfer-encoding",
+                        "connection",
+                    }:
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = relay
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.upstream = upstream
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.upstream.close()
+
+
+def test_the_page_opens_again_once_the_service_is_gone(desk: Watched) -> None:
+    """As above, but the service's address refuses connections (its proxy is closed)."""
+    from playwright.sync_api import expect
+
+    proxy = RewritingProxy(desk.base)
+    desk.base = proxy.base
+    try:
+        page = open_desk(desk)
+        page.evaluate(WORKER_READY, TIMEOUT_MS)
+        add_players(page, "sheet", ["Ann", "Bob"])
+        page.fill("#points-1-fives", "15")
+        page.press("#points-1-fives", "Enter")
+        expect(total_of(page, 1)).to_have_text("15")
+    finally:
+        proxy.close()
+    desk.expected_texts.add("net::ERR_CONNECTION_REFUSED")
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#points-1-fives")).to_have_value("15")
+    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+
+
+def test_a_new_version_of_the_desk_replaces_the_old_cache(desk: Watched) -> None:
+    """The worker as a new version of the desk would send it (another version in the same
+    script): the browser installs it, it fetches the files into its own cache, deletes the
+    old one, takes over the open page, and the page offers to reload."""
+    proxy = RewritingProxy(desk.base)
+    desk.base = proxy.base  # the page's own origin is the proxy's
+    try:
+        new_version_replaces_old(desk, proxy)
+    finally:
+        proxy.close()
+
+
+def new_version_replaces_old(desk: Watched, proxy: RewritingProxy) -> None:
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.evaluate(WORKER_READY, TIMEOUT_MS)
+    old = worker_version(page)
+    assert page.evaluate(CONTROLLER_VERSION) == old
+    new = "0123456789abcdef"
+    assert new != old
+
+    proxy.version = (old, new)
+    page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+    expect(page.locator("#new-version")).to_contain_text("A new version of the desk is ready")
+    assert page.evaluate(CONTROLLER_VERSION) == new
+    # the page changes hands as the new worker activates; it then deletes the old cache
+    for _ in range(100):
+        if page.evaluate(CACHES) == [f"diceref-desk-{new}"]:
+            break
+        page.wait_for_timeout(TIMEOUT_MS / 100)
+    assert page.evaluate(CACHES) == [f"diceref-desk-{new}"]
+    desk.check_usable()
+    page.get_by_role("button", name="Reload").click()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#new-version")).to_have_count(0)
+    assert page.evaluate(CONTROLLER_VERSION) == new

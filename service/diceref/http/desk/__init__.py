@@ -6,12 +6,17 @@ rounds) lives in the browser's storage, so the service stays stateless.  Nothing
 comes from another host, and neither do the assets of the API docs at `/schema`: Redoc's
 and Swagger UI's bundles are served from the `openapi-ui-bundles` package (a maintained
 wheel of the upstream files) under `/docs-assets/`, instead of the CDNs Litestar's render
-plugins default to.  See docs/desk.md.
+plugins default to.  A service worker at `/desk-sw.js` keeps the page and its files so
+that it opens again without the service, under a version the service computes from them.
+See docs/desk.md.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import mimetypes
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +28,8 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 STATIC = Path(__file__).parent / "static"
+WORKER = Path(__file__).parent / "desk-sw.js"  # the service worker, served at WORKER_PATH
+WORKER_PATH = "/desk-sw.js"  # at the root, so that its scope is the whole origin
 DESK_PREFIX = "/desk"
 DOCS_ASSETS = "/docs-assets"
 REDOC_JS = f"{DOCS_ASSETS}/redoc.standalone.js"  # rewritten: see `redoc_bundle`
@@ -51,6 +58,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "img-src 'self'",
         "connect-src 'self'",
         "manifest-src 'self'",
+        "worker-src 'self'",
         "base-uri 'none'",
         "form-action 'self'",
         "frame-ancestors 'none'",
@@ -122,10 +130,64 @@ def redoc_bundle() -> Response[bytes]:
     return Response(_redoc_bundle(), media_type="text/javascript; charset=utf-8")
 
 
+# The web app manifest, by the name the standard gives it (Python's `mimetypes` knows no
+# `.webmanifest`, and Litestar's static files take their type from it).
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+def _desk_files(folder: Path) -> list[Path]:
+    """The files of `static/` (not an editor's or a file manager's hidden ones)."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
+def desk_assets(folder: Path = STATIC) -> list[str]:
+    """The paths the service worker keeps: the page at `/` and every file it may load."""
+    return ["/", *(f"{DESK_PREFIX}/{p.name}" for p in _desk_files(folder))]
+
+
+def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
+    """A hash of the desk's files and of the worker: the name of the worker's cache.
+
+    Computed from the files themselves, so that a changed file is a new version (a new
+    worker, which fetches the files again into a new cache and deletes the old one), with
+    nothing to bump by hand."""
+    digest = hashlib.sha256()
+    for path in [*_desk_files(folder), worker]:
+        for part in (path.name.encode(), path.read_bytes()):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
+    return digest.hexdigest()[:16]
+
+
+def _worker_script() -> bytes:
+    # Not cached: read at every request (a few small files, asked for when a page opens),
+    # so a file edited under a running service is a new version too.
+    script = WORKER.read_text()
+    for placeholder in ('"__DESK_VERSION__"', "__DESK_ASSETS__"):
+        if placeholder not in script:
+            raise RuntimeError(f"{WORKER.name} lost its placeholder {placeholder}")
+    script = script.replace('"__DESK_VERSION__"', json.dumps(desk_version()))
+    return script.replace("__DESK_ASSETS__", json.dumps(desk_assets())).encode()
+
+
+@get(
+    WORKER_PATH,
+    include_in_schema=False,
+    cache_control=CacheControlHeader(no_cache=True),
+    sync_to_thread=False,
+    after_request=secured,
+)
+def desk_worker() -> Response[bytes]:
+    """The desk's service worker, with the version and the list of the files it keeps."""
+    return Response(_worker_script(), media_type="text/javascript; charset=utf-8")
+
+
 def desk_routes() -> list[ControllerRouterHandler]:
-    """The page at `/`, its files under `/desk/`, the API docs' assets under `/docs-assets/`."""
+    """The page at `/`, its files under `/desk/`, its service worker at `/desk-sw.js`, the
+    API docs' assets under `/docs-assets/`."""
     return [
         desk_page,
+        desk_worker,
         redoc_bundle,
         create_static_files_router(
             DESK_PREFIX,
