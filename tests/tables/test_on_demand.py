@@ -502,3 +502,34 @@ def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path
             await registry.stop()
 
     asyncio.run(run())
+
+
+def test_a_spare_table_missing_from_disk_is_solved_in_the_solver_pool(tmp_path: Path) -> None:
+    """A built-in game's play-to-win table (a spare one) that is not on disk is solved as
+    house rules' tables are: in the solver pool's processes, which a stop can end, and not
+    in the registry's thread as a built-in table is (a slip once sent it there)."""
+
+    async def run() -> None:
+        spare = spec(value=3.0)
+        registry = TableRegistry(TableStore(TableSettings(cache_dir=tmp_path)), [], spare=[spare])
+        solved_in_pool: list[TableSpec] = []
+        pool = registry._pool
+        real_solve = pool.solve
+
+        def recording_solve(solve: object, progress: object = None) -> FloatArray:
+            solved_in_pool.append(spare)
+            return real_solve(solve, progress)  # type: ignore[arg-type]
+
+        pool.solve = recording_solve  # type: ignore[method-assign]
+        await registry.start(())
+        try:
+            assert not registry.store.disk.path(spare.key).is_file()
+            registry.admit((spare,))
+            table = await wait_ready(registry, spare)
+            assert np.all(table == 3.0)
+            assert solved_in_pool == [spare]
+            assert registry.states[spare.key].on_demand
+        finally:
+            await registry.stop()
+
+    asyncio.run(run())
