@@ -332,7 +332,7 @@ def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> No
     page.context.set_offline(True)
     page.fill("#points-0-sixes", "18")
     page.press("#points-0-sixes", "Enter")
-    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(page.locator("#sheets-status")).to_have_text("Offline: entries kept, not checked")
     expect(total_of(page, 0)).to_have_text("0")
     page.context.set_offline(False)  # checked again without anyone touching the page
     expect(total_of(page, 0)).to_have_text("18", timeout=15_000)
@@ -807,3 +807,25 @@ def test_the_api_docs_load_their_assets_from_the_service(desk: Watched) -> None:
     assert logo.evaluate("img => img.complete && img.naturalWidth > 0")
     page.goto(desk.base + "/schema/swagger")
     expect(page.locator(".swagger-ui .opblock").first).to_be_visible()
+
+
+# --- the desk at the table ---------------------------------------------------------------
+
+
+def test_each_tab_says_its_own_status(desk: Watched) -> None:
+    """The sheets' "Sheets checked" is said on the sheets' status only: on the Chicago tab
+    no visible status says it, and every tab's status is a polite live region."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann"])
+    expect(page.locator("#sheets-status")).to_have_text("Sheets checked")
+    page.click('button.tab[data-tab="chicago"]')
+    expect(page.locator("#chicago")).to_be_visible()
+    chicago = page.locator("#chicago-status")
+    assert chicago.evaluate("e => !e.hidden")  # shown (if empty) on its tab
+    expect(chicago).to_have_attribute("aria-live", "polite")
+    expect(chicago).not_to_contain_text("Sheets checked")
+    assert page.locator("#sheets-status").evaluate("e => e.hidden")
+    shown = page.locator('[role="status"]:visible')
+    assert "Sheets checked" not in " ".join(shown.all_inner_texts())

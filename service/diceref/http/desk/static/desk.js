@@ -78,8 +78,9 @@ function problemWords(response, problem) {
   return { message, errors };
 }
 
+/** The connection's state, said on the status of the tab being shown (where the person is). */
 function online(up) {
-  const status = document.getElementById("status");
+  const status = statusOf(shownTab());
   if (!up) status.textContent = "Offline: entries kept, not checked";
   else if (status.textContent.startsWith("Offline")) status.textContent = "Back online";
 }
@@ -195,7 +196,7 @@ function undo() {
   save();
   updateUndo();
   render();
-  say("Undone");
+  say(shownTab(), "Undone");
   refreshAll().then(render); // the rulings of the event as it is again
 }
 
@@ -251,7 +252,11 @@ function field(text, control, hint) {
   return h("label", {}, text, control, hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function say(text) { document.getElementById("status").textContent = text; }
+// Each tab has its own status line (index.html: `#<tab>-status`, aria-live polite); a tab
+// writes only its own, so the Chicago tab never says "Sheets checked".
+const statusOf = (tab) => document.getElementById(`${tab}-status`);
+const shownTab = () => (TABS.includes(event.tab) ? event.tab : "sheets");
+function say(tab, text) { statusOf(tab).textContent = text; }
 
 function showBanner(text) {
   const banner = document.getElementById("banner");
@@ -348,17 +353,17 @@ async function runCheck() {
   if (!event.sheets.players.length) { sheetState.check = null; sheetState.pending = false; renderSheetResults(); return; }
   const { body, local } = sheetRequest();
   sheetState.localProblems = local;
-  say("Checking…");
+  say("sheets", "Checking…");
   const answer = await post("/scorecards/check", body);
   if (!current()) return; // the entries changed since: the later check's answer is shown
   sheetState.pending = false;
   if (answer.ok) {
     sheetState.check = answer.data;
     sheetState.error = null;
-    say("Sheets checked");
+    say("sheets", "Sheets checked");
   } else {
     sheetState.error = answer;
-    if (!answer.offline) say("The service refused the sheets");
+    if (!answer.offline) say("sheets", "The service refused the sheets");
     else setTimeout(scheduleCheck, 5000); // poor Wi-Fi: try again until the service answers
   }
   renderSheetResults();
@@ -1369,7 +1374,7 @@ function renderEvent(panel) {
 const RENDERERS = { sheets: renderSheets, coach: renderCoach, chicago: renderChicago, yardkle: renderYardkle, event: renderEvent };
 
 function render() {
-  const tab = TABS.includes(event.tab) ? event.tab : "sheets";
+  const tab = shownTab();
   const focused = document.activeElement?.id;
   for (const button of document.querySelectorAll("button.tab")) {
     button.setAttribute("aria-current", button.dataset.tab === tab ? "page" : "false");
@@ -1378,6 +1383,7 @@ function render() {
     const panel = document.getElementById(name);
     panel.hidden = name !== tab;
     panel.classList.toggle("printing", name === tab);
+    statusOf(name).hidden = name !== tab;
   }
   RENDERERS[tab](document.getElementById(tab));
   if (focused) document.getElementById(focused)?.focus();
