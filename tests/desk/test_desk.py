@@ -829,3 +829,64 @@ def test_each_tab_says_its_own_status(desk: Watched) -> None:
     assert page.locator("#sheets-status").evaluate("e => e.hidden")
     shown = page.locator('[role="status"]:visible')
     assert "Sheets checked" not in " ".join(shown.all_inner_texts())
+
+
+def checked_with(rules: dict[str, Any]) -> Callable[[Any], bool]:
+    """A request predicate: the sheets' check sent with exactly these house rules."""
+
+    def matches(request: Any) -> bool:
+        if not request.url.endswith("/scorecards/check"):
+            return False
+        return bool(request.post_data_json.get("rules", {}) == rules)
+
+    return matches
+
+
+def test_the_house_rules_panel_follows_the_rules_sent(desk: Watched) -> None:
+    """The summary counts the changed rules at once; a rule's hint never describes a value
+    other than the chosen one; a cleared number is the game's default, not 0."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.select_option("#sheet-game", "yatzy")
+    add_players(page, "sheet", ["Ann"])
+    summary = page.locator("#rules-summary")
+    summary.click()
+    expect(summary).to_have_text("House rules (0 changed)")
+    hint = page.locator("#rule-hint-order")
+    expect(hint).to_contain_text("Any open box may be filled on any turn.")
+    page.select_option("#rule-order", "forced")
+    expect(summary).to_have_text("House rules (1 changed)")
+    expect(hint).not_to_contain_text("Any open box")
+    expect(hint).to_contain_text("forced")
+    page.fill("#rule-throws_per_turn", "2")
+    with page.expect_request(checked_with({"order": "forced", "throws_per_turn": 2})):
+        page.press("#rule-throws_per_turn", "Tab")
+    expect(summary).to_have_text("House rules (2 changed)")
+    page.fill("#rule-throws_per_turn", "")  # cleared: the game's default, the override dropped
+    with page.expect_request(checked_with({"order": "forced"})):
+        page.press("#rule-throws_per_turn", "Tab")
+    expect(summary).to_have_text("House rules (1 changed)")
+    expect(page.locator("#rule-hint-throws_per_turn")).to_contain_text("the game's default, 3")
+    page.select_option("#rule-order", "free")
+    expect(summary).to_have_text("House rules (0 changed)")
+    expect(hint).to_contain_text("Any open box may be filled on any turn.")
+
+
+def test_the_page_never_fetches_the_openapi_document(desk: Watched) -> None:
+    """The page is served by the service it calls: it knows that service takes house rules
+    and a target without reading the 300 KB OpenAPI document."""
+    from playwright.sync_api import expect
+
+    paths: list[str] = []
+    desk.page.on("request", lambda r: paths.append(r.url.removeprefix(desk.base)))
+    page = open_desk(desk)
+    for tab in ("coach", "chicago", "yardkle", "event", "sheets"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        expect(page.locator(f"#{tab}")).to_be_visible()
+    page.click('button.tab[data-tab="coach"]')
+    expect(page.locator("#coach-target")).to_be_visible()  # play to reach: always offered
+    page.click('button.tab[data-tab="sheets"]')
+    page.locator("#rules-summary").click()
+    expect(page.locator("#rule-upper_bonus_points")).to_be_enabled()  # house rules: taken
+    assert not [p for p in paths if p.startswith("/schema")], paths

@@ -85,31 +85,12 @@ function online(up) {
   else if (status.textContent.startsWith("Offline")) status.textContent = "Back online";
 }
 
-// What this service version accepts, read from its own OpenAPI document (the page must work
-// before and after house rules, and play to a target, arrive).
-const features = { rules: false, target: false, distributions: false };
-async function loadFeatures() {
-  const doc = await get("/schema/openapi.json");
-  if (!doc.ok) return;
-  const schemas = doc.data.components?.schemas ?? {};
-  features.rules = Boolean(schemas.CheckRequest?.properties?.rules);
-  features.target = Boolean(requestFields(doc.data, "/holds").target);
-  features.distributions = Boolean(requestFields(doc.data, "/distributions").target);
-}
+// The page is served by the service it calls, so it knows what that service takes (house
+// rules, a target to reach, its distributions) without asking: no OpenAPI document is read.
 
-/** The properties of the JSON body an operation (POST `path`) takes, its $ref followed. */
-function requestFields(doc, path) {
-  let schema = doc.paths?.[path]?.post?.requestBody?.content?.["application/json"]?.schema;
-  const ref = schema?.$ref;
-  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
-    schema = doc.components?.schemas?.[ref.slice("#/components/schemas/".length)];
-  }
-  return schema?.properties ?? {};
-}
-
-/** The body with the chosen house rules, when the service takes them and any are set. */
+/** The body with the chosen house rules, when any are set. */
 function withRules(body, rules) {
-  if (features.rules && rules && Object.keys(rules).length) return { ...body, rules };
+  if (rules && Object.keys(rules).length) return { ...body, rules };
   return body;
 }
 
@@ -461,9 +442,37 @@ function sheetCell(index, box, boxIndex) {
     points, dice, reason ? h("span", { class: "reason", id: reasonId }, reason) : null));
 }
 
+// What a rule control sets when it is cleared: the game's own value (no override sent).
+const DEFAULT_RULE = Symbol("the game's default");
+
+const rulesSummary = () => `House rules (${Object.keys(event.sheets.rules).length} changed)`;
+
+/** The hint under a rule: the service describes the game's own value only, so once another
+ * value is chosen the hint says so instead of describing a rule that is no longer played. */
+function ruleHint(parameter, chosen, cleared = false) {
+  const notes = [parameter.reading ? " (a reading of the rulebook)" : "", parameter.settable === false ? " (fixed in this game)" : ""];
+  if (cleared) return [`Empty: the game's default, ${JSON.stringify(parameter.value)}, is played.`, ...notes].join("");
+  if (JSON.stringify(chosen) === JSON.stringify(parameter.value)) return [parameter.description, ...notes].join("");
+  return `Set here to ${JSON.stringify(chosen)} (the game's own: ${JSON.stringify(parameter.value)}).`;
+}
+
+/** The control, read with the text of the element `id` as its description. */
+function described(control, id) {
+  control.setAttribute("aria-describedby", id);
+  return control;
+}
+
+/** After a rule changes: the summary's count and the rule's hint follow it at once. */
+function showRuleChange(parameter, chosen, cleared) {
+  const summary = document.getElementById("rules-summary");
+  if (summary) summary.textContent = rulesSummary();
+  const hint = document.getElementById(`rule-hint-${parameter.name}`);
+  if (hint) hint.textContent = ruleHint(parameter, chosen, cleared);
+}
+
 /** A control for one rule parameter, typed as `GET /games/{game}` describes it. */
 function ruleControl(parameter, id, chosen, set) {
-  const disabled = !features.rules || parameter.settable === false;
+  const disabled = parameter.settable === false;
   const type = parameter.value_type ?? typeof parameter.value;
   if (parameter.choices) {
     return h("select", { id, disabled, onchange: (e) => set(e.target.value) },
@@ -473,8 +482,10 @@ function ruleControl(parameter, id, chosen, set) {
     return h("input", { type: "checkbox", id, checked: chosen, disabled, onchange: (e) => set(e.target.checked) });
   }
   if (type === "integer" || type === "number") {
+    // An empty field is the game's default (the override dropped), never 0.
     return h("input", { type: "number", id, value: chosen, disabled, min: parameter.minimum, max: parameter.maximum,
-      step: type === "integer" ? 1 : "any", onchange: (e) => set(Number(e.target.value)) });
+      placeholder: `default ${parameter.value}`, step: type === "integer" ? 1 : "any",
+      onchange: (e) => set(e.target.value.trim() === "" ? DEFAULT_RULE : Number(e.target.value)) });
   }
   if (type === "string") return h("input", { id, value: chosen, disabled, onchange: (e) => set(e.target.value) });
   // lists and other values: written as JSON, as the service shows them
@@ -487,9 +498,7 @@ async function renderRules(container) {
   const details = await gameDetails(event.sheets.game);
   container.replaceChildren();
   if (!details) { container.append(problemBox("The service did not describe this game.")); return; }
-  const note = features.rules
-    ? "Change a rule to play a house variant: the sheets, the dice and the coach of this game follow the rules chosen here."
-    : "This service version plays the built-in rules only (it takes no house rules); they are listed for reference.";
+  const note = "Change a rule to play a house variant: the sheets, the dice and the coach of this game follow the rules chosen here.";
   container.append(h("p", { class: "hint" }, note));
   if (Object.keys(event.sheets.rules).length) {
     container.append(h("button", { type: "button", onclick: () => { change((e) => { e.sheets.rules = {}; }); scheduleCheck(); } }, "Back to the built-in rules"));
@@ -499,16 +508,18 @@ async function renderRules(container) {
     const chosen = parameter.name in event.sheets.rules ? event.sheets.rules[parameter.name] : parameter.value;
     const set = (value) => {
       delete sheetState.ruleProblems[parameter.name];
+      const cleared = value === DEFAULT_RULE;
       change((e) => {
-        if (JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
+        if (cleared || JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
         else e.sheets.rules[parameter.name] = value;
       }, { redraw: false });
+      showRuleChange(parameter, cleared ? parameter.value : value, cleared);
       scheduleCheck();
     };
+    const hintId = `rule-hint-${parameter.name}`;
     container.append(h("div", { class: "row rule" }, h("label", { for: id }, parameter.name),
-      ruleControl(parameter, id, chosen, set),
-      h("span", { class: "hint" }, parameter.description, parameter.reading ? " (a reading of the rulebook)" : "",
-        parameter.settable === false ? " (fixed in this game)" : ""),
+      described(ruleControl(parameter, id, chosen, set), hintId),
+      h("span", { class: "hint", id: hintId, "aria-live": "polite" }, ruleHint(parameter, chosen)),
       h("span", { class: "reason", "data-rule-reason": parameter.name })));
   }
   renderSheetResults();
@@ -527,7 +538,7 @@ function renderSheets(panel) {
       scheduleCheck();
     }))),
     h("details", { open: sheetState.rulesOpen, ontoggle: (e) => { sheetState.rulesOpen = e.target.open; } },
-      h("summary", {}, `House rules (${Object.keys(event.sheets.rules).length} changed)`), rulesBox),
+      h("summary", { id: "rules-summary" }, rulesSummary()), rulesBox),
     addPlayerForm("sheet", (name) => {
       change((e) => e.sheets.players.push({ name, entries: {}, extra_bonus: "" }));
       scheduleCheck();
@@ -631,7 +642,7 @@ function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 
 /** The house rules the coach plays a game under: the sheets' when it is their game. */
 const rulesOf = (game) => (game === event.sheets.game ? event.sheets.rules : {});
-const throwsPerTurn = (game) => (features.rules && rulesOf(game).throws_per_turn) || catalogue.byId[game].throws_per_turn;
+const throwsPerTurn = (game) => rulesOf(game).throws_per_turn || catalogue.byId[game].throws_per_turn;
 
 const sleep = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
 const RETRY_LIMIT = 720; // an hour of 5-second waits: a solve that long has failed
@@ -667,7 +678,7 @@ async function askCoach({ game, dice, throwsLeft, filled, extraBonus, target = n
   const scorecard = { filled, extra_bonus: extraBonus };
   const body = withRules({ game, dice, throws_left: throwsLeft, scorecard }, rulesOf(game));
   if (target !== null) body.target = target;
-  const forecast = target !== null && features.distributions ? askForecast(game, scorecard, target, current) : null;
+  const forecast = target !== null ? askForecast(game, scorecard, target, current) : null;
   const answer = await askUntilSolved("options", "/holds", body, current);
   if (answer === null) return; // asked again since: that answer is the one shown
   coachState.busy = false;
@@ -832,12 +843,12 @@ function renderCoach(panel) {
   const card = h("select", { id: "coach-card", onchange: (e) => change((ev) => { ev.coach.card = e.target.value; }, { redraw: false }) },
     h("option", { value: "" }, "an empty scorecard"),
     c.game === event.sheets.game ? event.sheets.players.map((p) => h("option", { value: p.name, selected: p.name === c.card }, `${p.name}'s sheet`)) : []);
-  const target = features.target ? typedField("input", { id: "coach-target", value: c.target, type: "number", min: 0, step: 1, inputmode: "numeric",
-    onchange: (e) => { consumed("coach-target"); change((ev) => { ev.coach.target = e.target.value.trim(); }, { redraw: false }); } }) : null;
+  const target = typedField("input", { id: "coach-target", value: c.target, type: "number", min: 0, step: 1, inputmode: "numeric",
+    onchange: (e) => { consumed("coach-target"); change((ev) => { ev.coach.target = e.target.value.trim(); }, { redraw: false }); } });
   const ask = async () => {
     const parsed = parseDice(dice.value);
     if (parsed === null) { coachState.error = "The dice are faces 1 to 6, e.g. 2 3 4 6 6."; render(); return; }
-    const wanted = target ? target.value.trim() : "";
+    const wanted = target.value.trim();
     if (wanted && !/^\d+$/.test(wanted)) {
       coachState.error = "The total to reach is a whole number of points, e.g. 250 (or leave it empty)."; render(); return;
     }
@@ -855,7 +866,7 @@ function renderCoach(panel) {
       h("button", { type: "button", onclick: () => { dice.value = roll(info.dice_count).join(" "); dice.dispatchEvent(new Event("change")); } }, "Roll"),
       field("Throws left", throwsLeft),
       field("Scorecard", card),
-      target ? field("Play to reach", target, "a final total; empty: the best expected total") : null,
+      field("Play to reach", target, "a final total; empty: the best expected total"),
       h("button", { type: "submit", class: "primary" }, "Ask the coach"))));
   panel.append(solvingNote() ?? "");
   if (!c.play) {
@@ -1413,7 +1424,7 @@ async function start() {
   window.addEventListener("online", () => { scheduleCheck(); });
   updateUndo();
   render();
-  const [games] = await Promise.all([get("/games"), loadFeatures()]);
+  const games = await get("/games");
   // The games are kept too, so that a page reopened while the service is out of reach
   // still shows the sheets (they are checked once it answers).
   let list = games.ok ? games.data : null;
