@@ -853,6 +853,10 @@ def test_the_house_rules_panel_follows_the_rules_sent(desk: Watched) -> None:
     summary = page.locator("#rules-summary")
     summary.click()
     expect(summary).to_have_text("House rules (0 changed)")
+    # each rule by the service's human label, its id beside it
+    expect(page.locator('label[for="rule-order"]')).to_have_text("Box order order")
+    expect(page.locator('label[for="rule-order"] .rule-id')).to_have_text("order")
+    expect(page.get_by_label("Upper bonus threshold")).to_have_value("63")
     hint = page.locator("#rule-hint-order")
     expect(hint).to_contain_text("Any open box may be filled on any turn.")
     page.select_option("#rule-order", "forced")

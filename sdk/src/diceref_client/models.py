@@ -91,6 +91,7 @@ class ParameterOut(_Out):
     value: int | bool | str | list[int]
     description: str
     reading: bool
+    label: str
     value_type: Literal["boolean", "integer", "string", "integer_list"]
     settable: bool
     choices: list[str] | None = None

@@ -517,7 +517,10 @@ async function renderRules(container) {
       scheduleCheck();
     };
     const hintId = `rule-hint-${parameter.name}`;
-    container.append(h("div", { class: "row rule" }, h("label", { for: id }, parameter.name),
+    // The service's human label, with the id a request sets as secondary text.
+    const name = h("label", { for: id }, parameter.label ?? parameter.name, " ",
+      h("span", { class: "rule-id" }, parameter.name));
+    container.append(h("div", { class: "row rule" }, name,
       described(ruleControl(parameter, id, chosen, set), hintId),
       h("span", { class: "hint", id: hintId, "aria-live": "polite" }, ruleHint(parameter, chosen)),
       h("span", { class: "reason", "data-rule-reason": parameter.name })));
