@@ -894,3 +894,35 @@ def test_the_page_never_fetches_the_openapi_document(desk: Watched) -> None:
     page.locator("#rules-summary").click()
     expect(page.locator("#rule-upper_bonus_points")).to_be_enabled()  # house rules: taken
     assert not [p for p in paths if p.startswith("/schema")], paths
+
+
+def test_dice_are_drawn_as_dice_and_read_as_numbers(desk: Watched) -> None:
+    """A Chicago throw and the Yardkle coach's set-asides show dice faces (⚁ ⚂ ⚃), with the
+    numbers ("2 3 4") as the text a screen reader reads."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="chicago"]')
+    add_players(page, "chicago", ["Ann", "Bob"])
+    page.get_by_role("button", name="Start the round").click()
+    page.fill("#chicago-dice", "2 3 4")
+    page.select_option("#chicago-call", "high")
+    page.press("#chicago-dice", "Enter")
+    faces = page.locator("#chicago-draft ol .dice-faces").first
+    expect(faces.locator('[aria-hidden="true"]')).to_have_text("⚁⚂⚃")
+    expect(faces.locator(".visually-hidden")).to_have_text("2 3 4")
+    assert "2 3 4" in page.locator("#chicago-draft ol").evaluate("e => e.textContent")
+    # drawn, not written: the digits take no room on the screen
+    digits = faces.locator(".visually-hidden").bounding_box()
+    assert digits is not None and digits["width"] <= 1 and digits["height"] <= 1
+
+    page.click('button.tab[data-tab="yardkle"]')
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.get_by_role("button", name="Coach: what to set aside?").click()
+    expect(page.locator("#yardkle-advice h3 [aria-hidden='true']")).to_have_text(
+        "⚀⚁⚂⚄⚄⚄"
+    )  # the service's order
+    best = page.locator("#yardkle-advice tbody tr").first.locator(".dice-faces")
+    expect(best.locator('[aria-hidden="true"]')).to_contain_text("⚄")
+    desk.check_usable()

@@ -197,7 +197,7 @@ function h(tag, attrs = {}, ...children) {
     else if (key === "value") node.value = value;
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) { // nested lists of pieces: one line of text and dice
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -258,6 +258,18 @@ function parseDice(text) {
 }
 
 const diceText = (dice) => (dice && dice.length ? dice.join(" ") : "none");
+const FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+/** Dice drawn as dice (⚁ ⚂ ⚃) for the eye, read as their numbers ("2 3 4"): the numbers are
+ * in visually hidden text, first, so a screen reader and copied text both get "2 3 4". */
+function diceFaces(dice) {
+  if (!dice || !dice.length) return "none";
+  return h("span", { class: "dice-faces" }, h("span", { class: "visually-hidden" }, diceText(dice)),
+    h("span", { "aria-hidden": "true", title: diceText(dice) }, dice.map((d) => FACES[d - 1] ?? String(d)).join("")));
+}
+
+/** Children with `separator` between each: the pieces of one line of text and dice. */
+const joined = (pieces, separator) => pieces.flatMap((piece, i) => (i ? [separator, piece] : [piece]).flat());
 const roll = (count) => Array.from({ length: count }, () => 1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 6));
 const num = (value) => (Number.isInteger(value) ? String(value) : Number(value).toFixed(2));
 const sameDice = (a, b) => [...a].sort().join() === [...b].sort().join();
@@ -733,7 +745,7 @@ function adviceTable(advice, onChoose) {
   const toTarget = advice.target !== undefined;
   const rows = advice.options.map((o, index) => h("tr", { class: o.best ? "best" : "", "data-option": index },
     h("td", { class: "num" }, index + 1),
-    h("td", {}, o.kind === "keep" ? `Keep ${diceText(o.keep)}` : `Score ${o.name}: ${o.points}` +
+    h("td", {}, o.kind === "keep" ? ["Keep ", diceFaces(o.keep)] : `Score ${o.name}: ${o.points}` +
       (o.upper_bonus ? ` + upper bonus ${o.upper_bonus}` : "") + (o.extra_bonus ? ` + extra bonus ${o.extra_bonus}` : ""),
     o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
     toTarget ? h("td", { class: "num", "data-chance": o.win_probability }, percent(o.win_probability)) : null,
@@ -877,7 +889,7 @@ function renderCoach(panel) {
     const advice = coachState.advice;
     if (advice) {
       panel.append(h("div", { class: "card", id: "coach-advice" },
-        h("h3", {}, `Options for ${diceText(advice.dice)} with ${advice.throws_left} throws left` +
+        h("h3", {}, "Options for ", diceFaces(advice.dice), ` with ${advice.throws_left} throws left` +
           (advice.target !== undefined ? `, playing to reach ${advice.target}` : "")), adviceTable(advice)));
     }
     panel.append(forecastCard() ?? "");
@@ -928,7 +940,7 @@ function renderPlay(info) {
     box.append(renderReview(play));
   }
   box.append(h("details", {}, h("summary", {}, `Decisions recorded (${play.decisions.length})`),
-    h("ol", {}, play.decisions.map((d) => h("li", {}, `Turn ${d.turn}: ${diceText(d.dice)}, ${d.throws_left} left: ${d.choice}` +
+    h("ol", {}, play.decisions.map((d) => h("li", {}, `Turn ${d.turn}: `, diceFaces(d.dice), `, ${d.throws_left} left: ${d.choice}` +
       (d.loss > 1e-9 ? ` (cost ${num(d.loss)} against ${d.best})` : " (best)"))))));
   box.append(h("button", { type: "button", onclick: () => { coachState.advice = null; coachState.review = null; coachState.final = null;
     change((e) => { e.coach.play = null; }); } }, "Leave this game"));
@@ -1046,7 +1058,7 @@ function renderReview(play) {
   box.append(h("h4", {}, "The costliest decisions"));
   box.append(r.costliest.length
     ? h("ol", { id: "review-costliest" }, r.costliest.map((d) => h("li", {},
-      `Turn ${d.turn_index + 1}, throw ${d.throw} (${diceText(d.dice)}, ${d.throws_left} throw${d.throws_left === 1 ? "" : "s"} left): ` +
+      `Turn ${d.turn_index + 1}, throw ${d.throw} (`, diceFaces(d.dice), `, ${d.throws_left} throw${d.throws_left === 1 ? "" : "s"} left): ` +
       `chose ${optionText(d.chosen)}; best ${d.best_options.map(optionText).join(" or ")}; cost ${num(d.loss)}.`)))
     : h("p", { class: "ok" }, "No decision cost anything: every choice was one of the best."));
   return box;
@@ -1096,7 +1108,7 @@ function describeRound(round, number) {
     h("ul", {}, lines.map((l) => h("li", {}, l))),
     h("div", { class: "scroll" }, h("table", { "aria-label": `Round ${number} turns` },
       h("thead", {}, h("tr", {}, ["Player", "Dice", "Score", "Throws", "Lives"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, round.turns.map((t) => h("tr", {}, h("td", {}, t.player), h("td", {}, diceText(t.dice)),
+      h("tbody", {}, round.turns.map((t) => h("tr", {}, h("td", {}, t.player), h("td", {}, diceFaces(t.dice)),
         h("td", { class: "num" }, t.score ?? "—"), h("td", { class: "num" }, t.throw_count),
         h("td", {}, `${t.lives} → ${t.lives_after}${t.out ? " (out)" : ""}`)))))),
     h("p", { class: "ruling" }, round.game_over ? `Game over: ${round.winner ?? "no one"} wins.` : `Next starter: ${round.next_starter ?? "drawn by lot"}.`));
@@ -1135,10 +1147,11 @@ function renderChicagoDraft() {
   const draft = ch.draft;
   card.append(h("h3", {}, `Round ${ch.rounds.length + 1}: recording`));
   card.append(h("ol", {}, draft.turns.map((t, ti) => h("li", { class: ti === draft.current ? "best" : "" },
-    `${t.player}: `, t.throws.length ? t.throws.map((th, i) => {
+    `${t.player}: `, t.throws.length ? joined(t.throws.map((th, i) => {
       const note = chicagoState.throwNotes[`${ti}/${i}`];
-      return `throw ${i + 1}: ${diceText(th.dice)}${th.call ? ` (call ${th.call})` : ""}${th.kept ? ` (kept ${diceText(th.kept)})` : ""}${th.conversion ? ` (${th.conversion.replace("_", " ")} converted)` : ""}${th.victim ? ` (victim ${th.victim})` : ""}${note ? ` — ${note}` : ""}`;
-    }).join("; ") : (ti === draft.current ? "throwing" : "waits")))));
+      return [`throw ${i + 1}: `, diceFaces(th.dice), th.call ? ` (call ${th.call})` : "", th.kept ? [" (kept ", diceFaces(th.kept), ")"] : "",
+        th.conversion ? ` (${th.conversion.replace("_", " ")} converted)` : "", th.victim ? ` (victim ${th.victim})` : "", note ? ` — ${note}` : ""];
+    }), "; ") : (ti === draft.current ? "throwing" : "waits")))));
   if (draft.current < draft.turns.length) {
     const turn = draft.turns[draft.current];
     const firstOfRound = draft.current === 0 && turn.throws.length === 0;
@@ -1269,7 +1282,8 @@ function renderYardkleDraft(game) {
   const card = h("div", { class: "card", id: "yardkle-draft" }, h("h3", {}, `${player}'s turn${game.last_turns_due.includes(player) ? " (last turn)" : ""}`));
   const throws = y.draft?.throws ?? [];
   const onPad = game.standings.find((s) => s.player === player)?.on_pad ?? false;
-  card.append(h("p", {}, throws.length ? `Throws: ${throws.map((t) => `${diceText(t.dice)} → set aside ${diceText(t.set_aside)}`).join("; ")}. Turn so far: ${yardkleState.turnPoints}.` : "No throw yet."));
+  card.append(h("p", {}, throws.length ? ["Throws: ", joined(throws.map((t) => [diceFaces(t.dice), " → set aside ", diceFaces(t.set_aside)]), "; "),
+    `. Turn so far: ${yardkleState.turnPoints}.`] : "No throw yet."));
   const dice = typedField("input", { id: "yardkle-dice", autocomplete: "off", inputmode: "numeric" });
   const setAside = typedField("input", { id: "yardkle-set-aside", autocomplete: "off", inputmode: "numeric" });
   const message = h("div", { "aria-live": "polite" });
@@ -1320,11 +1334,11 @@ function renderYardkleDraft(game) {
 
 function renderYardkleAdvice(container, setAside) {
   const advice = yardkleState.advice;
-  container.replaceChildren(h("h3", {}, `The coach on ${diceText(advice.dice)}`),
+  container.replaceChildren(h("h3", {}, "The coach on ", diceFaces(advice.dice)),
     h("div", { class: "scroll" }, h("table", { "aria-label": "The coach's set-asides, best first" },
       h("thead", {}, h("tr", {}, ["#", "Set aside", "Then", "Expected points", "Cost", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, advice.options.map((o) => h("tr", { class: o.best ? "best" : "" },
-        h("td", { class: "num" }, o.rank), h("td", {}, `${diceText(o.set_aside)} (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
+        h("td", { class: "num" }, o.rank), h("td", {}, diceFaces(o.set_aside), ` (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
         h("td", {}, o.decision === "bank" ? `bank ${o.turn_points}` : `throw ${o.dice_left_count} on`),
         h("td", { class: "num" }, num(o.expected_points)), h("td", { class: "num" }, o.best ? "—" : `−${num(o.loss)}`),
         h("td", {}, h("button", { type: "button", "aria-label": `Set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.dispatchEvent(new Event("input")); setAside.focus(); } }, "Use"))))))));
