@@ -926,3 +926,38 @@ def test_dice_are_drawn_as_dice_and_read_as_numbers(desk: Watched) -> None:
     best = page.locator("#yardkle-advice tbody tr").first.locator(".dice-faces")
     expect(best.locator('[aria-hidden="true"]')).to_contain_text("⚄")
     desk.check_usable()
+
+
+PHONE_375 = {"width": 375, "height": 800}
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def test_on_a_phone_no_tab_scrolls_sideways(desk: Watched) -> None:
+    """At 375×800 no tab is wider than the screen, and the Yardkle coach's "Use" buttons
+    are inside their card."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.set_viewport_size(PHONE_375)
+    open_desk(desk)
+    add_players(page, "sheet", ["Ann", "Bob"])
+    page.click('button.tab[data-tab="yardkle"]')
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.get_by_role("button", name="Coach: what to set aside?").click()
+    uses = page.locator("#yardkle-advice tbody button")
+    expect(uses.first).to_be_visible()
+    card = page.locator("#yardkle-advice").bounding_box()
+    assert card is not None
+    for index in range(uses.count()):
+        box = uses.nth(index).bounding_box()
+        assert box is not None
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"], (
+            index,
+            box,
+            card,
+        )
+    for tab in ("sheets", "coach", "chicago", "yardkle", "event"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        expect(page.locator(f"#{tab}")).to_be_visible()
+        assert page.evaluate(OVERFLOW) <= 0, tab

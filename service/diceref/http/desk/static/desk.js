@@ -1335,7 +1335,7 @@ function renderYardkleDraft(game) {
 function renderYardkleAdvice(container, setAside) {
   const advice = yardkleState.advice;
   container.replaceChildren(h("h3", {}, "The coach on ", diceFaces(advice.dice)),
-    h("div", { class: "scroll" }, h("table", { "aria-label": "The coach's set-asides, best first" },
+    h("div", { class: "scroll" }, h("table", { class: "compact", "aria-label": "The coach's set-asides, best first" },
       h("thead", {}, h("tr", {}, ["#", "Set aside", "Then", "Expected points", "Cost", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, advice.options.map((o) => h("tr", { class: o.best ? "best" : "" },
         h("td", { class: "num" }, o.rank), h("td", {}, diceFaces(o.set_aside), ` (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
