@@ -961,3 +961,26 @@ def test_on_a_phone_no_tab_scrolls_sideways(desk: Watched) -> None:
         page.click(f'button.tab[data-tab="{tab}"]')
         expect(page.locator(f"#{tab}")).to_be_visible()
         assert page.evaluate(OVERFLOW) <= 0, tab
+
+
+def test_the_sticky_header_never_covers_the_focused_control(desk: Watched) -> None:
+    """A box scrolled under the sticky header, then focused, comes out below the header."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann", "Bob"])
+    field = page.locator("#points-1-twos")
+    expect(field).to_be_visible()
+    header = page.locator("header.bar").bounding_box()
+    assert header is not None
+    page.locator("body").click(position={"x": 5, "y": 300})  # nothing in focus
+    box = field.bounding_box()
+    assert box is not None
+    # the field's top half under the header, then focused (as Tab or a click on it would)
+    page.evaluate(f"window.scrollBy(0, {box['y'] - header['height'] + box['height'] / 2})")
+    covered = field.bounding_box()
+    assert covered is not None and covered["y"] < header["height"]
+    field.focus()
+    shown = field.bounding_box()
+    assert shown is not None
+    assert shown["y"] >= page.locator("header.bar").bounding_box()["height"], (shown, header)

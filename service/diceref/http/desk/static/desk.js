@@ -1422,8 +1422,21 @@ async function refreshAll() {
   scheduleCheck();
 }
 
+/** --bar-height: the sticky header's height (it wraps on narrow screens, and is not sticky
+ * on a phone), which the page keeps clear when it scrolls to a control (desk.css). */
+function trackHeaderHeight() {
+  const bar = document.querySelector("header.bar");
+  const measure = () => {
+    const sticky = getComputedStyle(bar).position === "sticky";
+    document.documentElement.style.setProperty("--bar-height", `${sticky ? bar.offsetHeight : 0}px`);
+  };
+  new ResizeObserver(measure).observe(bar);
+  measure();
+}
+
 async function start() {
   awaiting(0);
+  trackHeaderHeight();
   document.getElementById("undo").addEventListener("click", undo);
   document.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "z" && !["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) {
