@@ -984,3 +984,44 @@ def test_the_sticky_header_never_covers_the_focused_control(desk: Watched) -> No
     shown = field.bounding_box()
     assert shown is not None
     assert shown["y"] >= page.locator("header.bar").bounding_box()["height"], (shown, header)
+
+
+PWNED_NAME = "<img src=x onerror=window.__pwned=1>"
+
+
+def test_an_imported_event_with_markup_in_its_names_runs_nothing(
+    desk: Watched, tmp_path: Path
+) -> None:
+    """An event file whose player names carry markup: every tab shows the names as text,
+    and nothing in them runs."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.add_init_script(RECORD_VIOLATIONS)
+    open_desk(desk)
+    players = [PWNED_NAME, "Bob"]
+    event = {
+        "version": 1,
+        "created": "2026-12-01T18:00:00.000Z",
+        "tab": "event",
+        "sheets": {
+            "game": "yahtzee",
+            "rules": {},
+            "players": [{"name": name, "entries": {}, "extra_bonus": ""} for name in players],
+        },
+        "coach": {},
+        "chicago": {"players": players, "rounds": [], "draft": None},
+        "yardkle": {"players": players, "turns": [], "draft": None},
+    }
+    saved = tmp_path / "hostile-event.json"
+    saved.write_text(json.dumps(event))
+    page.click('button.tab[data-tab="event"]')
+    page.set_input_files("#event-import", str(saved))
+    expect(page.locator("#event-message .ok")).to_contain_text("Imported")
+    for tab in ("sheets", "chicago", "yardkle", "coach", "event"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        if tab in ("sheets", "chicago", "yardkle"):
+            expect(page.locator(f"#{tab}")).to_contain_text(PWNED_NAME)
+    assert page.locator("main img").count() == 0  # the name is text, not an element
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.evaluate("window.violations") == []
