@@ -261,7 +261,8 @@ const diceText = (dice) => (dice && dice.length ? dice.join(" ") : "none");
 const FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 /** Dice drawn as dice (⚁ ⚂ ⚃) for the eye, read as their numbers ("2 3 4"): the numbers are
- * in visually hidden text, first, so a screen reader and copied text both get "2 3 4". */
+ * visually hidden text (first, so the line reads "throw 1: 2 3 4 (call high)"), the faces
+ * hidden from screen readers. */
 function diceFaces(dice) {
   if (!dice || !dice.length) return "none";
   return h("span", { class: "dice-faces" }, h("span", { class: "visually-hidden" }, diceText(dice)),
