@@ -167,6 +167,7 @@ def test_game_info_reports_every_reading() -> None:
         "value": "later",
         "description": params["worst_tie_loser"]["description"],
         "reading": True,
+        "label": "Loser of a worst-score tie",
         "value_type": "string",
         "settable": True,
         "choices": ["later", "earlier"],

@@ -333,7 +333,7 @@ def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> No
     page.context.set_offline(True)
     page.fill("#points-0-sixes", "18")
     page.press("#points-0-sixes", "Enter")
-    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(page.locator("#sheets-status")).to_have_text("Offline: entries kept, not checked")
     expect(total_of(page, 0)).to_have_text("0")
     page.context.set_offline(False)  # checked again without anyone touching the page
     expect(total_of(page, 0)).to_have_text("18", timeout=15_000)
@@ -854,7 +854,7 @@ def test_once_opened_the_page_opens_again_without_the_service(desk: Watched) -> 
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator('button.tab[data-tab="sheets"]')).to_be_visible()
     expect(page.locator("#points-0-sixes")).to_have_value("18")
-    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(page.locator("#sheets-status")).to_have_text("Offline: entries kept, not checked")
     # the service's operations are never answered from the cache: they fail offline
     failed = page.evaluate("() => fetch('/healthz').then(() => 'answered', () => 'failed')")
     assert failed == "failed"
@@ -939,7 +939,7 @@ def test_the_page_opens_again_once_the_service_is_gone(desk: Watched) -> None:
     assert answer is not None and answer.from_service_worker
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#points-1-fives")).to_have_value("15")
-    expect(page.locator("#status")).to_have_text("Offline: entries kept, not checked")
+    expect(page.locator("#sheets-status")).to_have_text("Offline: entries kept, not checked")
 
 
 def test_a_new_version_of_the_desk_replaces_the_old_cache(desk: Watched) -> None:
@@ -979,3 +979,221 @@ def new_version_replaces_old(desk: Watched, proxy: RewritingProxy) -> None:
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#new-version")).to_have_count(0)
     assert page.evaluate(CONTROLLER_VERSION) == new
+
+
+# --- the desk at the table ---------------------------------------------------------------
+
+
+def test_each_tab_says_its_own_status(desk: Watched) -> None:
+    """The sheets' "Sheets checked" is said on the sheets' status only: on the Chicago tab
+    no visible status says it, and every tab's status is a polite live region."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann"])
+    expect(page.locator("#sheets-status")).to_have_text("Sheets checked")
+    page.click('button.tab[data-tab="chicago"]')
+    expect(page.locator("#chicago")).to_be_visible()
+    chicago = page.locator("#chicago-status")
+    assert chicago.evaluate("e => !e.hidden")  # shown (if empty) on its tab
+    expect(chicago).to_have_attribute("aria-live", "polite")
+    expect(chicago).not_to_contain_text("Sheets checked")
+    assert page.locator("#sheets-status").evaluate("e => e.hidden")
+    shown = page.locator('[role="status"]:visible')
+    assert "Sheets checked" not in " ".join(shown.all_inner_texts())
+
+
+def checked_with(rules: dict[str, Any]) -> Callable[[Any], bool]:
+    """A request predicate: the sheets' check sent with exactly these house rules."""
+
+    def matches(request: Any) -> bool:
+        if not request.url.endswith("/scorecards/check"):
+            return False
+        return bool(request.post_data_json.get("rules", {}) == rules)
+
+    return matches
+
+
+def test_the_house_rules_panel_follows_the_rules_sent(desk: Watched) -> None:
+    """The summary counts the changed rules at once; a rule's hint never describes a value
+    other than the chosen one; a cleared number is the game's default, not 0."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.select_option("#sheet-game", "yatzy")
+    add_players(page, "sheet", ["Ann"])
+    summary = page.locator("#rules-summary")
+    summary.click()
+    expect(summary).to_have_text("House rules (0 changed)")
+    # each rule by the service's human label, its id beside it
+    expect(page.locator('label[for="rule-order"]')).to_have_text("Box order order")
+    expect(page.locator('label[for="rule-order"] .rule-id')).to_have_text("order")
+    expect(page.get_by_label("Upper bonus threshold")).to_have_value("63")
+    hint = page.locator("#rule-hint-order")
+    expect(hint).to_contain_text("Any open box may be filled on any turn.")
+    page.select_option("#rule-order", "forced")
+    expect(summary).to_have_text("House rules (1 changed)")
+    expect(hint).not_to_contain_text("Any open box")
+    expect(hint).to_contain_text("forced")
+    page.fill("#rule-throws_per_turn", "2")
+    with page.expect_request(checked_with({"order": "forced", "throws_per_turn": 2})):
+        page.press("#rule-throws_per_turn", "Tab")
+    expect(summary).to_have_text("House rules (2 changed)")
+    page.fill("#rule-throws_per_turn", "")  # cleared: the game's default, the override dropped
+    with page.expect_request(checked_with({"order": "forced"})):
+        page.press("#rule-throws_per_turn", "Tab")
+    expect(summary).to_have_text("House rules (1 changed)")
+    expect(page.locator("#rule-hint-throws_per_turn")).to_contain_text("the game's default, 3")
+    page.select_option("#rule-order", "free")
+    expect(summary).to_have_text("House rules (0 changed)")
+    expect(hint).to_contain_text("Any open box may be filled on any turn.")
+
+
+def test_the_page_never_fetches_the_openapi_document(desk: Watched) -> None:
+    """The page is served by the service it calls: it knows that service takes house rules
+    and a target without reading the 300 KB OpenAPI document."""
+    from playwright.sync_api import expect
+
+    paths: list[str] = []
+    desk.page.on("request", lambda r: paths.append(r.url.removeprefix(desk.base)))
+    page = open_desk(desk)
+    for tab in ("coach", "chicago", "yardkle", "event", "sheets"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        expect(page.locator(f"#{tab}")).to_be_visible()
+    page.click('button.tab[data-tab="coach"]')
+    expect(page.locator("#coach-target")).to_be_visible()  # play to reach: always offered
+    page.click('button.tab[data-tab="sheets"]')
+    page.locator("#rules-summary").click()
+    expect(page.locator("#rule-upper_bonus_points")).to_be_enabled()  # house rules: taken
+    assert not [p for p in paths if p.startswith("/schema")], paths
+
+
+def test_dice_are_drawn_as_dice_and_read_as_numbers(desk: Watched) -> None:
+    """A Chicago throw and the Yardkle coach's set-asides show dice faces (⚁ ⚂ ⚃), with the
+    numbers ("2 3 4") as the text a screen reader reads."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="chicago"]')
+    add_players(page, "chicago", ["Ann", "Bob"])
+    page.get_by_role("button", name="Start the round").click()
+    page.fill("#chicago-dice", "2 3 4")
+    page.select_option("#chicago-call", "high")
+    page.press("#chicago-dice", "Enter")
+    faces = page.locator("#chicago-draft ol .dice-faces").first
+    expect(faces.locator('[aria-hidden="true"]')).to_have_text("⚁⚂⚃")
+    expect(faces.locator(".visually-hidden")).to_have_text("2 3 4")
+    assert "2 3 4" in page.locator("#chicago-draft ol").evaluate("e => e.textContent")
+    # drawn, not written: the digits take no room on the screen
+    digits = faces.locator(".visually-hidden").bounding_box()
+    assert digits is not None and digits["width"] <= 1 and digits["height"] <= 1
+
+    page.click('button.tab[data-tab="yardkle"]')
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.get_by_role("button", name="Coach: what to set aside?").click()
+    expect(page.locator("#yardkle-advice h3 [aria-hidden='true']")).to_have_text(
+        "⚀⚁⚂⚄⚄⚄"
+    )  # the service's order
+    best = page.locator("#yardkle-advice tbody tr").first.locator(".dice-faces")
+    expect(best.locator('[aria-hidden="true"]')).to_contain_text("⚄")
+    desk.check_usable()
+
+
+PHONE_375 = {"width": 375, "height": 800}
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def test_on_a_phone_no_tab_scrolls_sideways(desk: Watched) -> None:
+    """At 375×800 no tab is wider than the screen, and the Yardkle coach's "Use" buttons
+    are inside their card."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.set_viewport_size(PHONE_375)
+    open_desk(desk)
+    add_players(page, "sheet", ["Ann", "Bob"])
+    page.click('button.tab[data-tab="yardkle"]')
+    add_players(page, "yardkle", ["Ann", "Bob"])
+    page.fill("#yardkle-dice", "5 5 5 1 2 3")
+    page.get_by_role("button", name="Coach: what to set aside?").click()
+    uses = page.locator("#yardkle-advice tbody button")
+    expect(uses.first).to_be_visible()
+    card = page.locator("#yardkle-advice").bounding_box()
+    assert card is not None
+    for index in range(uses.count()):
+        box = uses.nth(index).bounding_box()
+        assert box is not None
+        assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"], (
+            index,
+            box,
+            card,
+        )
+    for tab in ("sheets", "coach", "chicago", "yardkle", "event"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        expect(page.locator(f"#{tab}")).to_be_visible()
+        assert page.evaluate(OVERFLOW) <= 0, tab
+
+
+def test_the_sticky_header_never_covers_the_focused_control(desk: Watched) -> None:
+    """A box scrolled under the sticky header, then focused, comes out below the header."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    add_players(page, "sheet", ["Ann", "Bob"])
+    field = page.locator("#points-1-twos")
+    expect(field).to_be_visible()
+    header = page.locator("header.bar").bounding_box()
+    assert header is not None
+    page.locator("body").click(position={"x": 5, "y": 300})  # nothing in focus
+    box = field.bounding_box()
+    assert box is not None
+    # the field's top half under the header, then focused (as Tab or a click on it would)
+    page.evaluate(f"window.scrollBy(0, {box['y'] - header['height'] + box['height'] / 2})")
+    covered = field.bounding_box()
+    assert covered is not None and covered["y"] < header["height"]
+    field.focus()
+    shown = field.bounding_box()
+    assert shown is not None
+    assert shown["y"] >= page.locator("header.bar").bounding_box()["height"], (shown, header)
+
+
+PWNED_NAME = "<img src=x onerror=window.__pwned=1>"
+
+
+def test_an_imported_event_with_markup_in_its_names_runs_nothing(
+    desk: Watched, tmp_path: Path
+) -> None:
+    """An event file whose player names carry markup: every tab shows the names as text,
+    and nothing in them runs."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    page.add_init_script(RECORD_VIOLATIONS)
+    open_desk(desk)
+    players = [PWNED_NAME, "Bob"]
+    event = {
+        "version": 1,
+        "created": "2026-12-01T18:00:00.000Z",
+        "tab": "event",
+        "sheets": {
+            "game": "yahtzee",
+            "rules": {},
+            "players": [{"name": name, "entries": {}, "extra_bonus": ""} for name in players],
+        },
+        "coach": {},
+        "chicago": {"players": players, "rounds": [], "draft": None},
+        "yardkle": {"players": players, "turns": [], "draft": None},
+    }
+    saved = tmp_path / "hostile-event.json"
+    saved.write_text(json.dumps(event))
+    page.click('button.tab[data-tab="event"]')
+    page.set_input_files("#event-import", str(saved))
+    expect(page.locator("#event-message .ok")).to_contain_text("Imported")
+    for tab in ("sheets", "chicago", "yardkle", "coach", "event"):
+        page.click(f'button.tab[data-tab="{tab}"]')
+        if tab in ("sheets", "chicago", "yardkle"):
+            expect(page.locator(f"#{tab}")).to_contain_text(PWNED_NAME)
+    assert page.locator("main img").count() == 0  # the name is text, not an element
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.evaluate("window.violations") == []

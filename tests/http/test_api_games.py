@@ -90,3 +90,13 @@ def test_unknown_game_is_404_problem(client: Client) -> None:
     assert r.status_code == 404
     assert r.headers["content-type"] == "application/problem+json"
     assert r.json()["errors"][0]["field"] == "game"
+
+
+def test_every_parameter_has_a_human_label(client: Client) -> None:
+    """`GET /games/{game}` names each rule for people too: a short label, not its id."""
+    for game in client.get("/games").json():
+        for parameter in client.get(f"/games/{game['id']}").json()["parameters"]:
+            label = parameter["label"]
+            assert label.strip() and label != parameter["name"], (game["id"], parameter)
+    params = {p["name"]: p for p in client.get("/games/yahtzee").json()["parameters"]}
+    assert params["upper_bonus_threshold"]["label"] == "Upper bonus threshold"

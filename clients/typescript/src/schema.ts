@@ -1252,6 +1252,8 @@ export interface components {
             choices?: string[] | null;
             /** @description What the parameter means, in English. */
             description: string;
+            /** @description The parameter's short human name ("Upper bonus threshold"), for a page to show; `name` is what a request sets. */
+            label: string;
             /** @description The number of items an integer-list parameter takes (null: any). */
             length?: number | null;
             /** @description The greatest value an integer parameter (or each item of a list) allows (null: none). */

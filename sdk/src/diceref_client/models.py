@@ -1064,6 +1064,10 @@ class ParameterOut(_Out, kw_only=True):
     # What the parameter means, in English.
     description: str
 
+    # The parameter's short human name ("Upper bonus threshold"), for a page to show; `name` is what
+    # a request sets.
+    label: str
+
     # The number of items an integer-list parameter takes (null: any).
     length: int | None = None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 ParameterType = Literal["boolean", "integer", "string", "integer_list"]
@@ -39,7 +39,8 @@ class RuleParameterError(ValueError):
 
 @dataclass(frozen=True)
 class Parameter:
-    """A named rule setting; `reading` marks a choice made where the source text is unclear.
+    """A named rule setting; `reading` marks a choice made where the source text is unclear;
+    `label` is its short human name.
 
     `choices` (strings), `minimum`/`maximum` (integers, and each item of an integer list)
     and `length` (an integer list) bound what a request may set.  `settable` is False for a
@@ -50,6 +51,9 @@ class Parameter:
     value: ParameterValue
     description: str
     reading: bool = False
+    # A short human name ("Upper bonus threshold") for a frontend: keyword-only and required,
+    # so every parameter of every family writes its own.
+    label: str = field(kw_only=True)
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None

@@ -40,6 +40,8 @@ class ParameterOut(msgspec.Struct, omit_defaults=True):
     value: int | bool | Annotated[str, Meta(max_length=64)] | list[int]
     description: Annotated[str, Meta(max_length=2000)]
     reading: bool
+    # A short human name for the parameter ("Upper bonus threshold"), for a frontend to show.
+    label: Annotated[str, Meta(max_length=80)]
     value_type: Literal["boolean", "integer", "string", "integer_list"]
     settable: bool
     choices: list[Annotated[str, Meta(max_length=64)]] | None = None
@@ -55,6 +57,7 @@ def parameters_out(game: GameInfo) -> list[ParameterOut]:
             list(p.value) if isinstance(p.value, tuple) else p.value,
             p.description,
             p.reading,
+            p.label,
             p.type,
             p.settable,
             list(p.choices) or None,

@@ -38,6 +38,8 @@ GLOSSARY: dict[str, str] = {
     "game": "A game's id, as `GET /games` lists them.",
     "how": "How the box scores, in English.",
     "id": "A stable identifier, lower case (`yahtzee`, `full_house`).",
+    "label": 'The parameter\'s short human name ("Upper bonus threshold"), for a page to show; '
+    "`name` is what a request sets.",
     "instance": "The path of the request that failed (RFC 9457).",
     "joker": "The Joker rule: `forced`, `free_choice` or `none`.",
     "joker_when_scratched": "Whether a 0 in the five-of-a-kind box still allows the Joker.",

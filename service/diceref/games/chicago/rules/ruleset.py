@@ -205,18 +205,19 @@ OBLIGATIONS = tuple(o.value for o in Obligation)
 KNOCKOUT = "immediate"
 
 
-def _choice(name: str, value: StrEnum, text: str) -> Parameter:
+def _choice(name: str, value: StrEnum, text: str, *, label: str) -> Parameter:
     return Parameter(
         name,
         value.value,
         text,
         reading=name not in STATED,
         choices=tuple(v.value for v in type(value)),
+        label=label,
     )
 
 
-def _flag(name: str, value: bool, text: str) -> Parameter:
-    return Parameter(name, value, text, reading=name not in STATED)
+def _flag(name: str, value: bool, text: str, *, label: str) -> Parameter:
+    return Parameter(name, value, text, reading=name not in STATED, label=label)
 
 
 def chicago(
@@ -311,6 +312,7 @@ def chicago(
                 minimum=1,
                 maximum=MAX_LIVES,
                 length=len(LIVES_TABLE),
+                label="Lives by player count",
             ),
             Parameter(
                 "high_values",
@@ -319,6 +321,7 @@ def chicago(
                 minimum=0,
                 maximum=MAX_FACE_VALUE,
                 length=6,
+                label="Face values under high",
             ),
             Parameter(
                 "low_values",
@@ -327,6 +330,7 @@ def chicago(
                 minimum=0,
                 maximum=MAX_FACE_VALUE,
                 length=6,
+                label="Face values under low",
             ),
             _choice(
                 "throw_limit",
@@ -334,6 +338,7 @@ def chicago(
                 "'starter': the starter throws 1 to 3 times and no later player may throw more "
                 "often (as written). 'free': every player may throw up to 3 times, whatever "
                 "the starter took.",
+                label="Throw limit",
             ),
             Parameter(
                 "two_sixes_conversion",
@@ -342,6 +347,7 @@ def chicago(
                 "rest of the turn; the other 6 goes back into the shaker; the third die may "
                 "be kept.",
                 choices=OBLIGATIONS,
+                label="Two sixes conversion",
             ),
             Parameter(
                 "three_sixes_conversion",
@@ -350,6 +356,7 @@ def chicago(
                 "third is thrown again. Under 'must', standing on 6-6-6 with a throw left "
                 "is illegal.",
                 choices=OBLIGATIONS,
+                label="Three sixes conversion",
             ),
             _flag(
                 "sixes_counted_as_they_lie",
@@ -358,6 +365,7 @@ def chicago(
                 "included (the text says 'rolls two 6s' and does not single out the dice just "
                 "thrown). False: only the sixes the throw itself brought count, so a kept 6 "
                 "and a new 6 convert nothing.",
+                label="Sixes counted as they lie",
             ),
             _flag(
                 "chicago_ends_round",
@@ -366,6 +374,7 @@ def chicago(
                 "turn ends, nobody else throws, no worst score is ruled. False: the lives "
                 "are taken and the round goes on ('the player to roll next' throws); the "
                 "Chicago is the thrower's score, and the worst score is ruled as usual.",
+                label="Chicago ends the round",
             ),
             _choice(
                 "next_starter_after_chicago",
@@ -374,6 +383,7 @@ def chicago(
                 "'lot', drawn by lot, so the ruling names none (the text: 'automatically "
                 "decided'); 'thrower', the player who threw it; 'next_in_turn', the next "
                 "player still in after the thrower.",
+                label="Next starter after a Chicago",
             ),
             _choice(
                 "starter_chicago_call",
@@ -383,6 +393,7 @@ def chicago(
                 "after any last throw, and the ruling shows the call and the score. When "
                 "the round goes on after a Chicago (chicago_ends_round false) the starter "
                 "always calls.",
+                label="Starter's call after a Chicago",
             ),
             _choice(
                 "one_six_five_victim",
@@ -391,6 +402,7 @@ def chicago(
                 "whom the roller names (as written); 'next_in_turn', the next player still "
                 "in after the roller, in the round's turn order (a named victim must be "
                 "that player, and may be left out).",
+                label="Who loses a life to 1-6-5",
             ),
             Parameter(
                 "one_six_five_round_goes_on",
@@ -399,6 +411,7 @@ def chicago(
                 "1-6-5 ends the round as a Chicago does (nobody else throws, no worst score, "
                 "the next starter drawn by lot).",
                 reading=True,
+                label="Round goes on after 1-6-5",
             ),
             _flag(
                 "specials_on_final_dice",
@@ -407,6 +420,7 @@ def chicago(
                 "gives it up. False: it counts on every throw that shows it, the victim "
                 "named on that throw, and the player may throw on (unless the 1-6-5 ends the "
                 "round).",
+                label="Specials on final dice only",
             ),
             Parameter(
                 "one_six_five_scores",
@@ -415,6 +429,7 @@ def chicago(
                 "worst-score rule: the text gives it one effect, the opponent's life, and no "
                 "protection. False: a 1-6-5 is never the worst score.",
                 reading=True,
+                label="1-6-5 counts as a score",
             ),
             Parameter(
                 "worst_tie_loser",
@@ -424,6 +439,7 @@ def chicago(
                 "higher on high, strictly lower on low), or 'earlier'.",
                 reading=True,
                 choices=tuple(t.value for t in TieLoser),
+                label="Loser of a worst-score tie",
             ),
             Parameter(
                 "knockout",
@@ -437,6 +453,7 @@ def chicago(
                 reading=True,
                 choices=(KNOCKOUT,),
                 settable=False,
+                label="Knockout",
             ),
             _choice(
                 "next_starter_when_worst_out",
@@ -444,6 +461,7 @@ def chicago(
                 "The worst score starts the next round; if that life was their last: "
                 "'next_in_turn', the next player still in after them in turn order; 'lot', "
                 "drawn by lot (the ruling names none).",
+                label="Next starter when the loser is out",
             ),
             _flag(
                 "seating_fixed",
@@ -452,6 +470,7 @@ def chicago(
                 "from its starter, skipping players who are out. False: each round sets its "
                 "own turn order (players change seats, or the starter picks who follows); "
                 "the starter is still the one the previous ruling named.",
+                label="Fixed seating",
             ),
         ),
     )

@@ -55,11 +55,13 @@ def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, 
             f"The {section} total must be {compare} this for the bonus.",
             minimum=0,
             maximum=MAX_BONUS_THRESHOLD,
+            label="Upper bonus threshold",
         ),
         Parameter(
             "upper_bonus_strictly_greater",
             bonus.strictly_greater,
             "True: the total must exceed the threshold; False: reaching it is enough.",
+            label="Bonus only above the threshold",
         ),
         Parameter(
             "upper_bonus_points",
@@ -67,6 +69,7 @@ def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, 
             f"The {section} bonus.",
             minimum=0,
             maximum=MAX_POINTS,
+            label="Upper bonus points",
         ),
     )
 
@@ -95,12 +98,29 @@ def five_of_a_kind_parameters(
             f"Per further five of a kind once '{rule.box}' holds its top value (0: none).",
             minimum=0,
             maximum=MAX_POINTS,
+            label="Extra five-of-a-kind bonus",
         ),
-        Parameter("joker", rule.joker.value, joker_text, choices=tuple(j.value for j in Joker)),
         Parameter(
-            "joker_when_scratched", rule.joker_when_scratched, scratched_text, scratched_reading
+            "joker",
+            rule.joker.value,
+            joker_text,
+            choices=tuple(j.value for j in Joker),
+            label="Joker rule",
         ),
-        Parameter("matching_upper_forced", rule.matching_upper_forced, forced_text, forced_reading),
+        Parameter(
+            "joker_when_scratched",
+            rule.joker_when_scratched,
+            scratched_text,
+            scratched_reading,
+            label="Joker after a scratched five of a kind",
+        ),
+        Parameter(
+            "matching_upper_forced",
+            rule.matching_upper_forced,
+            forced_text,
+            forced_reading,
+            label="Matching upper box first",
+        ),
     )
 
 
@@ -115,9 +135,15 @@ def play_parameters(
             f"Throws per turn, the first included ({MIN_THROWS} to {MAX_THROWS}).",
             minimum=MIN_THROWS,
             maximum=MAX_THROWS,
+            label="Throws per turn",
         ),
         Parameter(
-            "order", order.value, order_text, order_reading, choices=tuple(o.value for o in Order)
+            "order",
+            order.value,
+            order_text,
+            order_reading,
+            choices=tuple(o.value for o in Order),
+            label="Box order",
         ),
     )
 

@@ -44,7 +44,8 @@ POINTS_PARAMETERS = (
 # Readings with no coherent other value: reported (`settable: false`) so a frontend can show
 # them, and why no table plays them otherwise is in the description.  A request cannot set
 # them (`not_settable`), rather than have another value ignored.
-FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
+# name: (value, description, label)
+FIXED_READINGS: dict[str, tuple[bool | str, str, str]] = {
     "best_valuation": (
         True,
         "Dice set aside together are scored at their best split into combinations "
@@ -52,6 +53,7 @@ FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
         "text lists combinations without saying how overlapping ones count. Not settable: "
         "a player always claims the best split, and no table names a worse one to use "
         "instead.",
+        "Best valuation",
     ),
     "set_aside_scores_completely": (
         True,
@@ -60,12 +62,14 @@ FIXED_READINGS: dict[str, tuple[bool | str, str]] = {
         "non-scoring dice allowed, a player would set aside all six after any scoring "
         "throw (one 5 and five junk dice) and throw six again, so hot dice and the "
         "Yardkle risk would mean nothing; no Farkle table plays that.",
+        "Every set-aside die scores",
     ),
     "turn_order": (
         "players_as_listed",
         "The first listed player starts; play passes to the next listed ('to the left'). "
         "Not settable: how the starter is chosen (highest throw, youngest) is expressed by "
         "listing the players in that order; within a game no table plays another order.",
+        "Turn order",
     ),
 }
 
@@ -195,13 +199,15 @@ class YardkleRules:
 
     @cached_property
     def parameters(self) -> tuple[Parameter, ...]:
-        def points(name: str, text: str, maximum: int = MAX_POINTS) -> Parameter:
+        def points(name: str, text: str, maximum: int = MAX_POINTS, *, label: str) -> Parameter:
             least = 1 if name in ("single_one", "single_five") else 0
-            return Parameter(name, getattr(self, name), text, minimum=least, maximum=maximum)
+            return Parameter(
+                name, getattr(self, name), text, minimum=least, maximum=maximum, label=label
+            )
 
         fixed = tuple(
-            Parameter(name, value, text, reading=True, settable=False)
-            for name, (value, text) in FIXED_READINGS.items()
+            Parameter(name, value, text, reading=True, settable=False, label=label)
+            for name, (value, text, label) in FIXED_READINGS.items()
         )
         return (
             Parameter(
@@ -210,28 +216,48 @@ class YardkleRules:
                 "Dice thrown at the start of a turn and after hot dice.",
                 minimum=1,
                 maximum=6,
+                label="Dice per turn",
             ),
-            points("single_one", "A single 1 (it must score)."),
-            points("single_five", "A single 5 (it must score)."),
+            points("single_one", "A single 1 (it must score).", label="Single 1"),
+            points("single_five", "A single 5 (it must score).", label="Single 5"),
             points(
                 "three_ones",
                 "Three 1s. The Farkle Facts table gives 300; many tables use 1,000.",
+                label="Three 1s",
             ),
             points(
                 "three_of_a_kind_per_pip",
                 "Three 2s..6s score the face times this (0: they do not score).",
                 MAX_POINTS // 10,
+                label="Three of a kind, per pip",
             ),
-            points("four_of_a_kind", "Four of any face (0: not a combination)."),
-            points("five_of_a_kind", "Five of any face (0: not a combination)."),
-            points("six_of_a_kind", "Six of any face (0: not a combination)."),
-            points("straight", "1-2-3-4-5-6 in one throw (0: not a combination)."),
-            points("three_pairs", "Three pairs in one throw (0: not a combination)."),
+            points(
+                "four_of_a_kind", "Four of any face (0: not a combination).", label="Four of a kind"
+            ),
+            points(
+                "five_of_a_kind", "Five of any face (0: not a combination).", label="Five of a kind"
+            ),
+            points(
+                "six_of_a_kind", "Six of any face (0: not a combination).", label="Six of a kind"
+            ),
+            points(
+                "straight", "1-2-3-4-5-6 in one throw (0: not a combination).", label="Straight"
+            ),
+            points(
+                "three_pairs",
+                "Three pairs in one throw (0: not a combination).",
+                label="Three pairs",
+            ),
             points(
                 "four_of_a_kind_with_pair",
                 "Four of one face and a pair of another in one throw (0: not a combination).",
+                label="Four of a kind with a pair",
             ),
-            points("two_triplets", "Two triplets in one throw (0: not a combination)."),
+            points(
+                "two_triplets",
+                "Two triplets in one throw (0: not a combination).",
+                label="Two triplets",
+            ),
             Parameter(
                 "groups_distinct_faces",
                 self.groups_distinct_faces,
@@ -240,6 +266,7 @@ class YardkleRules:
                 "a pair is not three pairs. Four with a pair is listed on its own at the same "
                 "1,500, and six of a kind outscores both, so no score changes with this.",
                 reading=True,
+                label="Groups of distinct faces",
             ),
             Parameter(
                 "entry_minimum",
@@ -249,6 +276,7 @@ class YardkleRules:
                 "before that is not a legal end of turn.",
                 minimum=0,
                 maximum=MAX_POINTS,
+                label="Entry minimum",
             ),
             Parameter(
                 "target",
@@ -256,6 +284,7 @@ class YardkleRules:
                 "Total that starts the last turns.",
                 minimum=1,
                 maximum=MAX_TARGET,
+                label="Target score",
             ),
             Parameter(
                 "target_inclusive",
@@ -263,6 +292,7 @@ class YardkleRules:
                 "Banking exactly the target starts the last turns: 'over 10,000' is read as "
                 "'10,000 or more', as most published tables do.",
                 reading=True,
+                label="Target reached at equal",
             ),
             Parameter(
                 "hot_dice_optional",
@@ -273,6 +303,7 @@ class YardkleRules:
                 "hot dice'), so banking right after hot dice is refused and the coach "
                 "values that state as a throw.",
                 reading=True,
+                label="Hot dice optional",
             ),
             Parameter(
                 "last_turns",
@@ -284,6 +315,7 @@ class YardkleRules:
                 "many turns); none (the game ends at once: first to the target wins).",
                 reading=True,
                 choices=LAST_TURNS,
+                label="Last turns",
             ),
             Parameter(
                 "ties_share_win",
@@ -293,6 +325,7 @@ class YardkleRules:
                 "leader, not equal him ('beat the high score'); the standings rank tied "
                 "totals the same way.",
                 reading=True,
+                label="Ties share the win",
             ),
             *fixed,
         )

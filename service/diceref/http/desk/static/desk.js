@@ -78,37 +78,19 @@ function problemWords(response, problem) {
   return { message, errors };
 }
 
+/** The connection's state, said on the status of the tab being shown (where the person is). */
 function online(up) {
-  const status = document.getElementById("status");
+  const status = statusOf(shownTab());
   if (!up) status.textContent = "Offline: entries kept, not checked";
   else if (status.textContent.startsWith("Offline")) status.textContent = "Back online";
 }
 
-// What this service version accepts, read from its own OpenAPI document (the page must work
-// before and after house rules, and play to a target, arrive).
-const features = { rules: false, target: false, distributions: false };
-async function loadFeatures() {
-  const doc = await get("/schema/openapi.json");
-  if (!doc.ok) return;
-  const schemas = doc.data.components?.schemas ?? {};
-  features.rules = Boolean(schemas.CheckRequest?.properties?.rules);
-  features.target = Boolean(requestFields(doc.data, "/holds").target);
-  features.distributions = Boolean(requestFields(doc.data, "/distributions").target);
-}
+// The page is served by the service it calls, so it knows what that service takes (house
+// rules, a target to reach, its distributions) without asking: no OpenAPI document is read.
 
-/** The properties of the JSON body an operation (POST `path`) takes, its $ref followed. */
-function requestFields(doc, path) {
-  let schema = doc.paths?.[path]?.post?.requestBody?.content?.["application/json"]?.schema;
-  const ref = schema?.$ref;
-  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
-    schema = doc.components?.schemas?.[ref.slice("#/components/schemas/".length)];
-  }
-  return schema?.properties ?? {};
-}
-
-/** The body with the chosen house rules, when the service takes them and any are set. */
+/** The body with the chosen house rules, when any are set. */
 function withRules(body, rules) {
-  if (features.rules && rules && Object.keys(rules).length) return { ...body, rules };
+  if (rules && Object.keys(rules).length) return { ...body, rules };
   return body;
 }
 
@@ -195,7 +177,7 @@ function undo() {
   save();
   updateUndo();
   render();
-  say("Undone");
+  say(shownTab(), "Undone");
   refreshAll().then(render); // the rulings of the event as it is again
 }
 
@@ -215,7 +197,7 @@ function h(tag, attrs = {}, ...children) {
     else if (key === "value") node.value = value;
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) { // nested lists of pieces: one line of text and dice
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -251,7 +233,11 @@ function field(text, control, hint) {
   return h("label", {}, text, control, hint ? h("span", { class: "hint" }, hint) : null);
 }
 
-function say(text) { document.getElementById("status").textContent = text; }
+// Each tab has its own status line (index.html: `#<tab>-status`, aria-live polite); a tab
+// writes only its own, so the Chicago tab never says "Sheets checked".
+const statusOf = (tab) => document.getElementById(`${tab}-status`);
+const shownTab = () => (TABS.includes(event.tab) ? event.tab : "sheets");
+function say(tab, text) { statusOf(tab).textContent = text; }
 
 function showBanner(text) {
   const banner = document.getElementById("banner");
@@ -272,6 +258,19 @@ function parseDice(text) {
 }
 
 const diceText = (dice) => (dice && dice.length ? dice.join(" ") : "none");
+const FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+/** Dice drawn as dice (⚁ ⚂ ⚃) for the eye, read as their numbers ("2 3 4"): the numbers are
+ * visually hidden text (first, so the line reads "throw 1: 2 3 4 (call high)"), the faces
+ * hidden from screen readers. */
+function diceFaces(dice) {
+  if (!dice || !dice.length) return "none";
+  return h("span", { class: "dice-faces" }, h("span", { class: "visually-hidden" }, diceText(dice)),
+    h("span", { "aria-hidden": "true", title: diceText(dice) }, dice.map((d) => FACES[d - 1] ?? String(d)).join("")));
+}
+
+/** Children with `separator` between each: the pieces of one line of text and dice. */
+const joined = (pieces, separator) => pieces.flatMap((piece, i) => (i ? [separator, piece] : [piece]).flat());
 const roll = (count) => Array.from({ length: count }, () => 1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 6));
 const num = (value) => (Number.isInteger(value) ? String(value) : Number(value).toFixed(2));
 const sameDice = (a, b) => [...a].sort().join() === [...b].sort().join();
@@ -348,17 +347,17 @@ async function runCheck() {
   if (!event.sheets.players.length) { sheetState.check = null; sheetState.pending = false; renderSheetResults(); return; }
   const { body, local } = sheetRequest();
   sheetState.localProblems = local;
-  say("Checking…");
+  say("sheets", "Checking…");
   const answer = await post("/scorecards/check", body);
   if (!current()) return; // the entries changed since: the later check's answer is shown
   sheetState.pending = false;
   if (answer.ok) {
     sheetState.check = answer.data;
     sheetState.error = null;
-    say("Sheets checked");
+    say("sheets", "Sheets checked");
   } else {
     sheetState.error = answer;
-    if (!answer.offline) say("The service refused the sheets");
+    if (!answer.offline) say("sheets", "The service refused the sheets");
     else setTimeout(scheduleCheck, 5000); // poor Wi-Fi: try again until the service answers
   }
   renderSheetResults();
@@ -456,9 +455,37 @@ function sheetCell(index, box, boxIndex) {
     points, dice, reason ? h("span", { class: "reason", id: reasonId }, reason) : null));
 }
 
+// What a rule control sets when it is cleared: the game's own value (no override sent).
+const DEFAULT_RULE = Symbol("the game's default");
+
+const rulesSummary = () => `House rules (${Object.keys(event.sheets.rules).length} changed)`;
+
+/** The hint under a rule: the service describes the game's own value only, so once another
+ * value is chosen the hint says so instead of describing a rule that is no longer played. */
+function ruleHint(parameter, chosen, cleared = false) {
+  const notes = [parameter.reading ? " (a reading of the rulebook)" : "", parameter.settable === false ? " (fixed in this game)" : ""];
+  if (cleared) return [`Empty: the game's default, ${JSON.stringify(parameter.value)}, is played.`, ...notes].join("");
+  if (JSON.stringify(chosen) === JSON.stringify(parameter.value)) return [parameter.description, ...notes].join("");
+  return `Set here to ${JSON.stringify(chosen)} (the game's own: ${JSON.stringify(parameter.value)}).`;
+}
+
+/** The control, read with the text of the element `id` as its description. */
+function described(control, id) {
+  control.setAttribute("aria-describedby", id);
+  return control;
+}
+
+/** After a rule changes: the summary's count and the rule's hint follow it at once. */
+function showRuleChange(parameter, chosen, cleared) {
+  const summary = document.getElementById("rules-summary");
+  if (summary) summary.textContent = rulesSummary();
+  const hint = document.getElementById(`rule-hint-${parameter.name}`);
+  if (hint) hint.textContent = ruleHint(parameter, chosen, cleared);
+}
+
 /** A control for one rule parameter, typed as `GET /games/{game}` describes it. */
 function ruleControl(parameter, id, chosen, set) {
-  const disabled = !features.rules || parameter.settable === false;
+  const disabled = parameter.settable === false;
   const type = parameter.value_type ?? typeof parameter.value;
   if (parameter.choices) {
     return h("select", { id, disabled, onchange: (e) => set(e.target.value) },
@@ -468,8 +495,10 @@ function ruleControl(parameter, id, chosen, set) {
     return h("input", { type: "checkbox", id, checked: chosen, disabled, onchange: (e) => set(e.target.checked) });
   }
   if (type === "integer" || type === "number") {
+    // An empty field is the game's default (the override dropped), never 0.
     return h("input", { type: "number", id, value: chosen, disabled, min: parameter.minimum, max: parameter.maximum,
-      step: type === "integer" ? 1 : "any", onchange: (e) => set(Number(e.target.value)) });
+      placeholder: `default ${parameter.value}`, step: type === "integer" ? 1 : "any",
+      onchange: (e) => set(e.target.value.trim() === "" ? DEFAULT_RULE : Number(e.target.value)) });
   }
   if (type === "string") return h("input", { id, value: chosen, disabled, onchange: (e) => set(e.target.value) });
   // lists and other values: written as JSON, as the service shows them
@@ -482,9 +511,7 @@ async function renderRules(container) {
   const details = await gameDetails(event.sheets.game);
   container.replaceChildren();
   if (!details) { container.append(problemBox("The service did not describe this game.")); return; }
-  const note = features.rules
-    ? "Change a rule to play a house variant: the sheets, the dice and the coach of this game follow the rules chosen here."
-    : "This service version plays the built-in rules only (it takes no house rules); they are listed for reference.";
+  const note = "Change a rule to play a house variant: the sheets, the dice and the coach of this game follow the rules chosen here.";
   container.append(h("p", { class: "hint" }, note));
   if (Object.keys(event.sheets.rules).length) {
     container.append(h("button", { type: "button", onclick: () => { change((e) => { e.sheets.rules = {}; }); scheduleCheck(); } }, "Back to the built-in rules"));
@@ -494,16 +521,21 @@ async function renderRules(container) {
     const chosen = parameter.name in event.sheets.rules ? event.sheets.rules[parameter.name] : parameter.value;
     const set = (value) => {
       delete sheetState.ruleProblems[parameter.name];
+      const cleared = value === DEFAULT_RULE;
       change((e) => {
-        if (JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
+        if (cleared || JSON.stringify(value) === JSON.stringify(parameter.value)) delete e.sheets.rules[parameter.name];
         else e.sheets.rules[parameter.name] = value;
       }, { redraw: false });
+      showRuleChange(parameter, cleared ? parameter.value : value, cleared);
       scheduleCheck();
     };
-    container.append(h("div", { class: "row rule" }, h("label", { for: id }, parameter.name),
-      ruleControl(parameter, id, chosen, set),
-      h("span", { class: "hint" }, parameter.description, parameter.reading ? " (a reading of the rulebook)" : "",
-        parameter.settable === false ? " (fixed in this game)" : ""),
+    const hintId = `rule-hint-${parameter.name}`;
+    // The service's human label, with the id a request sets as secondary text.
+    const name = h("label", { for: id }, parameter.label ?? parameter.name, " ",
+      h("span", { class: "rule-id" }, parameter.name));
+    container.append(h("div", { class: "row rule" }, name,
+      described(ruleControl(parameter, id, chosen, set), hintId),
+      h("span", { class: "hint", id: hintId, "aria-live": "polite" }, ruleHint(parameter, chosen)),
       h("span", { class: "reason", "data-rule-reason": parameter.name })));
   }
   renderSheetResults();
@@ -522,7 +554,7 @@ function renderSheets(panel) {
       scheduleCheck();
     }))),
     h("details", { open: sheetState.rulesOpen, ontoggle: (e) => { sheetState.rulesOpen = e.target.open; } },
-      h("summary", {}, `House rules (${Object.keys(event.sheets.rules).length} changed)`), rulesBox),
+      h("summary", { id: "rules-summary" }, rulesSummary()), rulesBox),
     addPlayerForm("sheet", (name) => {
       change((e) => e.sheets.players.push({ name, entries: {}, extra_bonus: "" }));
       scheduleCheck();
@@ -626,7 +658,7 @@ function boxesOf(game) { return catalogue.byId[game]?.boxes ?? []; }
 
 /** The house rules the coach plays a game under: the sheets' when it is their game. */
 const rulesOf = (game) => (game === event.sheets.game ? event.sheets.rules : {});
-const throwsPerTurn = (game) => (features.rules && rulesOf(game).throws_per_turn) || catalogue.byId[game].throws_per_turn;
+const throwsPerTurn = (game) => rulesOf(game).throws_per_turn || catalogue.byId[game].throws_per_turn;
 
 const sleep = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
 const RETRY_LIMIT = 720; // an hour of 5-second waits: a solve that long has failed
@@ -662,7 +694,7 @@ async function askCoach({ game, dice, throwsLeft, filled, extraBonus, target = n
   const scorecard = { filled, extra_bonus: extraBonus };
   const body = withRules({ game, dice, throws_left: throwsLeft, scorecard }, rulesOf(game));
   if (target !== null) body.target = target;
-  const forecast = target !== null && features.distributions ? askForecast(game, scorecard, target, current) : null;
+  const forecast = target !== null ? askForecast(game, scorecard, target, current) : null;
   const answer = await askUntilSolved("options", "/holds", body, current);
   if (answer === null) return; // asked again since: that answer is the one shown
   coachState.busy = false;
@@ -714,7 +746,7 @@ function adviceTable(advice, onChoose) {
   const toTarget = advice.target !== undefined;
   const rows = advice.options.map((o, index) => h("tr", { class: o.best ? "best" : "", "data-option": index },
     h("td", { class: "num" }, index + 1),
-    h("td", {}, o.kind === "keep" ? `Keep ${diceText(o.keep)}` : `Score ${o.name}: ${o.points}` +
+    h("td", {}, o.kind === "keep" ? ["Keep ", diceFaces(o.keep)] : `Score ${o.name}: ${o.points}` +
       (o.upper_bonus ? ` + upper bonus ${o.upper_bonus}` : "") + (o.extra_bonus ? ` + extra bonus ${o.extra_bonus}` : ""),
     o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
     toTarget ? h("td", { class: "num", "data-chance": o.win_probability }, percent(o.win_probability)) : null,
@@ -827,12 +859,12 @@ function renderCoach(panel) {
   const card = h("select", { id: "coach-card", onchange: (e) => change((ev) => { ev.coach.card = e.target.value; }, { redraw: false }) },
     h("option", { value: "" }, "an empty scorecard"),
     c.game === event.sheets.game ? event.sheets.players.map((p) => h("option", { value: p.name, selected: p.name === c.card }, `${p.name}'s sheet`)) : []);
-  const target = features.target ? typedField("input", { id: "coach-target", value: c.target, type: "number", min: 0, step: 1, inputmode: "numeric",
-    onchange: (e) => { consumed("coach-target"); change((ev) => { ev.coach.target = e.target.value.trim(); }, { redraw: false }); } }) : null;
+  const target = typedField("input", { id: "coach-target", value: c.target, type: "number", min: 0, step: 1, inputmode: "numeric",
+    onchange: (e) => { consumed("coach-target"); change((ev) => { ev.coach.target = e.target.value.trim(); }, { redraw: false }); } });
   const ask = async () => {
     const parsed = parseDice(dice.value);
     if (parsed === null) { coachState.error = "The dice are faces 1 to 6, e.g. 2 3 4 6 6."; render(); return; }
-    const wanted = target ? target.value.trim() : "";
+    const wanted = target.value.trim();
     if (wanted && !/^\d+$/.test(wanted)) {
       coachState.error = "The total to reach is a whole number of points, e.g. 250 (or leave it empty)."; render(); return;
     }
@@ -850,7 +882,7 @@ function renderCoach(panel) {
       h("button", { type: "button", onclick: () => { dice.value = roll(info.dice_count).join(" "); dice.dispatchEvent(new Event("change")); } }, "Roll"),
       field("Throws left", throwsLeft),
       field("Scorecard", card),
-      target ? field("Play to reach", target, "a final total; empty: the best expected total") : null,
+      field("Play to reach", target, "a final total; empty: the best expected total"),
       h("button", { type: "submit", class: "primary" }, "Ask the coach"))));
   panel.append(solvingNote() ?? "");
   if (!c.play) {
@@ -858,7 +890,7 @@ function renderCoach(panel) {
     const advice = coachState.advice;
     if (advice) {
       panel.append(h("div", { class: "card", id: "coach-advice" },
-        h("h3", {}, `Options for ${diceText(advice.dice)} with ${advice.throws_left} throws left` +
+        h("h3", {}, "Options for ", diceFaces(advice.dice), ` with ${advice.throws_left} throws left` +
           (advice.target !== undefined ? `, playing to reach ${advice.target}` : "")), adviceTable(advice)));
     }
     panel.append(forecastCard() ?? "");
@@ -909,7 +941,7 @@ function renderPlay(info) {
     box.append(renderReview(play));
   }
   box.append(h("details", {}, h("summary", {}, `Decisions recorded (${play.decisions.length})`),
-    h("ol", {}, play.decisions.map((d) => h("li", {}, `Turn ${d.turn}: ${diceText(d.dice)}, ${d.throws_left} left: ${d.choice}` +
+    h("ol", {}, play.decisions.map((d) => h("li", {}, `Turn ${d.turn}: `, diceFaces(d.dice), `, ${d.throws_left} left: ${d.choice}` +
       (d.loss > 1e-9 ? ` (cost ${num(d.loss)} against ${d.best})` : " (best)"))))));
   box.append(h("button", { type: "button", onclick: () => { coachState.advice = null; coachState.review = null; coachState.final = null;
     change((e) => { e.coach.play = null; }); } }, "Leave this game"));
@@ -1027,7 +1059,7 @@ function renderReview(play) {
   box.append(h("h4", {}, "The costliest decisions"));
   box.append(r.costliest.length
     ? h("ol", { id: "review-costliest" }, r.costliest.map((d) => h("li", {},
-      `Turn ${d.turn_index + 1}, throw ${d.throw} (${diceText(d.dice)}, ${d.throws_left} throw${d.throws_left === 1 ? "" : "s"} left): ` +
+      `Turn ${d.turn_index + 1}, throw ${d.throw} (`, diceFaces(d.dice), `, ${d.throws_left} throw${d.throws_left === 1 ? "" : "s"} left): ` +
       `chose ${optionText(d.chosen)}; best ${d.best_options.map(optionText).join(" or ")}; cost ${num(d.loss)}.`)))
     : h("p", { class: "ok" }, "No decision cost anything: every choice was one of the best."));
   return box;
@@ -1077,7 +1109,7 @@ function describeRound(round, number) {
     h("ul", {}, lines.map((l) => h("li", {}, l))),
     h("div", { class: "scroll" }, h("table", { "aria-label": `Round ${number} turns` },
       h("thead", {}, h("tr", {}, ["Player", "Dice", "Score", "Throws", "Lives"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, round.turns.map((t) => h("tr", {}, h("td", {}, t.player), h("td", {}, diceText(t.dice)),
+      h("tbody", {}, round.turns.map((t) => h("tr", {}, h("td", {}, t.player), h("td", {}, diceFaces(t.dice)),
         h("td", { class: "num" }, t.score ?? "—"), h("td", { class: "num" }, t.throw_count),
         h("td", {}, `${t.lives} → ${t.lives_after}${t.out ? " (out)" : ""}`)))))),
     h("p", { class: "ruling" }, round.game_over ? `Game over: ${round.winner ?? "no one"} wins.` : `Next starter: ${round.next_starter ?? "drawn by lot"}.`));
@@ -1116,10 +1148,11 @@ function renderChicagoDraft() {
   const draft = ch.draft;
   card.append(h("h3", {}, `Round ${ch.rounds.length + 1}: recording`));
   card.append(h("ol", {}, draft.turns.map((t, ti) => h("li", { class: ti === draft.current ? "best" : "" },
-    `${t.player}: `, t.throws.length ? t.throws.map((th, i) => {
+    `${t.player}: `, t.throws.length ? joined(t.throws.map((th, i) => {
       const note = chicagoState.throwNotes[`${ti}/${i}`];
-      return `throw ${i + 1}: ${diceText(th.dice)}${th.call ? ` (call ${th.call})` : ""}${th.kept ? ` (kept ${diceText(th.kept)})` : ""}${th.conversion ? ` (${th.conversion.replace("_", " ")} converted)` : ""}${th.victim ? ` (victim ${th.victim})` : ""}${note ? ` — ${note}` : ""}`;
-    }).join("; ") : (ti === draft.current ? "throwing" : "waits")))));
+      return [`throw ${i + 1}: `, diceFaces(th.dice), th.call ? ` (call ${th.call})` : "", th.kept ? [" (kept ", diceFaces(th.kept), ")"] : "",
+        th.conversion ? ` (${th.conversion.replace("_", " ")} converted)` : "", th.victim ? ` (victim ${th.victim})` : "", note ? ` — ${note}` : ""];
+    }), "; ") : (ti === draft.current ? "throwing" : "waits")))));
   if (draft.current < draft.turns.length) {
     const turn = draft.turns[draft.current];
     const firstOfRound = draft.current === 0 && turn.throws.length === 0;
@@ -1250,7 +1283,8 @@ function renderYardkleDraft(game) {
   const card = h("div", { class: "card", id: "yardkle-draft" }, h("h3", {}, `${player}'s turn${game.last_turns_due.includes(player) ? " (last turn)" : ""}`));
   const throws = y.draft?.throws ?? [];
   const onPad = game.standings.find((s) => s.player === player)?.on_pad ?? false;
-  card.append(h("p", {}, throws.length ? `Throws: ${throws.map((t) => `${diceText(t.dice)} → set aside ${diceText(t.set_aside)}`).join("; ")}. Turn so far: ${yardkleState.turnPoints}.` : "No throw yet."));
+  card.append(h("p", {}, throws.length ? ["Throws: ", joined(throws.map((t) => [diceFaces(t.dice), " → set aside ", diceFaces(t.set_aside)]), "; "),
+    `. Turn so far: ${yardkleState.turnPoints}.`] : "No throw yet."));
   const dice = typedField("input", { id: "yardkle-dice", autocomplete: "off", inputmode: "numeric" });
   const setAside = typedField("input", { id: "yardkle-set-aside", autocomplete: "off", inputmode: "numeric" });
   const message = h("div", { "aria-live": "polite" });
@@ -1301,11 +1335,11 @@ function renderYardkleDraft(game) {
 
 function renderYardkleAdvice(container, setAside) {
   const advice = yardkleState.advice;
-  container.replaceChildren(h("h3", {}, `The coach on ${diceText(advice.dice)}`),
-    h("div", { class: "scroll" }, h("table", { "aria-label": "The coach's set-asides, best first" },
+  container.replaceChildren(h("h3", {}, "The coach on ", diceFaces(advice.dice)),
+    h("div", { class: "scroll" }, h("table", { class: "compact", "aria-label": "The coach's set-asides, best first" },
       h("thead", {}, h("tr", {}, ["#", "Set aside", "Then", "Expected points", "Cost", ""].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, advice.options.map((o) => h("tr", { class: o.best ? "best" : "" },
-        h("td", { class: "num" }, o.rank), h("td", {}, `${diceText(o.set_aside)} (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
+        h("td", { class: "num" }, o.rank), h("td", {}, diceFaces(o.set_aside), ` (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
         h("td", {}, o.decision === "bank" ? `bank ${o.turn_points}` : `throw ${o.dice_left_count} on`),
         h("td", { class: "num" }, num(o.expected_points)), h("td", { class: "num" }, o.best ? "—" : `−${num(o.loss)}`),
         h("td", {}, h("button", { type: "button", "aria-label": `Set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.dispatchEvent(new Event("input")); setAside.focus(); } }, "Use"))))))));
@@ -1369,7 +1403,7 @@ function renderEvent(panel) {
 const RENDERERS = { sheets: renderSheets, coach: renderCoach, chicago: renderChicago, yardkle: renderYardkle, event: renderEvent };
 
 function render() {
-  const tab = TABS.includes(event.tab) ? event.tab : "sheets";
+  const tab = shownTab();
   const focused = document.activeElement?.id;
   for (const button of document.querySelectorAll("button.tab")) {
     button.setAttribute("aria-current", button.dataset.tab === tab ? "page" : "false");
@@ -1378,6 +1412,7 @@ function render() {
     const panel = document.getElementById(name);
     panel.hidden = name !== tab;
     panel.classList.toggle("printing", name === tab);
+    statusOf(name).hidden = name !== tab;
   }
   RENDERERS[tab](document.getElementById(tab));
   if (focused) document.getElementById(focused)?.focus();
@@ -1388,8 +1423,21 @@ async function refreshAll() {
   scheduleCheck();
 }
 
+/** --bar-height: the sticky header's height (it wraps on narrow screens, and is not sticky
+ * on a phone), which the page keeps clear when it scrolls to a control (desk.css). */
+function trackHeaderHeight() {
+  const bar = document.querySelector("header.bar");
+  const measure = () => {
+    const sticky = getComputedStyle(bar).position === "sticky";
+    document.documentElement.style.setProperty("--bar-height", `${sticky ? bar.offsetHeight : 0}px`);
+  };
+  new ResizeObserver(measure).observe(bar);
+  measure();
+}
+
 async function start() {
   awaiting(0);
+  trackHeaderHeight();
   document.getElementById("undo").addEventListener("click", undo);
   document.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "z" && !["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName)) {
@@ -1407,7 +1455,7 @@ async function start() {
   window.addEventListener("online", () => { scheduleCheck(); });
   updateUndo();
   render();
-  const [games] = await Promise.all([get("/games"), loadFeatures()]);
+  const games = await get("/games");
   // The games are kept too, so that a page reopened while the service is out of reach
   // still shows the sheets (they are checked once it answers).
   let list = games.ok ? games.data : null;
