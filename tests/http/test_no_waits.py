@@ -31,6 +31,7 @@ UNPUBLISHED = {("GET", "/readyz"), ("GET", "/metrics")}  # probes outside the do
 DESK_FILES = {
     "/": "/",
     "/desk/{file_path:path}": "/desk/desk.js",
+    "/desk-sw.js": "/desk-sw.js",
     "/docs-assets/redoc.standalone.js": "/docs-assets/redoc.standalone.js",
     "/docs-assets/redoc/{file_path:path}": "/docs-assets/redoc/logo-mini.svg",
     "/docs-assets/swagger-ui/{file_path:path}": "/docs-assets/swagger-ui/swagger-ui.css",
