@@ -159,15 +159,24 @@ class Watched:
         assert self.page.evaluate(UNLABELLED) == [], "controls without a label"
         assert self.page.evaluate(LOW_CONTRAST) == [], "text below 4.5:1 contrast"
 
-    def screenshot(self, name: str, viewport: dict[str, int]) -> Path:
+    def screenshot(
+        self, name: str, viewport: dict[str, int], show: str | None = None, at: str = "center"
+    ) -> Path:
+        """A capture of the viewport, as a person sees the page: `show` scrolled `at` its
+        middle or "start" (else the page's top).  Not a full-page capture, which draws the sticky
+        header across the middle of a long page with a blank band above it."""
         self.page.set_viewport_size(viewport)
+        if show is None:
+            self.page.evaluate("() => window.scrollTo(0, 0)")
+        else:
+            self.page.locator(show).first.evaluate("(e, at) => e.scrollIntoView({block: at})", at)
         self.page.wait_for_timeout(150)  # the layout settles
         # The pictures in docs/desk.md are made by these steps; a run redraws them only when
         # asked (DICEREF_DOCS_SCREENSHOTS=1), since random dice would change them every run.
         folder = DOCS / "desk" if os.environ.get("DICEREF_DOCS_SCREENSHOTS") == "1" else SHOTS
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=False)
         return path
 
 
@@ -248,7 +257,7 @@ def test_two_sheets_one_impossible_entry_corrected_then_totals_ranking_reload(
     expect(summary).to_contain_text("Bob: fours: impossible value: no throw can score 9")
     expect(page.locator("#ranking li").nth(1)).to_contain_text("(not valid")
     desk.check_usable()
-    desk.screenshot("sheets-problem-laptop.png", LAPTOP)
+    desk.screenshot("sheets-problem-laptop.png", LAPTOP, show="#sheet-messages")
 
     page.fill("#points-1-fours", "8")
     page.press("#points-1-fours", "Enter")
@@ -375,7 +384,7 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     round_one = page.locator('[data-round="1"]')
     expect(round_one).to_contain_text("Ann loses a life")
     expect(round_one.locator(".ruling")).to_have_text("Next starter: Ann.")
-    desk.screenshot("chicago-phone.png", PHONE)
+    desk.screenshot("chicago-phone.png", PHONE, show='[data-round="1"]')
     desk.check_usable()
     page.set_viewport_size(LAPTOP)
 
@@ -470,7 +479,7 @@ def test_the_coach_ranks_a_throw_then_a_played_game_gets_the_services_review(
     second = answer["options"][1]
     if not second["best"]:
         expect(rows.nth(1)).to_contain_text(f"−{second['loss']:.2f}")
-    desk.screenshot("coach-phone.png", PHONE)
+    desk.screenshot("coach-phone.png", PHONE, show="#coach-advice", at="start")
     desk.check_usable()
     page.set_viewport_size(LAPTOP)
 
@@ -536,7 +545,7 @@ def test_the_coach_ranks_a_throw_then_a_played_game_gets_the_services_review(
         expect(row).to_contain_text(f"best {option_text(d['best_options'][0])}")
         expect(row).to_contain_text(f"cost {num(d['loss'])}.")
     desk.check_usable()
-    desk.screenshot("review-laptop.png", LAPTOP)
+    desk.screenshot("review-laptop.png", LAPTOP, show="#review-costliest")
 
     # The service's problem in words, and the review asked for again once it answers.
     desk.allow_status(503)
@@ -686,7 +695,7 @@ def test_the_coach_plays_to_reach_a_target_with_the_cards_chance_and_final_total
     expect(chart).to_have_attribute("aria-labelledby", summary_id or "")
     expect(chart).to_have_attribute("role", "img")
     desk.check_usable()
-    desk.screenshot("coach-target-laptop.png", LAPTOP)
+    desk.screenshot("coach-target-laptop.png", LAPTOP, show="#coach-forecast")
     page.set_viewport_size(PHONE)
     desk.check_usable()
     page.set_viewport_size(LAPTOP)
