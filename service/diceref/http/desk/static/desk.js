@@ -753,7 +753,7 @@ function adviceTable(advice, onChoose) {
     h("td", { class: "num" }, num(o.expected_total)),
     h("td", { class: "num" }, o.best ? "—" : toTarget ? `−${percent(o.loss)}` : `−${num(o.loss)}`),
     onChoose ? h("td", {}, h("button", { type: "button", onclick: () => onChoose(o),
-      "aria-label": o.kind === "keep" ? `Keep ${diceText(o.keep)} and throw` : `Score ${o.name}` }, o.kind === "keep" ? "Keep, throw" : "Score")) : null));
+      "aria-label": o.kind === "keep" ? `Keep, throw: keep ${diceText(o.keep)} and throw the rest` : `Score ${o.name}` }, o.kind === "keep" ? "Keep, throw" : "Score")) : null));
   return h("div", { class: "scroll" }, h("table", { "aria-label": toTarget ? `The coach's options, the best chance to reach ${advice.target} first` : "The coach's options, best first" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Choice"),
       toTarget ? h("th", { scope: "col", class: "num" }, `Chance to reach ${advice.target}`) : null,
@@ -1342,7 +1342,7 @@ function renderYardkleAdvice(container, setAside) {
         h("td", { class: "num" }, o.rank), h("td", {}, diceFaces(o.set_aside), ` (${o.points})`, o.best ? h("span", { class: "best-mark" }, " ★ best") : null),
         h("td", {}, o.decision === "bank" ? `bank ${o.turn_points}` : `throw ${o.dice_left_count} on`),
         h("td", { class: "num" }, num(o.expected_points)), h("td", { class: "num" }, o.best ? "—" : `−${num(o.loss)}`),
-        h("td", {}, h("button", { type: "button", "aria-label": `Set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.dispatchEvent(new Event("input")); setAside.focus(); } }, "Use"))))))));
+        h("td", {}, h("button", { type: "button", "aria-label": `Use: set aside ${diceText(o.set_aside)}`, onclick: () => { setAside.value = o.set_aside.join(" "); setAside.dispatchEvent(new Event("input")); setAside.focus(); } }, "Use"))))))));
 }
 
 // ---------------------------------------------------------------- the event tab -----------
