@@ -351,6 +351,43 @@ def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> No
     expect(page.locator("#points-0-sixes")).to_have_value("18")
 
 
+def test_a_chicago_throw_answered_after_its_turn_ended_is_not_added(desk: Watched) -> None:
+    """ "End turn" pressed while a throw's check is under way: the answer that comes later
+    belongs to a turn that has ended, so it is not added to the next player's (nor does it
+    break the page), and the Chicago tab says so."""
+    from playwright.sync_api import expect
+
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="chicago"]')
+    add_players(page, "chicago", ["Ann", "Bob"])
+    page.get_by_role("button", name="Start the round").click()
+    page.fill("#chicago-dice", "2 3 4")
+    page.press("#chicago-dice", "Enter")
+    draft = page.locator("#chicago-draft ol")
+    expect(draft).to_contain_text("throw 1: 2 3 4")
+    held: list[Any] = []
+    page.route("**/chicago/throws", lambda route: held.append(route))  # answered when told
+    page.fill("#chicago-dice", "5 5 6")
+    page.press("#chicago-dice", "Enter")
+    for _ in range(200):  # until the check is sent (10 s at most)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1, "the throw's check was never sent"
+    page.get_by_role("button", name="End turn").click()
+    expect(draft.locator("li").nth(1)).to_contain_text("throwing")  # Bob's turn now
+    held[0].continue_()
+    page.unroute("**/chicago/throws")
+    expect(page.locator("#chicago-status")).to_contain_text(
+        "Ann's throw 2 was not added: the turn moved on before it was checked."
+    )
+    expect(draft).not_to_contain_text("5 5 6")
+    page.fill("#chicago-dice", "1 2 2")
+    page.press("#chicago-dice", "Enter")
+    expect(draft).to_contain_text("Bob: throw 1: 1 2 2")
+    assert desk.errors == []
+
+
 def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> None:
     from playwright.sync_api import expect
 

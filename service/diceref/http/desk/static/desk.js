@@ -1173,13 +1173,20 @@ function renderChicagoDraft() {
       const keptDice = parseDice(kept.value);
       if (keptDice === null) { message.replaceChildren(problemBox("The dice kept are faces 1 to 6, e.g. 1 1.")); return; }
       if (keptDice.length) item.kept = keptDice;
-      const answer = await post("/chicago/throws", { dice: parsed, throw: turn.throws.length + 1, ...(item.call ? { call: item.call } : {}) });
+      // the turn and throw this answer is for: "End turn" (or undo) may move on meanwhile
+      const at = draft.current, number = turn.throws.length;
+      const answer = await post("/chicago/throws", { dice: parsed, throw: number + 1, ...(item.call ? { call: item.call } : {}) });
       if (!answer.ok) { message.replaceChildren(problemBox(answer.message)); return; }
+      const now = event.chicago.draft;
+      if (now !== draft || now.current !== at || now.turns[at].throws.length !== number) {
+        say("chicago", `${turn.player}'s throw ${number + 1} was not added: the turn moved on before it was checked.`);
+        return;
+      }
       const s = answer.data;
       const note = `${Object.entries(s.scores).map(([call, score]) => `${call} ${score}`).join(", ")}${s.special ? `, ${String(s.special).replaceAll("_", " ")}` : ""}`;
-      chicagoState.throwNotes[`${draft.current}/${turn.throws.length}`] = note;
+      chicagoState.throwNotes[`${at}/${number}`] = note;
       consumed(...CHICAGO_THROW);
-      change((e) => { e.chicago.draft.turns[e.chicago.draft.current].throws.push(item); });
+      change((e) => { e.chicago.draft.turns[at].throws.push(item); });
       document.getElementById("chicago-dice")?.focus();
     };
     card.append(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); addThrow(); } },
