@@ -2,8 +2,9 @@
 // browser (localStorage).  Every score, total and ruling comes from the service's JSON
 // operations; the page only adds up the set-asides the service scored in a Yardkle turn.  Plain ES modules, no build step, nothing from another host.
 
+import { EVENT_VERSION, asEvent, csvCell, diceText, newEvent, num, parseDice, percent, rotation, tickStep } from "./pure.js";
+
 const STORAGE_KEY = "diceref-desk/event";
-const EVENT_VERSION = 1;
 const TABS = ["sheets", "coach", "chicago", "yardkle", "event"];
 
 // ---------------------------------------------------------------- the service -------------
@@ -105,34 +106,6 @@ async function gameDetails(id) {
 }
 
 // ---------------------------------------------------------------- the event -------------
-
-function newEvent() {
-  return {
-    version: EVENT_VERSION,
-    created: new Date().toISOString(),
-    tab: "sheets",
-    sheets: { game: "yahtzee", rules: {}, players: [] },
-    coach: { game: "yahtzee", dice: "", throwsLeft: 2, card: "", target: "", play: null },
-    chicago: { players: [], rounds: [], draft: null },
-    yardkle: { players: [], turns: [], draft: null },
-  };
-}
-
-/** An event read from storage or a file, or an Error saying why it is not one. */
-function asEvent(value) {
-  if (!value || typeof value !== "object" || value.version !== EVENT_VERSION) {
-    return new Error(`not a desk event (version ${EVENT_VERSION} expected)`);
-  }
-  const fresh = newEvent();
-  for (const key of ["sheets", "coach", "chicago", "yardkle"]) {
-    if (typeof value[key] !== "object" || value[key] === null) return new Error(`the event has no ${key}`);
-    value[key] = { ...fresh[key], ...value[key] };
-  }
-  if (!Array.isArray(value.sheets.players) || !Array.isArray(value.chicago.rounds) || !Array.isArray(value.yardkle.turns)) {
-    return new Error("the event's players, rounds or turns are not lists");
-  }
-  return value;
-}
 
 function loadEvent() {
   try {
@@ -248,16 +221,6 @@ function showBanner(text) {
 
 function problemBox(text) { return h("p", { class: "problem", role: "alert" }, text); }
 
-/** Dice typed as "6 6 6 2 3", "6,6,6,2,3" or "66623": a list of numbers, or null. */
-function parseDice(text) {
-  const trimmed = String(text ?? "").trim();
-  if (!trimmed) return [];
-  const parts = /[\s,;]/.test(trimmed) ? trimmed.split(/[\s,;]+/).filter(Boolean) : [...trimmed];
-  if (!parts.every((p) => /^\d+$/.test(p))) return null;
-  return parts.map(Number);
-}
-
-const diceText = (dice) => (dice && dice.length ? dice.join(" ") : "none");
 const FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 /** Dice drawn as dice (⚁ ⚂ ⚃) for the eye, read as their numbers ("2 3 4"): the numbers are
@@ -272,7 +235,6 @@ function diceFaces(dice) {
 /** Children with `separator` between each: the pieces of one line of text and dice. */
 const joined = (pieces, separator) => pieces.flatMap((piece, i) => (i ? [separator, piece] : [piece]).flat());
 const roll = (count) => Array.from({ length: count }, () => 1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 6));
-const num = (value) => (Number.isInteger(value) ? String(value) : Number(value).toFixed(2));
 const sameDice = (a, b) => [...a].sort().join() === [...b].sort().join();
 
 function download(name, type, text) {
@@ -719,15 +681,6 @@ async function askForecast(game, scorecard, target, current) {
   else coachState.forecastError = answer.message;
 }
 
-/** A probability as a percentage with one decimal; never "0.0%" or "100.0%" for one that is not. */
-function percent(p) {
-  if (p <= 0) return "0%";
-  if (p >= 1) return "100%";
-  if (p < 0.0005) return "< 0.1%";
-  if (p > 0.9995) return "> 99.9%";
-  return `${(p * 100).toFixed(1)}%`;
-}
-
 /** What the coach waits for while the service solves a table, in words, calmly. */
 function solvingNote() {
   const waits = Object.entries(coachState.solving);
@@ -771,13 +724,6 @@ function svgEl(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
   for (const child of children) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
   return node;
-}
-
-/** Round steps for the axis (1, 2 or 5 times a power of ten), about `count` of them over `span`. */
-function tickStep(span, count) {
-  const raw = Math.max(span / count, 1);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw);
 }
 
 /**
@@ -1089,11 +1035,7 @@ function alivePlayers() {
   return event.chicago.players.filter((p) => alive.has(p));
 }
 
-function roundOrder(starter) {
-  const alive = alivePlayers();
-  const at = Math.max(0, alive.indexOf(starter));
-  return [...alive.slice(at), ...alive.slice(0, at)];
-}
+function roundOrder(starter) { return rotation(alivePlayers(), starter); }
 
 function describeRound(round, number) {
   const lines = [];
@@ -1353,11 +1295,6 @@ function renderYardkleAdvice(container, setAside) {
 }
 
 // ---------------------------------------------------------------- the event tab -----------
-
-function csvCell(value) {
-  const text = String(value ?? "");
-  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 function exportCsv() {
   const rows = [["section", "player", "item", "points", "dice"]];
