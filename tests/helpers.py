@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import math
 import os
+import shutil
 from types import ModuleType
 from typing import Any
 
@@ -23,6 +24,17 @@ from diceref.games.yardkle.tables import policy_spec, solve_policy_table
 def in_ci() -> bool:
     """Whether the tests run under CI=true, where a missing test dependency is a failure."""
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def require_tools(tools: tuple[str, ...], needed_for: str) -> None:
+    """`tools` on PATH: skips the test where one is not, fails it under CI (.ci/run installs
+    nodejs and npm)."""
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    if missing:
+        message = f"{', '.join(missing)} not found: {needed_for} (.ci/run installs nodejs and npm)"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 def import_yatzy_solver() -> ModuleType:

@@ -24,7 +24,7 @@ from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.tables import value_spec
 from diceref.tables.disk import DiskCache
 from diceref.tables.spec import TableSpec
-from helpers import in_ci
+from helpers import require_tools
 from live_server import LiveServer
 
 PACKAGE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
@@ -53,13 +53,7 @@ def run(command: list[str], timeout: float, env: dict[str, str] | None = None) -
 
 def require_node() -> None:
     """node, npm and npx on PATH: skips the test where they are not, fails it under CI."""
-    missing = [tool for tool in ("node", "npm", "npx") if shutil.which(tool) is None]
-    if missing:
-        message = f"{', '.join(missing)} not found: the TypeScript client needs Node 20+"
-        message += " (.ci/run installs nodejs and npm)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+    require_tools(("node", "npm", "npx"), "the TypeScript client needs Node 20+")
 
 
 @pytest.mark.parametrize(

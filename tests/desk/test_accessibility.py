@@ -12,7 +12,6 @@ test's browser context bypasses it only to inject axe.min.js; the desk's own tes
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,9 +25,10 @@ from test_desk import (  # noqa: F401  (the fixtures, shared with the desk's tes
     add_players,
     browser,
     server,
+    watched_page,
 )
 
-from helpers import in_ci
+from helpers import require_tools
 from live_server import LiveServer
 
 AXE = Path(__file__).resolve().parent / "axe"
@@ -40,13 +40,7 @@ BLOCKING = ("serious", "critical")
 @pytest.fixture(scope="session")
 def axe_script() -> Path:
     """`npm ci` in tests/desk/axe once per session; the path of axe.min.js."""
-    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    if missing:
-        message = f"{', '.join(missing)} not found: axe-core is installed with npm"
-        message += " (.ci/run installs nodejs and npm)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+    require_tools(("node", "npm"), "axe-core is installed with npm")
     command = ["npm", "ci", "--no-audit", "--no-fund"]
     try:
         done = subprocess.run(command, cwd=AXE, capture_output=True, text=True, timeout=300)
@@ -62,18 +56,8 @@ def axe_script() -> Path:
 @pytest.fixture
 def audited(server: LiveServer, browser: Any) -> Iterator[Watched]:  # noqa: F811
     # bypass_csp only so that axe.min.js can be injected; no other request is let through
-    context = browser.new_context(viewport=LAPTOP_900, bypass_csp=True)
-    page = context.new_page()
-    watched = Watched(page, server.base)
-    page.on("console", watched.on_console)
-    page.on("pageerror", lambda error: watched.errors.append(f"page error: {error}"))
-    page.on("request", lambda r: None if watched.own(r.url) else watched.foreign.append(r.url))
-    try:
+    with watched_page(browser, server.base, viewport=LAPTOP_900, bypass_csp=True) as watched:
         yield watched
-    finally:
-        context.close()
-    assert not watched.foreign, f"requests to other hosts: {watched.foreign}"
-    assert not watched.errors, "\n".join(watched.errors)
 
 
 def violations(page: Any, script: Path, where: str) -> list[str]:

@@ -11,6 +11,7 @@ except under CI=true, where they fail.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -180,11 +181,13 @@ class Watched:
         return path
 
 
-@pytest.fixture
-def desk(server: LiveServer, browser: Any) -> Iterator[Watched]:
-    context = browser.new_context(viewport=LAPTOP)
+@contextlib.contextmanager
+def watched_page(browser: Any, base: str, **context_options: Any) -> Iterator[Watched]:
+    """A page in a context of its own, failing the test afterwards on any console error or
+    page error (but those a test allows) and on any request to another host."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
-    watched = Watched(page, server.base)
+    watched = Watched(page, base)
     page.on("console", watched.on_console)
     page.on("pageerror", lambda error: watched.errors.append(f"page error: {error}"))
     page.on("request", lambda r: None if watched.own(r.url) else watched.foreign.append(r.url))
@@ -195,6 +198,12 @@ def desk(server: LiveServer, browser: Any) -> Iterator[Watched]:
         context.close()
     assert not watched.foreign, f"requests to other hosts: {watched.foreign}"
     assert not watched.errors, "\n".join(watched.errors)
+
+
+@pytest.fixture
+def desk(server: LiveServer, browser: Any) -> Iterator[Watched]:
+    with watched_page(browser, server.base, viewport=LAPTOP) as watched:
+        yield watched
 
 
 # --- the tests ---------------------------------------------------------------------------

@@ -3,23 +3,16 @@ or a dependency: tests/desk/unit/*.test.mjs, run by `node --test`."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from helpers import in_ci
+from helpers import require_tools
 
 UNIT = Path(__file__).parent / "unit"
 
 
 def test_the_pure_helpers_pass_their_node_unit_tests() -> None:
-    if shutil.which("node") is None:
-        message = "node not found: the desk's unit tests need Node 20+ (.ci/run installs it)"
-        if in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+    require_tools(("node",), "the desk's unit tests need Node 20+")
     files = sorted(str(p) for p in UNIT.glob("*.test.mjs"))
     assert files, "no unit tests found"
     done = subprocess.run(["node", "--test", *files], capture_output=True, text=True, timeout=120)
