@@ -228,6 +228,17 @@ def test_output_only_fields_change_nothing(client: Client) -> None:
     assert r.json()["ruleset_id"] == SCORECARD_GAMES["chute-5"].rules_hash
 
 
+def test_a_document_saved_before_parameters_had_labels_is_taken(client: Client) -> None:
+    """The ignored `parameters` of a document from an older service carry no `label`."""
+    doc = client.get("/games/yahtzee").json()
+    assert all(p["label"] for p in doc["parameters"])
+    for parameter in doc["parameters"]:
+        del parameter["label"]
+    r = client.post("/score", json={"ruleset": doc, "dice": [1, 1, 1, 2, 3]})
+    assert r.status_code == 200, r.text
+    assert r.json()["ruleset_id"] == SCORECARD_GAMES["yahtzee"].rules_hash
+
+
 def test_the_sdk_sends_a_fetched_game_back(client: Client) -> None:
     """`games_by_game`, change the answer, `score(None, ..., ruleset=...)`: Yatzy with the
     bonus at 60, where 48 in the upper boxes and three 4s reach it."""

@@ -1244,6 +1244,41 @@ export interface components {
             section?: components["schemas"]["Section"];
         };
         /**
+         * ParameterIn
+         * @description A rule setting sent back in a custom `ruleset` (where it is ignored): one without a
+         *     `label`, as in a document saved from a service older than labels, is taken too.
+         */
+        ParameterIn: {
+            /** @description The values a string parameter allows (null: any). */
+            choices?: string[] | null;
+            /** @description What the parameter means, in English. */
+            description: string;
+            /**
+             * @description The parameter's short human name ("Upper bonus threshold"), for a page to show; `name` is what a request sets.
+             * @default
+             */
+            label?: string;
+            /** @description The number of items an integer-list parameter takes (null: any). */
+            length?: number | null;
+            /** @description The greatest value an integer parameter (or each item of a list) allows (null: none). */
+            maximum?: number | null;
+            /** @description The least value an integer parameter (or each item of a list) allows (null: none). */
+            minimum?: number | null;
+            /** @description A display name, in the game's language. */
+            name: string;
+            /** @description Whether this is a reading of an unclear rulebook passage. */
+            reading: boolean;
+            /** @description Whether a request may set this parameter under `rules` (false: reported for information). */
+            settable: boolean;
+            /** @description The setting's value. */
+            value: number | boolean | string | number[];
+            /**
+             * @description The JSON type of the parameter's value: `boolean`, `integer`, `string` or `integer_list`.
+             * @enum {string}
+             */
+            value_type: "boolean" | "integer" | "string" | "integer_list";
+        };
+        /**
          * ParameterOut
          * @description A rule setting as a client reads it, and may set it per request under `rules`.
          */
@@ -1533,7 +1568,7 @@ export interface components {
             /** @description Which open boxes a turn may fill: `free` (any), `series` (the upper boxes first) or `forced` (only the first open box, in scorecard order). */
             order: components["schemas"]["Order"];
             /** @description Output only: accepted in a request and ignored */
-            parameters?: components["schemas"]["ParameterOut"][];
+            parameters?: components["schemas"]["ParameterIn"][];
             /** @description Whether the second series opens only once the first is complete (`order` is `series`). */
             series_order?: boolean | null;
             /** @description Output only: accepted in a request and ignored */

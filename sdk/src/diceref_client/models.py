@@ -1055,6 +1055,46 @@ class PairBox(_In, tag_field="pattern", tag="pair", kw_only=True):
     section: Section | None = None
 
 
+class ParameterIn(_In, kw_only=True):
+    """A rule setting sent back in a custom `ruleset` (where it is ignored): one without a
+    `label`, as in a document saved from a service older than labels, is taken too.
+    """
+
+    # The values a string parameter allows (null: any).
+    choices: list[str] | None = None
+
+    # What the parameter means, in English.
+    description: str
+
+    # The parameter's short human name ("Upper bonus threshold"), for a page to show; `name` is what
+    # a request sets.
+    label: str = ""
+
+    # The number of items an integer-list parameter takes (null: any).
+    length: int | None = None
+
+    # The greatest value an integer parameter (or each item of a list) allows (null: none).
+    maximum: int | None = None
+
+    # The least value an integer parameter (or each item of a list) allows (null: none).
+    minimum: int | None = None
+
+    # A display name, in the game's language.
+    name: str
+
+    # Whether this is a reading of an unclear rulebook passage.
+    reading: bool
+
+    # Whether a request may set this parameter under `rules` (false: reported for information).
+    settable: bool
+
+    # The setting's value.
+    value: int | bool | str | list[int]
+
+    # The JSON type of the parameter's value: `boolean`, `integer`, `string` or `integer_list`.
+    value_type: Literal["boolean", "integer", "string", "integer_list"]
+
+
 class ParameterOut(_Out, kw_only=True):
     """A rule setting as a client reads it, and may set it per request under `rules`."""
 
@@ -1424,7 +1464,7 @@ class RulesetIn(_In, kw_only=True):
     order: Order
 
     # Output only: accepted in a request and ignored
-    parameters: list[ParameterOut] | None = None
+    parameters: list[ParameterIn] | None = None
 
     # Whether the second series opens only once the first is complete (`order` is `series`).
     series_order: bool | None = None

@@ -50,6 +50,13 @@ class ParameterOut(msgspec.Struct, omit_defaults=True):
     length: int | None = None
 
 
+class ParameterIn(ParameterOut, kw_only=True):
+    """A rule setting sent back in a custom `ruleset` (where it is ignored): one without a
+    `label`, as in a document saved from a service older than labels, is taken too."""
+
+    label: Annotated[str, Meta(max_length=80)] = ""
+
+
 def parameters_out(game: GameInfo) -> list[ParameterOut]:
     return [
         ParameterOut(

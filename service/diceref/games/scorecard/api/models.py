@@ -21,7 +21,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import BlockReason
 from diceref.games.scorecard.solver.advice import Advice, BoxAdvice
 from diceref.http.fields import BoxId, Die, PlayerName, Rules, ThrowNumber
-from diceref.http.game_models import ParameterOut
+from diceref.http.game_models import ParameterIn
 
 FiveDice = Annotated[
     list[Die], Meta(min_length=5, max_length=5, description="Five dice, 1 to 6 each")
@@ -71,7 +71,7 @@ class RulesetIn(RulesetDocument, frozen=True, omit_defaults=True):
 
     source: Prose | UnsetType = UNSET
     summary: Prose | UnsetType = UNSET
-    parameters: Annotated[list[ParameterOut], Meta(description=IGNORED)] | UnsetType = UNSET
+    parameters: Annotated[list[ParameterIn], Meta(description=IGNORED)] | UnsetType = UNSET
     max_score: Annotated[int, Meta(description=IGNORED)] | UnsetType | None = UNSET
     optimal_expected_score: Annotated[float, Meta(description=IGNORED)] | UnsetType | None = UNSET
     tables: Annotated[Literal["ready", "loading"], Meta(description=IGNORED)] | UnsetType = UNSET
