@@ -360,6 +360,17 @@ def test_entries_are_kept_while_the_service_is_out_of_reach(desk: Watched) -> No
     expect(page.locator("#points-0-sixes")).to_have_value("18")
 
 
+def start_a_chicago_round(page: Any) -> None:
+    """Ann and Bob at the Chicago tab, a round started, Ann's first throw 2 3 4 (a call of
+    high) sent."""
+    page.click('button.tab[data-tab="chicago"]')
+    add_players(page, "chicago", ["Ann", "Bob"])
+    page.get_by_role("button", name="Start the round").click()
+    page.fill("#chicago-dice", "2 3 4")
+    page.select_option("#chicago-call", "high")
+    page.press("#chicago-dice", "Enter")
+
+
 def test_a_chicago_throw_answered_after_its_turn_ended_is_not_added(desk: Watched) -> None:
     """ "End turn" pressed while a throw's check is under way: the answer that comes later
     belongs to a turn that has ended, so it is not added to the next player's (nor does it
@@ -401,12 +412,7 @@ def test_a_chicago_round_throw_by_throw_and_a_yardkle_turn(desk: Watched) -> Non
     from playwright.sync_api import expect
 
     page = open_desk(desk)
-    page.click('button.tab[data-tab="chicago"]')
-    add_players(page, "chicago", ["Ann", "Bob"])
-    page.get_by_role("button", name="Start the round").click()
-    page.fill("#chicago-dice", "2 3 4")
-    page.select_option("#chicago-call", "high")
-    page.press("#chicago-dice", "Enter")
+    start_a_chicago_round(page)
     expect(page.locator("#chicago-draft ol")).to_contain_text("(call high) — high 9")
     page.get_by_role("button", name="End turn").click()
     draft = page.locator("#chicago-draft ol")
@@ -1129,12 +1135,7 @@ def test_dice_are_drawn_as_dice_and_read_as_numbers(desk: Watched) -> None:
     from playwright.sync_api import expect
 
     page = open_desk(desk)
-    page.click('button.tab[data-tab="chicago"]')
-    add_players(page, "chicago", ["Ann", "Bob"])
-    page.get_by_role("button", name="Start the round").click()
-    page.fill("#chicago-dice", "2 3 4")
-    page.select_option("#chicago-call", "high")
-    page.press("#chicago-dice", "Enter")
+    start_a_chicago_round(page)
     faces = page.locator("#chicago-draft ol .dice-faces").first
     expect(faces.locator('[aria-hidden="true"]')).to_have_text("⚁⚂⚃")
     expect(faces.locator(".visually-hidden")).to_have_text("2 3 4")

@@ -447,8 +447,8 @@ def test_a_joker_added_to_yatzy_scores_the_dice_that_would_form_each_box() -> No
 
 def test_a_ruleset_pickles_while_its_caches_are_being_filled() -> None:
     """A table's solve is pickled for the solver pool while requests fill the ruleset's
-    cached properties; pickling the growing `__dict__` failed in the pool ("dictionary
-    changed size during iteration").  Here a field's value fills a cache mid-pickle."""
+    cached properties; pickling a growing `__dict__` fails ("dictionary changed size
+    during iteration").  Here a field's value fills a cache mid-pickle."""
     rulesets: list[Ruleset] = []
 
     class FillsACacheWhenPickled:

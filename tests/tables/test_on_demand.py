@@ -507,7 +507,7 @@ def test_a_ruleset_that_evicts_two_others_is_ready_with_both_its_tables(tmp_path
 def test_a_spare_table_missing_from_disk_is_solved_in_the_solver_pool(tmp_path: Path) -> None:
     """A built-in game's play-to-win table (a spare one) that is not on disk is solved as
     house rules' tables are: in the solver pool's processes, which a stop can end, and not
-    in the registry's thread as a built-in table is (a slip once sent it there)."""
+    in the registry's thread as a built-in table is."""
 
     async def run() -> None:
         spare = spec(value=3.0)

@@ -216,7 +216,7 @@ class Ruleset(GameInfo):
     def __getstate__(self) -> dict[str, Any]:
         """The fields, without the cached properties: a table's solve is pickled for the
         solver pool while request threads may be filling those caches, and pickling the
-        instance's `__dict__` as it grows failed ("dictionary changed size during
+        instance's `__dict__` as it grows fails ("dictionary changed size during
         iteration").  The pool's copy works its caches out again."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
