@@ -780,7 +780,7 @@ RECORD_SOLVING_NOTES = """() => { window.solvingNotes = [];
 
 
 def percent(p: float) -> str:
-    """A probability as the desk writes it (desk.js `percent`)."""
+    """A probability as the desk writes it (pure.js `percent`)."""
     if p <= 0:
         return "0%"
     if p >= 1:
@@ -815,7 +815,7 @@ def follow_the_coach(page: Any, done: Callable[[], bool]) -> None:
 
 
 def num(value: float) -> str:
-    """A number as the desk writes it (desk.js `num`)."""
+    """A number as the desk writes it (pure.js `num`)."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
