@@ -50,6 +50,7 @@ test("a table still being solved is a wait, with its progress and when to ask ag
   assert.equal(unknown.message, "The coach's solved table is still loading on the service.");
   assert.equal(unknown.progress, null);
   assert.equal(problemWords(response(503, { "Retry-After": "soon" }), {}).retryAfter, null);
+  assert.equal(problemWords(response(503), {}).retryAfter, null); // none given: the caller's own wait
 });
 
 test("dice and lines of pieces", () => {
@@ -95,6 +96,12 @@ test("a rule's hint follows the value chosen", () => {
   const fixed = { ...rule, reading: true, settable: false };
   assert.equal(ruleHint(fixed, 35), "35 points for 63 or more (a reading of the rulebook) (fixed in this game)");
   assert.equal(ruleHint({ ...rule, value: [1, 2] }, [1, 2]), "35 points for 63 or more");
+  const order = { name: "order", value: "free", description: "Any open box.", choices: ["free", "forced"],
+    choice_descriptions: { free: "Any open box.", forced: "Only the first open box." } };
+  assert.equal(ruleHint(order, "forced"), 'Set here to "forced" (the game\'s own: "free"): Only the first open box.');
+  assert.equal(ruleHint(order, "free"), "Any open box.");
+  assert.equal(ruleHint({ ...order, choice_descriptions: undefined }, "forced"), 'Set here to "forced" (the game\'s own: "free").');
+  assert.equal(ruleHint(order, "toString"), 'Set here to "toString" (the game\'s own: "free").');
 });
 
 test("a player's sheet as the coach's scorecard", () => {

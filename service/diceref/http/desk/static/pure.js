@@ -114,7 +114,8 @@ export function problemWords(response, problem) {
   if (response.status === 503) {
     const wait = problem.retry_after ?? response.headers.get("Retry-After");
     message = `The coach's solved table is still loading on the service${wait ? `: try again in ${wait} s` : ""}.`;
-    const retryAfter = Number(wait);
+    // No figure at all (Number(null) would be 0, an instant retry) is no figure, as is text.
+    const retryAfter = wait === null || wait === undefined || wait === "" ? NaN : Number(wait);
     const progress = typeof problem.progress === "number" ? problem.progress : null;
     return { message, errors, retryAfter: Number.isFinite(retryAfter) ? retryAfter : null, progress };
   } else if (errors.length) {
@@ -152,13 +153,16 @@ export function sheetRequest({ game, rules, players }) {
   return { body: withRules({ game, sheets }, rules), local };
 }
 
-/** The hint under a rule: the service describes the game's own value only, so once another
- * value is chosen the hint says so instead of describing a rule that is no longer played. */
+/** The hint under a rule: the service's description tells what the game plays, so once
+ * another value is chosen the hint says so, with what that choice means where the service
+ * describes each choice, instead of describing a rule that is no longer played. */
 export function ruleHint(parameter, chosen, cleared = false) {
   const notes = [parameter.reading ? " (a reading of the rulebook)" : "", parameter.settable === false ? " (fixed in this game)" : ""];
   if (cleared) return [`Empty: the game's default, ${JSON.stringify(parameter.value)}, is played.`, ...notes].join("");
   if (JSON.stringify(chosen) === JSON.stringify(parameter.value)) return [parameter.description, ...notes].join("");
-  return `Set here to ${JSON.stringify(chosen)} (the game's own: ${JSON.stringify(parameter.value)}).`;
+  const set = `Set here to ${JSON.stringify(chosen)} (the game's own: ${JSON.stringify(parameter.value)})`;
+  const meaning = Object.hasOwn(parameter.choice_descriptions ?? {}, chosen) ? parameter.choice_descriptions[chosen] : null;
+  return meaning ? `${set}: ${meaning}` : `${set}.`;
 }
 
 /** A player's sheet as the coach's scorecard: the boxes whose points are a whole number. */

@@ -327,7 +327,16 @@ async function playChoose(option) {
       const wanted = [...option.keep];
       p.held = p.dice.map((d) => { const at = wanted.indexOf(d); if (at < 0) return false; wanted.splice(at, 1); return true; });
     });
-    await playRoll();
+    if (option.keep.length < play.dice.length) {
+      await playRoll();
+      return;
+    }
+    // Keeping every die throws nothing: that is standing on these dice (a review takes no
+    // keep of all five), so the turn goes on to its box, with the boxes as the options.
+    change((e) => { e.coach.play.throwsLeft = 0; });
+    coachState.advice = null;
+    await askCoach(playAdviceRequest(event().coach.play));
+    render();
     return;
   }
   change((e) => {
