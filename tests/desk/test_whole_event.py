@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 from test_desk import (  # noqa: F401  (the fixtures, shared with the desk's tests)
+    ANN,
     LAPTOP,
     TIMEOUT_MS,
     WORKER_READY,
@@ -34,11 +35,6 @@ from test_desk import (  # noqa: F401  (the fixtures, shared with the desk's tes
 from live_server import LiveServer
 
 GAME = "yahtzee"
-ANN = {
-    "ones": "3", "twos": "6", "threes": "9", "fours": "12", "fives": "15", "sixes": "18",
-    "three_of_a_kind": "24", "four_of_a_kind": "0", "full_house": "25", "small_straight": "30",
-    "large_straight": "40", "yahtzee": "50", "chance": "22",
-}  # fmt: skip
 # 60 in the upper section: no bonus at the official 63, the house bonus at 60.  Fours is
 # first written 14 (no throw scores that), then corrected to 12.
 BOB = {
