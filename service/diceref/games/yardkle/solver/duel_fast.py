@@ -101,16 +101,17 @@ _compile_lock = threading.Lock()
 
 def _sweep() -> Callable[..., float]:
     """The compiled sweep: numba is imported here, at the first solve (0.8 s, and the
-    compile itself, about 2 s, cached on disk by numba where it can write), so the
+    compile itself, about 1.5 s, cached on disk by numba where it can write), so the
     service never imports it at start-up."""
-    with _compile_lock:
-        if "sweep" not in _compiled:
-            import numba
+    if "sweep" not in _compiled:
+        with _compile_lock:
+            if "sweep" not in _compiled:
+                import numba
 
-            try:
-                _compiled["sweep"] = numba.njit(cache=True, nogil=True)(_sweep_py)
-            except RuntimeError:  # no writable cache directory: compile in each process
-                _compiled["sweep"] = numba.njit(nogil=True)(_sweep_py)
+                try:
+                    _compiled["sweep"] = numba.njit(cache=True, nogil=True)(_sweep_py)
+                except RuntimeError:  # no writable cache directory: compile per process
+                    _compiled["sweep"] = numba.njit(nogil=True)(_sweep_py)
     sweep: Callable[..., float] = _compiled["sweep"]
     return sweep
 
