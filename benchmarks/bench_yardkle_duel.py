@@ -1,12 +1,23 @@
-"""Two-player Yardkle, the reference solver (`solver/duel.py`): for each small game, the
-first player's chance to win, the proven error bound and contraction factor, the deepest
-turn cap and the solve time.
+"""Two-player Yardkle: the reference solver (`solver/duel.py`) against the compiled one
+(`solver/duel_fast.py`) on the same games, one after the other in one run; and the
+compiled solve of the default rules (goal 10,000).
 
     uv run python benchmarks/bench_yardkle_duel.py [--six]
+    uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
 
-`--six` adds the six-dice games to 1,000 (about a minute each); the others play three dice,
-the games the tests hold to a brute force.  The time is wall time on a shared machine, so
-the load average is printed with it.
+The games table prints, for each small game, the first player's chance to win, the proven
+error bound and contraction factor (the reference's), the deepest turn cap, both solve
+times, their ratio and the largest difference of a value.  `--six` adds the six-dice games
+to 1,000 (about a minute and a half each for the reference); the others play three dice,
+the games the tests hold to a brute force.  The compiled solve's time includes numba's
+import and, on a first run, its compile (cached on disk after).
+
+`--full` solves the default rules with a progress line every few sums (the share is of
+all turn levels, by the caps) and stops at the deadline if one is given, printing how far
+it got and the time that share extrapolates to.  A finished solve prints V(0, 0), the
+bound, the sizes of the compact table, and the time to recompute the deepest turn.
+`--save` writes values, Yardkle values and caps to an `.npz`.  Times are wall time on a
+shared machine, so the load average is printed with them.
 """
 
 from __future__ import annotations
@@ -16,8 +27,11 @@ import os
 import time
 from typing import Any
 
+import numpy as np
+
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.solver.duel import solve_duel
+from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
 
 THREE_DICE: dict[str, dict[str, Any]] = {
     "3 dice to 1,000": {"dice": 3, "target": 1000},
@@ -33,23 +47,109 @@ SIX_DICE: dict[str, dict[str, Any]] = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--six", action="store_true")
-    args = parser.parse_args()
-    cases = {**THREE_DICE, **(SIX_DICE if args.six else {})}
-    print("| game | first player wins | error bound | L | deepest cap | seconds | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def games(six: bool) -> None:
+    cases = {**THREE_DICE, **(SIX_DICE if six else {})}
+    print(
+        "| game | first player wins | error bound | L | deepest cap | reference s | "
+        "compiled s | ratio | largest difference | load |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, rules in cases.items():
         start = time.perf_counter()
         table = solve_duel(YardkleRules(**rules))
         took = time.perf_counter() - start
+        start = time.perf_counter()
+        fast = solve_duel_fast(YardkleRules(**rules))
+        fast_took = time.perf_counter() - start
         cap = max(turn.cap for turn in table.turns.values())
+        diff = float(np.abs(fast.values - table.values).max())
         print(
             f"| {name} | {table.values[0, 0]:.9f} | {table.error_bound:.1e} | "
-            f"{table.contraction:.5f} | {cap} | {took:.1f} | {os.getloadavg()[0]:.1f} |",
+            f"{table.contraction:.5f} | {cap} | {took:.1f} | {fast_took:.2f} | "
+            f"{took / fast_took:.0f} | {diff:.1e} | {load()} |",
             flush=True,
         )
+
+
+class Deadline(Exception):
+    pass
+
+
+def full(deadline: float | None, save: str | None) -> None:
+    start = time.perf_counter()
+    reached = [0.0, 0.0]  # share of the levels, seconds
+
+    def progress(s: int, share: float) -> None:
+        took = time.perf_counter() - start
+        reached[:] = [share, took]
+        if s % 20 == 0:
+            print(
+                f"sum {s}: {share:.1%} of the levels in {took:.0f} s, "
+                f"{took / share:.0f} s projected, load {load()}",
+                flush=True,
+            )
+        if deadline is not None and took > deadline and s:
+            raise Deadline
+
+    try:
+        table = solve_duel_fast(YardkleRules(), progress=progress)
+    except Deadline:
+        share, took = reached
+        print(
+            f"stopped at the deadline: {share:.1%} of the turn levels in {took:.0f} s, "
+            f"the whole solve extrapolates to {took / share:.0f} s (load {load()})"
+        )
+        return
+    took = time.perf_counter() - start
+    if save:
+        np.savez(
+            save,
+            values=table.values,
+            yardkle_values=table.yardkle_values,
+            caps=table.caps,
+            last_turn=table.last_turn,
+            error_bound=table.error_bound,
+            contraction=table.contraction,
+        )
+    k = table.levels
+    rows = table.caps + table.kernel.max_step + 1
+    turns_f32 = int((table.caps.sum() + rows.sum()) * table.rules.dice * 4)
+    compact = table.values.nbytes + table.yardkle_values.nbytes + table.caps.astype(np.int16).nbytes
+    a, b = np.unravel_index(int(np.argmax(table.caps)), table.caps.shape)
+    table.turn(int(a), int(b))
+    turn_times = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        table.turn(int(a), int(b))
+        turn_times.append(time.perf_counter() - t0)
+    print(
+        f"default rules (K = {k}): {took:.0f} s, load {load()}; "
+        f"V(0, 0) = {table.values[0, 0]:.9f}, error bound {table.error_bound:.1e}, "
+        f"L {table.contraction:.5f}, deepest cap {int(table.caps.max())}"
+    )
+    print(
+        f"kept: values + Yardkle values (float64) + caps (int16) = {compact / 1e6:.2f} MB; "
+        f"every turn's throw and stop rows as float32 would be {turns_f32 / 1e6:.0f} MB; "
+        f"the deepest turn ({a}, {b}) recomputes in {min(turn_times) * 1e3:.2f} ms "
+        f"(median {sorted(turn_times)[10] * 1e3:.2f} ms)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--six", action="store_true")
+    parser.add_argument("--full", action="store_true")
+    parser.add_argument("--deadline", type=float, default=None, help="seconds (--full)")
+    parser.add_argument("--save", default=None, help="an .npz for the full table (--full)")
+    args = parser.parse_args()
+    if args.full:
+        full(args.deadline, args.save)
+    else:
+        games(args.six)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 from collections import Counter
 from functools import cache
 from typing import Any
@@ -27,7 +29,8 @@ from yardkle_reference import outcome_options
 
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.scoring import set_asides
-from diceref.games.yardkle.solver.duel import DuelTable, solve_duel
+from diceref.games.yardkle.solver.duel import DuelLookup, DuelTable, solve_duel
+from diceref.games.yardkle.solver.duel_fast import CompactDuel, solve_duel_fast
 from diceref.games.yardkle.solver.race import win_chances
 
 UNIT = 50
@@ -139,9 +142,14 @@ def solved(name: str) -> DuelTable:
     return solve_duel(YardkleRules(dice=3, **{**CASES, **SLOW_CASES}[name]))
 
 
+@cache
+def solved_fast(name: str) -> CompactDuel:
+    return solve_duel_fast(YardkleRules(dice=3, **{**CASES, **SLOW_CASES}[name]))
+
+
 def check_against_brute_force(name: str) -> None:
-    table = solved(name)
-    rules = table.rules
+    """The reference and the compiled solve, each against one brute force."""
+    rules = solved(name).rules
     k = math.ceil(rules.target / UNIT)  # the rules play to the goal inclusive
     throw, chaser = brute_force(
         rules.dice,
@@ -151,14 +159,19 @@ def check_against_brute_force(name: str) -> None:
         tie=0.5 if rules.ties_share_win else 0.0,
         cap=2 * k + 20,
     )
-    assert table.levels == k
-    np.testing.assert_allclose(table.values, throw[:, :, 0, rules.dice - 1], rtol=0, atol=1e-9)
-    for (a, b), turn in table.turns.items():
-        rows = min(turn.cap, throw.shape[2])
-        np.testing.assert_allclose(turn.throw[:rows], throw[a, b, :rows], rtol=0, atol=1e-9)
-    gaps = min(table.last_turn.shape[1], chaser.shape[1])
-    np.testing.assert_allclose(table.last_turn[:, 1:gaps], chaser[:, 1:gaps], rtol=0, atol=1e-9)
-    assert table.error_bound < 1e-9
+    tables: tuple[DuelTable | CompactDuel, ...] = (solved(name), solved_fast(name))
+    for table in tables:
+        assert table.levels == k
+        start = throw[:, :, 0, rules.dice - 1]
+        np.testing.assert_allclose(table.values, start, rtol=0, atol=1e-9)
+        for a in range(k):
+            for b in range(k):
+                turn = table.turn(a, b)
+                rows = min(turn.cap, throw.shape[2])
+                np.testing.assert_allclose(turn.throw[:rows], throw[a, b, :rows], rtol=0, atol=1e-9)
+        gaps = min(table.last_turn.shape[1], chaser.shape[1])
+        np.testing.assert_allclose(table.last_turn[:, 1:gaps], chaser[:, 1:gaps], rtol=0, atol=1e-9)
+        assert table.error_bound < 1e-9
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -170,6 +183,55 @@ def test_matches_brute_force(name: str) -> None:
 @pytest.mark.parametrize("name", SLOW_CASES)
 def test_matches_brute_force_to_2000(name: str) -> None:
     check_against_brute_force(name)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_compiled_solve_is_the_reference(name: str) -> None:
+    """`solve_duel_fast` gives `solve_duel`'s numbers to float rounding: every value, the
+    last turn, every turn's tables and slope, the bound; and the same lookups."""
+    table, fast = solved(name), solved_fast(name)
+    np.testing.assert_allclose(fast.values, table.values, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(fast.last_turn, table.last_turn)
+    np.testing.assert_array_equal(fast.last_turn_throws, table.last_turn_throws)
+    assert (fast.levels, fast.entry_levels, fast.tie_value) == (
+        table.levels,
+        table.entry_levels,
+        table.tie_value,
+    )
+    assert fast.error_bound == pytest.approx(table.error_bound, abs=1e-13)
+    assert fast.contraction == pytest.approx(table.contraction, abs=1e-12)
+    for (a, b), turn in table.turns.items():
+        again = fast.turn(a, b)
+        assert again.cap == turn.cap == fast.caps[a, b]
+        assert again.throw.shape == turn.throw.shape and again.stop.shape == turn.stop.shape
+        np.testing.assert_allclose(again.throw, turn.throw, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(again.stop, turn.stop, rtol=0, atol=1e-12)
+        assert again.slope == pytest.approx(turn.slope, abs=1e-12)
+    lookups: tuple[DuelLookup, ...] = (table, fast)
+    first, second = (
+        (
+            t.win_probability(200, True, 600, True, 150, 2),
+            t.advise(200, 600, 150, (1, 5, 5)),
+            t.last_turn_probability(200, True, 1100),
+        )
+        for t in lookups
+    )
+    assert first[0] == pytest.approx(second[0], abs=1e-12)
+    assert first[1].keep == second[1].keep and first[1].bank == second[1].bank
+    assert first[1].win_probability == pytest.approx(second[1].win_probability, abs=1e-12)
+    assert first[2] == second[2]
+
+
+def test_the_service_does_not_import_numba() -> None:
+    """numba (0.8 s to import) comes with the first compiled duel solve, not before: not
+    with the service's app, nor with the duel modules."""
+    code = (
+        "import sys; import diceref.http.app, diceref.games.yardkle.solver.duel_fast; "
+        "print('numba' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -118,15 +118,9 @@ class Advice:
     win_probability: float
 
 
-@dataclass(frozen=True)
-class DuelTable:
-    """The solved two-player game.  Totals and turn points are in units of `rules.unit`.
-
-    values[a, b]: chance the player about to throw wins with a banked against b (both
-    under the goal).  last_turn[on_pad][g]: chance the last-turn player wins when
-    g units behind the leader.  turns[(a, b)]: the thrower's turn at the fixed point.
-    error_bound: the largest proven error of a pair's fixed point (see module docstring).
-    """
+class DuelLookup:
+    """The lookups of a solved two-player game, over its values, its last turn and each
+    pair's turn (`turn`).  Totals and turn points are in units of `rules.unit`."""
 
     rules: YardkleRules
     levels: int  # totals 0 .. levels - 1 do not reach the goal
@@ -134,10 +128,10 @@ class DuelTable:
     tie_value: float
     values: FloatArray
     last_turn: FloatArray  # (2, gaps)
-    last_turn_throws: FloatArray  # (gaps, D) U(m, n) on the pad
-    turns: dict[tuple[int, int], Turn]
-    error_bound: float
-    contraction: float  # the largest L over pairs
+
+    def turn(self, a: int, b: int) -> Turn:
+        """The thrower's turn at (a, b), at the pair's fixed point."""
+        raise NotImplementedError
 
     def _level(self, points: int, what: str) -> int:
         if points < 0 or points % self.rules.unit:
@@ -169,7 +163,7 @@ class DuelTable:
         self._check_pad(b, opponent_on_pad, "opponent_total")
         if a >= self.levels or b >= self.levels:
             raise ValueError("both totals must be under the goal (the last turn: last_turn)")
-        turn = self.turns[(a, b)]
+        turn = self.turn(a, b)
         if t == 0:
             return float(turn.throw[0, dice - 1])
         if t >= len(turn.stop):
@@ -194,7 +188,7 @@ class DuelTable:
         a = self._level(total, "total")
         b = self._level(opponent_total, "opponent_total")
         t = self._level(turn_points, "turn_points")
-        turn = self.turns[(a, b)]
+        turn = self.turn(a, b)
         options = set_asides(canonical(throw), self.rules)
         if not options:
             return Advice((), 0, False, 1.0 - float(self.values[b, a]))
@@ -210,6 +204,31 @@ class DuelTable:
                 best = Advice(o.dice, o.points, banks, worth)
         assert best is not None
         return best
+
+
+@dataclass(frozen=True)
+class DuelTable(DuelLookup):
+    """The solved two-player game, every turn kept.
+
+    values[a, b]: chance the player about to throw wins with a banked against b (both
+    under the goal).  last_turn[on_pad][g]: chance the last-turn player wins when
+    g units behind the leader.  turns[(a, b)]: the thrower's turn at the fixed point.
+    error_bound: the largest proven error of a pair's fixed point (see module docstring).
+    """
+
+    rules: YardkleRules
+    levels: int
+    entry_levels: int
+    tie_value: float
+    values: FloatArray
+    last_turn: FloatArray
+    last_turn_throws: FloatArray  # (gaps, D) U(m, n) on the pad
+    turns: dict[tuple[int, int], Turn]
+    error_bound: float
+    contraction: float  # the largest L over pairs
+
+    def turn(self, a: int, b: int) -> Turn:
+        return self.turns[(a, b)]
 
 
 def _tie_value(rules: YardkleRules) -> float:
@@ -272,8 +291,48 @@ def _race_to_goal(rules: YardkleRules, levels: int, entry: int) -> FloatArray:
     return np.array([w[r, d - 1] for r in need])
 
 
-def solve_duel(rules: YardkleRules) -> DuelTable:
-    """Solve the two-player game to `rules.target` (docs/solver.md has the proofs)."""
+@dataclass(frozen=True)
+class _Game:
+    """What every pair's turn needs besides the values: the throws, the sizes, the lower
+    bound on V and the caps it proves, and the last turn (shared with `duel_fast`)."""
+
+    opt: _Options
+    dice: int
+    levels: int
+    entry_levels: int
+    tie: float
+    last_turns: bool
+    lower: FloatArray  # [b]: the proven lower bound on V(b, .)
+    d_star: IndexArray  # [b]: the lead from which banking is optimal
+    last: FloatArray  # (2, gaps) the last turn, [on_pad][g]
+    last_throws: FloatArray
+
+    def cap(self, a: int, b: int) -> int:
+        """The turn points from which banking is proven optimal for the thrower at (a, b)."""
+        cap = max(self.levels - a, self.entry_levels, 1)
+        if self.last_turns:
+            cap = max(cap, int(self.d_star[b]) + b - a)
+        return cap
+
+    def bank(self, a: int, b: int, values: FloatArray) -> tuple[FloatArray, np.ndarray, int]:
+        """(bank[t], legal[t], cap) for the thrower at (a, b): the worth of banking t units
+        and whether the rules allow it, for t up to cap + max_step."""
+        k, e = self.levels, self.entry_levels
+        cap = self.cap(a, b)
+        t = np.arange(cap + self.opt.max_step + 1)
+        bank = np.zeros(len(t))
+        done = a + t >= k
+        if self.last_turns:
+            bank[done] = 1.0 - self.last[int(b > 0 or not e), a + t[done] - b]
+        else:
+            bank[done] = 1.0
+        inside = t[~done]
+        bank[~done] = 1.0 - values[b, a + inside]
+        legal = (t > 0) & ((a > 0) | (t >= e))
+        return bank, legal, cap
+
+
+def _game(rules: YardkleRules) -> _Game:
     if not rules.hot_dice_optional:
         raise NotImplementedError("hot dice forced: the turn's cap is not proven here")
     if rules.last_turns not in ("every_other_player_once", "none"):
@@ -282,7 +341,6 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
     d = rules.dice
     k = open_levels(rules)
     e = math.ceil(rules.entry_minimum / rules.unit)
-    tie = _tie_value(rules)
     last_turns = rules.last_turns == "every_other_player_once"
     q_min, q_all = float(opt.yardkle.min()), float(opt.yardkle[d - 1])
 
@@ -306,25 +364,20 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
             d_star[b] = int(below[0])
     gaps = int(max(d_star.max(), k)) + k + opt.max_step + 2
     last, last_throws = last_turn_chances(rules, gaps)
+    return _Game(opt, d, k, e, _tie_value(rules), last_turns, lower, d_star, last, last_throws)
+
+
+def solve_duel(rules: YardkleRules) -> DuelTable:
+    """Solve the two-player game to `rules.target` (docs/solver.md has the proofs)."""
+    game = _game(rules)
+    opt, d, k, lower = game.opt, game.dice, game.levels, game.lower
 
     values = np.zeros((k, k))
     turns: dict[tuple[int, int], Turn] = {}
     worst_error, worst_l = 0.0, 0.0
 
     def turn_for(a: int, b: int, yardkle_value: float) -> Turn:
-        cap = max(k - a, e, 1)
-        if last_turns:
-            cap = max(cap, int(d_star[b]) + b - a)
-        t = np.arange(cap + opt.max_step + 1)
-        bank = np.zeros(len(t))
-        done = a + t >= k
-        if last_turns:
-            bank[done] = 1.0 - last[int(b > 0 or not e), a + t[done] - b]
-        else:
-            bank[done] = 1.0
-        inside = t[~done]
-        bank[~done] = 1.0 - values[b, a + inside]
-        legal = (t > 0) & ((a > 0) | (t >= e))
+        bank, legal, cap = game.bank(a, b, values)
         return _solve_turn(opt, bank, legal, yardkle_value, cap)
 
     for s in range(2 * k - 2, -1, -1):
@@ -365,11 +418,11 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
     return DuelTable(
         rules=rules,
         levels=k,
-        entry_levels=e,
-        tie_value=tie,
+        entry_levels=game.entry_levels,
+        tie_value=game.tie,
         values=values,
-        last_turn=last,
-        last_turn_throws=last_throws,
+        last_turn=game.last,
+        last_turn_throws=game.last_throws,
         turns=turns,
         error_bound=worst_error,
         contraction=worst_l,

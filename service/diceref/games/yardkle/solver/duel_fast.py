@@ -1,0 +1,317 @@
+"""Two-player Yardkle at full size: the reference solver's method (`duel.py`), compiled.
+
+The same pairs in the same order (decreasing a + b), the same Newton steps from the same
+start, the same acceptance on the residual and the same two-stage error bound; only the
+turn sweep is machine code (numba, imported by the first solve, never at service start-up).
+Throws of the same dice offering the same set-asides are one class, their chances added.
+A pair's bank values depend only on larger sums, so each side's bank row is built once per
+pair, not once per turn solve, and the pairs of one sum are solved by two threads at once.
+The values equal the reference's to float rounding (the sums over the throws run in
+another order); `tests/yardkle/test_duel.py` holds them to it.
+
+What is kept is what serving needs, in arrays: `values` (K, K), the Yardkle value each
+pair's turn was solved at and its cap.  A turn's within-turn table (`CompactDuel.turn`) is
+one sweep away, recomputed from those (docs/solver.md, "Size and cost at full size").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from diceref.core.arrays import FloatArray, IndexArray
+from diceref.games.yardkle.rules.scoring import YardkleRules
+from diceref.games.yardkle.solver.duel import (
+    MAX_NEWTON,
+    RESIDUAL,
+    DuelLookup,
+    Turn,
+    _error_bound,
+    _Game,
+    _game,
+    _Options,
+)
+
+
+def _sweep_py(
+    offsets: IndexArray,
+    ends: IndexArray,
+    throw_dice: IndexArray,
+    prob: FloatArray,
+    yardkle: FloatArray,
+    max_step: int,
+    bank: FloatArray,
+    legal: np.ndarray,
+    yardkle_value: float,
+    cap: int,
+    throw: FloatArray,
+    stop: FloatArray,
+) -> float:
+    """`duel._solve_turn` as loops: fills throw[:cap] and stop, returns the slope.
+
+    stop is flat, (t, n, value or slope) in C order over rows t < cap + max_step + 1 and
+    the D dice.  Throw class j has the options ends[j - 1] .. ends[j] - 1 (ends[-1] = 0),
+    option o reaching stop at 2 * D * t + offsets[o]; its chance prob[j], its dice
+    throw_dice[j] + 1.  A tie between options takes the largest slope, as the reference."""
+    d = yardkle.shape[0]
+    for i in range((cap + max_step + 1) * d):
+        stop[2 * i] = bank[i // d]
+        stop[2 * i + 1] = 0.0
+    acc = np.zeros(d)
+    acc_slope = np.zeros(d)
+    for t in range(cap - 1, -1, -1):
+        base = 2 * d * t
+        for n in range(d):
+            acc[n] = 0.0
+            acc_slope[n] = 0.0
+        first = 0
+        for j in range(ends.shape[0]):
+            i = base + offsets[first]
+            best, best_slope = stop[i], stop[i + 1]
+            for o in range(first + 1, ends[j]):
+                i = base + offsets[o]
+                reached, reached_slope = stop[i], stop[i + 1]
+                if reached > best:
+                    best_slope = reached_slope
+                elif reached == best:
+                    best_slope = max(best_slope, reached_slope)
+                best = max(best, reached)
+            first = ends[j]
+            acc[throw_dice[j]] += best * prob[j]
+            acc_slope[throw_dice[j]] += best_slope * prob[j]
+        for n in range(d):
+            value = acc[n] + yardkle[n] * yardkle_value
+            throw[t, n] = value
+            i = base + 2 * n
+            if legal[t] and bank[t] >= value:
+                stop[i], stop[i + 1] = bank[t], 0.0
+            else:
+                stop[i], stop[i + 1] = value, acc_slope[n] + yardkle[n]
+    return float(acc_slope[d - 1] + yardkle[d - 1])  # t = 0, the last row swept
+
+
+_compiled: dict[str, Any] = {}
+_compile_lock = threading.Lock()
+
+
+def _sweep() -> Callable[..., float]:
+    """The compiled sweep: numba is imported here, at the first solve (0.8 s, and the
+    compile itself, about 1.5 s, cached on disk by numba where it can write), so the
+    service never imports it at start-up."""
+    if "sweep" not in _compiled:
+        with _compile_lock:
+            if "sweep" not in _compiled:
+                import numba
+
+                try:
+                    _compiled["sweep"] = numba.njit(cache=True, nogil=True)(_sweep_py)
+                except RuntimeError:  # no writable cache directory: compile per process
+                    _compiled["sweep"] = numba.njit(nogil=True)(_sweep_py)
+    sweep: Callable[..., float] = _compiled["sweep"]
+    return sweep
+
+
+@dataclass(frozen=True)
+class _Kernel:
+    """The throws as the sweep reads them: throws of the same dice offering the same
+    set-asides merged into one class (their chances added), each class's options once."""
+
+    offsets: IndexArray
+    ends: IndexArray
+    throw_dice: IndexArray
+    prob: FloatArray
+    yardkle: FloatArray
+    max_step: int
+    dice: int
+
+    @staticmethod
+    def of(opt: _Options) -> _Kernel:
+        d = opt.yardkle.shape[0]
+        dice_of = np.argmax(opt.chance > 0, axis=1)
+        ends = np.append(opt.starts[1:], len(opt.steps))
+        classes: dict[tuple[int, tuple[tuple[int, int], ...]], float] = {}
+        for j, (start, end) in enumerate(zip(opt.starts, ends, strict=True)):
+            options = zip(opt.steps[start:end].tolist(), opt.cols[start:end].tolist(), strict=True)
+            key = (int(dice_of[j]), tuple(sorted(set(options))))
+            classes[key] = classes.get(key, 0.0) + float(opt.chance[j, dice_of[j]])
+        offsets = [2 * (d * step + col) for _, options in classes for step, col in options]
+        return _Kernel(
+            offsets=np.array(offsets, dtype=np.intp),
+            ends=np.cumsum([len(options) for _, options in classes]).astype(np.intp),
+            throw_dice=np.array([n for n, _ in classes], dtype=np.intp),
+            prob=np.array(list(classes.values())),
+            yardkle=opt.yardkle.astype(np.float64),
+            max_step=opt.max_step,
+            dice=d,
+        )
+
+    def buffers(self, cap: int) -> tuple[FloatArray, FloatArray]:
+        """(throw, stop) for turns with caps up to `cap`."""
+        rows = cap + self.max_step + 1
+        return np.empty((rows, self.dice)), np.empty(2 * rows * self.dice)
+
+    def run(
+        self,
+        bank: FloatArray,
+        legal: np.ndarray,
+        yardkle_value: float,
+        cap: int,
+        buffers: tuple[FloatArray, FloatArray],
+    ) -> tuple[float, float]:
+        """(throw[0, D - 1], its slope) of the turn; the buffers hold its tables after."""
+        throw, stop = buffers
+        slope = _sweep()(
+            self.offsets,
+            self.ends,
+            self.throw_dice,
+            self.prob,
+            self.yardkle,
+            self.max_step,
+            bank,
+            legal,
+            yardkle_value,
+            cap,
+            throw,
+            stop,
+        )
+        return float(throw[0, -1]), float(slope)
+
+
+_Buffers = tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
+
+
+@dataclass(frozen=True)
+class CompactDuel(DuelLookup):
+    """The solved two-player game, kept compact: the lookups of `duel.DuelTable`
+    (`win_probability`, `advise`, `last_turn_probability`) over the same numbers, a
+    turn's table recomputed on demand (`turn`).  Totals in units of `rules.unit`.
+
+    values[a, b]: the thrower's chance to win; yardkle_values[a, b]: the Yardkle value
+    the thrower's turn at (a, b) was solved at (1 - the opponent's last Newton iterate,
+    within the residual of 1 - values[b, a]); caps[a, b]: that turn's cap.
+    """
+
+    rules: YardkleRules
+    levels: int
+    entry_levels: int
+    tie_value: float
+    values: FloatArray
+    yardkle_values: FloatArray
+    caps: IndexArray
+    last_turn: FloatArray
+    last_turn_throws: FloatArray
+    error_bound: float
+    contraction: float
+    game: _Game
+    kernel: _Kernel
+
+    def turn(self, a: int, b: int) -> Turn:
+        """The thrower's turn at (a, b), as the solve had it (one compiled sweep)."""
+        bank, legal, cap = self.game.bank(a, b, self.values)
+        throw, stop = self.kernel.buffers(cap)
+        yardkle_value = float(self.yardkle_values[a, b])
+        _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop))
+        stop_values = stop.reshape(len(throw), self.kernel.dice, 2)[:, :, 0]
+        return Turn(throw[:cap], stop_values, slope, cap)
+
+
+# (the sum s just solved, the share of all turn levels (caps) solved so far); may raise
+Progress = Callable[[int, float], None]
+
+
+@dataclass
+class _Solve:
+    """One solve's tables, filled pair by pair (the pairs of one sum by several threads)."""
+
+    game: _Game
+    kernel: _Kernel
+    values: FloatArray
+    yardkle_values: FloatArray
+    caps: IndexArray
+
+    def pair(self, a: int, b: int, buffers: _Buffers) -> tuple[float, float]:
+        """Solve the pair {a, b} (a <= b) into the tables: `duel.solve_duel`'s Newton
+        steps and bound, step for step.  Returns (its error bound, its L)."""
+        game, kernel, lower = self.game, self.kernel, self.game.lower
+        bank_a, legal_a, cap_a = game.bank(a, b, self.values)
+        bank_b, legal_b, cap_b = game.bank(b, a, self.values)
+
+        def side_a(yardkle_value: float) -> tuple[float, float]:
+            return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0])
+
+        def side_b(yardkle_value: float) -> tuple[float, float]:
+            return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1])
+
+        x, y = 0.5, 0.5
+        for _ in range(MAX_NEWTON):
+            ya, yb = 1.0 - y, 1.0 - x
+            fa, sa = side_a(ya)
+            fb, sb = side_b(yb) if a != b else (fa, sa)
+            if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
+                break
+            if a == b:  # x = F(1 - x): Newton on the linearisation
+                x = y = (fa + sa * x) / (1.0 + sa)
+                continue
+            nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
+            y = fb - sb * (nx - x)
+            x = nx
+        else:
+            raise RuntimeError(f"pair ({a}, {b}) did not converge")
+        residual = max(abs(fa - x), abs(fb - y))
+        top_a, top_b = max(1.0 - lower[b] / 2, 1.0 - y), max(1.0 - lower[a] / 2, 1.0 - x)
+        first = _error_bound(residual, side_a(top_a)[1], side_b(top_b)[1] if a != b else None)
+        la = side_a(min(top_a, 1.0 - y + first))[1]
+        lb = side_b(min(top_b, 1.0 - x + first))[1] if a != b else None
+        self.values[a, b], self.values[b, a] = fa, fb
+        self.yardkle_values[a, b], self.yardkle_values[b, a] = ya, (yb if a != b else ya)
+        assert (cap_a, cap_b) == (self.caps[a, b], self.caps[b, a])
+        return min(first, _error_bound(residual, la, lb)), la if lb is None else la * lb
+
+    def pairs(self, pairs: list[tuple[int, int]], buffers: _Buffers) -> list[tuple[float, float]]:
+        return [self.pair(a, b, buffers) for a, b in pairs]
+
+
+def solve_duel_fast(
+    rules: YardkleRules, progress: Progress | None = None, workers: int = 2
+) -> CompactDuel:
+    """`duel.solve_duel`'s numbers, compiled and compact (docs/solver.md has the proofs).
+    The pairs of one sum are shared among `workers` threads (the sweep releases the GIL)."""
+    game = _game(rules)
+    kernel = _Kernel.of(game.opt)
+    k = game.levels
+    caps = np.array([[game.cap(a, b) for b in range(k)] for a in range(k)], dtype=np.intp)
+    sums = np.add.outer(np.arange(k), np.arange(k))
+    work = np.bincount(sums.ravel(), caps.ravel().astype(np.float64))  # levels per sum
+    solve = _Solve(game, kernel, np.zeros((k, k)), np.zeros((k, k)), caps)
+    top = int(caps.max())
+    buffers = [(kernel.buffers(top), kernel.buffers(top)) for _ in range(workers)]
+    worst_error, worst_l = 0.0, 0.0
+    with ThreadPoolExecutor(workers) as pool:
+        for s in range(2 * k - 2, -1, -1):
+            pairs = [(a, s - a) for a in range(max(0, s - k + 1), s // 2 + 1)]
+            chunks = [pairs[w::workers] for w in range(workers)]
+            for done in pool.map(solve.pairs, chunks, buffers):
+                for error, contraction in done:
+                    worst_error, worst_l = max(worst_error, error), max(worst_l, contraction)
+            if progress is not None:
+                progress(s, float(work[s:].sum() / work.sum()))
+    return CompactDuel(
+        rules=rules,
+        levels=k,
+        entry_levels=game.entry_levels,
+        tie_value=game.tie,
+        values=solve.values,
+        yardkle_values=solve.yardkle_values,
+        caps=solve.caps,
+        last_turn=game.last,
+        last_turn_throws=game.last_throws,
+        error_bound=worst_error,
+        contraction=worst_l,
+        game=game,
+        kernel=kernel,
+    )
