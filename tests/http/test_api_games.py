@@ -111,6 +111,7 @@ def test_every_choice_a_request_may_make_is_described(client: Client) -> None:
                 continue
             meanings = parameter["choice_descriptions"]
             assert list(meanings) == parameter["choices"], (game["id"], parameter["name"])
+            assert all(len(choice) <= 40 for choice in meanings)  # a request map's keys
             assert all(text.strip() for text in meanings.values()), (game["id"], parameter)
     params = {p["name"]: p for p in client.get("/games/yahtzee").json()["parameters"]}
     assert params["order"]["choice_descriptions"]["forced"].startswith("Every box in scorecard")

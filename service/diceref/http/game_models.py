@@ -48,10 +48,11 @@ class ParameterOut(msgspec.Struct, omit_defaults=True):
     minimum: int | None = None
     maximum: int | None = None
     length: int | None = None
-    # What each choice means, by choice (`description` tells what the game plays).
+    # What each choice means, by choice (`description` tells what the game plays); its keys
+    # bounded as every request map's are (the longest choice is 23 characters).
     choice_descriptions: (
         Annotated[
-            dict[Annotated[str, Meta(max_length=64)], Annotated[str, Meta(max_length=2000)]],
+            dict[Annotated[str, Meta(max_length=40)], Annotated[str, Meta(max_length=2000)]],
             Meta(max_length=64),
         ]
         | None
