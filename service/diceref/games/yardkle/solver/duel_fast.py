@@ -1,17 +1,13 @@
 """Two-player Yardkle at full size: the reference solver's method (`duel.py`), compiled.
 
-The same pairs in the same order (decreasing a + b), the same Newton steps from the same
-start, the same acceptance on the residual and the same two-stage error bound; only the
-turn sweep is machine code (numba, imported by the first solve, never at service start-up).
-Throws of the same dice offering the same set-asides are one class, their chances added.
-A pair's bank values depend only on larger sums, so each side's bank row is built once per
-pair, not once per turn solve, and the pairs of one sum are solved by two threads at once.
-The values equal the reference's to float rounding (the sums over the throws run in
-another order); `tests/yardkle/test_duel.py` holds them to it.
-
-What is kept is what serving needs, in arrays: `values` (K, K), the Yardkle value each
-pair's turn was solved at and its cap.  A turn's within-turn table (`CompactDuel.turn`) is
-one sweep away, recomputed from those (docs/solver.md, "Size and cost at full size").
+The same pairs in the same order (decreasing a + b), Newton steps, acceptance on the
+residual and two-stage error bound; only the turn sweep is machine code (numba, imported by
+the first solve, never at service start-up).  Throws offering the same set-asides are one
+class, their chances added; each side's bank row is built once per pair, and the pairs of
+one sum are solved by two threads.  The values equal the reference's to float rounding
+(`tests/yardkle/test_duel.py`).  Kept for serving: `values` (K, K), the Yardkle value each
+pair's turn was solved at and its cap; a turn's within-turn table (`CompactDuel.turn`) is
+one sweep away (docs/solver.md, "Size and cost at full size").
 """
 
 from __future__ import annotations
