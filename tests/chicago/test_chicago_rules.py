@@ -171,6 +171,12 @@ def test_game_info_reports_every_reading() -> None:
         "value_type": "string",
         "settable": True,
         "choices": ["later", "earlier"],
+        "choice_descriptions": {
+            "later": "the player who threw it later: a later player escapes only by being "
+            "strictly better.",
+            "earlier": "the player who threw it earlier: a later player takes the worst score "
+            "only by being strictly worse.",
+        },
     }
     assert params["one_six_five_round_goes_on"]["value"] is True
     assert params["one_six_five_round_goes_on"]["reading"] is True

@@ -780,7 +780,7 @@ RECORD_SOLVING_NOTES = """() => { window.solvingNotes = [];
 
 
 def percent(p: float) -> str:
-    """A probability as the desk writes it (desk.js `percent`)."""
+    """A probability as the desk writes it (pure.js `percent`)."""
     if p <= 0:
         return "0%"
     if p >= 1:
@@ -800,6 +800,38 @@ SETTLED = """() => document.querySelector("#play tbody tr.best")
     || document.querySelector("#play-roll:not(:disabled)")"""
 
 
+def test_keeping_every_die_on_the_coachs_advice_is_standing_not_a_throw(
+    desk: Watched, server: LiveServer
+) -> None:
+    """/holds lists keeping all five dice (throwing none) beside the boxes; chosen in a
+    played game it stands on the dice, so the turn goes to a box and its record is one a
+    review takes (a review refuses a keep of all five)."""
+    from playwright.sync_api import expect
+
+    page = desk.page
+    # Every die the page rolls is a 6: crypto.getRandomValues fills 5 (5 % 6 + 1 = 6).
+    page.add_init_script("crypto.getRandomValues = (a) => a.fill(5);")
+    page = open_desk(desk)
+    page.click('button.tab[data-tab="coach"]')
+    page.get_by_role("button", name="Start a game of Yahtzee (official rules)").click()
+    page.click("#play-roll")
+    rows = page.locator("#play tbody tr")
+    keep_all = rows.filter(has_text="keep 6 6 6 6 6")
+    expect(keep_all).to_have_count(1)
+    keep_all.get_by_role("button").click()
+    expect(page.locator("#play")).to_contain_text("Throws left: 0")
+    expect(rows.filter(has_text="keep")).to_have_count(0)  # boxes only: the turn stood
+    page.wait_for_function(SETTLED)
+    assert page.evaluate(f"() => {STORED_PLAY}.dice") == [6] * 5
+    rows.filter(has_text="score Yahtzee").get_by_role("button").click()
+    expect(page.locator("#play > p").first).to_contain_text("turn 2 of 13")
+    turns = page.evaluate(f"() => {STORED_PLAY}.turns")
+    assert turns == [{"throws": [[6] * 5], "keeps": [], "box": "yahtzee"}]
+    answer = server.client.post("/reviews", json={"game": "yahtzee", "turns": turns})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["decision_count"] == 1
+
+
 def follow_the_coach(page: Any, done: Callable[[], bool]) -> None:
     """Take the coach's best option (or roll) until `done`."""
     for _ in range(13 * 4):
@@ -815,7 +847,7 @@ def follow_the_coach(page: Any, done: Callable[[], bool]) -> None:
 
 
 def num(value: float) -> str:
-    """A number as the desk writes it (desk.js `num`)."""
+    """A number as the desk writes it (pure.js `num`)."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
@@ -1095,7 +1127,9 @@ def test_the_house_rules_panel_follows_the_rules_sent(desk: Watched) -> None:
     page.select_option("#rule-order", "forced")
     expect(summary).to_have_text("House rules (1 changed)")
     expect(hint).not_to_contain_text("Any open box")
-    expect(hint).to_contain_text("forced")
+    # what the chosen value plays, in the service's words for that choice
+    expect(hint).to_contain_text('Set here to "forced"')
+    expect(hint).to_contain_text("Every box in scorecard order: the only legal box is the first")
     page.fill("#rule-throws_per_turn", "2")
     with page.expect_request(checked_with({"order": "forced", "throws_per_turn": 2})):
         page.press("#rule-throws_per_turn", "Tab")

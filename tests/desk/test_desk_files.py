@@ -7,11 +7,18 @@ import json
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import urljoin
 
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from diceref.http.desk import STATIC, WORKER, desk_version
+from diceref.http.desk import (
+    CONTENT_SECURITY_POLICY,
+    STATIC,
+    WORKER,
+    desk_assets,
+    desk_version,
+)
 
 # Any absolute URL, or a protocol-relative one (//host/...), in HTML, CSS or JavaScript.
 OTHER_HOST = re.compile(
@@ -21,10 +28,11 @@ OTHER_HOST = re.compile(
 
 def test_the_desk_files_name_no_other_host() -> None:
     suffixes = {".html", ".css", ".js", ".svg", ".webmanifest"}
-    files = [*sorted(p for p in STATIC.iterdir() if p.suffix in suffixes), WORKER]
+    files = [*sorted(p for p in STATIC.rglob("*") if p.suffix in suffixes), WORKER]
     assert {p.name for p in files} >= {"index.html", "desk.css", "desk.js", "desk-sw.js"}
+    assert (STATIC / "views" / "sheets.js") in files
     for path in files:
-        # SVG's namespace name is an identifier (an `xmlns`, desk.js's createElementNS),
+        # SVG's namespace name is an identifier (an `xmlns`, dom.js's createElementNS),
         # never fetched.
         text = path.read_text().replace("http://www.w3.org/2000/svg", "")
         assert not OTHER_HOST.findall(text), f"{path.name} names another host"
@@ -112,8 +120,9 @@ def test_the_worker_keeps_every_desk_file_under_a_version_of_their_content(
     page = client.get("/").text
     loaded = re.findall(r'(?:src|href)="(/desk/[^"]+)"', page)
     assert {"/", *loaded, "/desk/offline.js", "/desk/desk.webmanifest"} <= set(kept)
-    shipped = (p for p in STATIC.iterdir() if p.is_file() and not p.name.startswith("."))
-    assert set(kept) == {"/", *(f"/desk/{p.name}" for p in shipped)}
+    shipped = (p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
+    assert set(kept) == {"/", *(f"/desk/{p.as_posix()}" for p in shipped if p.name[0] != ".")}
+    assert "/desk/views/coach.js" in kept
     for path in kept:
         assert client.get(path).status_code == 200, path
 
@@ -126,12 +135,64 @@ def test_the_version_changes_with_any_desk_file(tmp_path: Path) -> None:
     first = desk_version(folder, worker)
     assert first == desk_version(STATIC, WORKER)
     versions = {first}
-    for path in (folder / "desk.css", folder / "index.html", worker):
+    for path in (folder / "desk.css", folder / "index.html", folder / "views" / "coach.js", worker):
         path.write_text(path.read_text() + "\n")
         versions.add(desk_version(folder, worker))
-    (folder / "extra.js").write_text("")
+    (folder / "views" / "extra.js").write_text("")
     last = desk_version(folder, worker)
     versions.add(last)
-    assert len(versions) == 5
-    (folder / ".extra.js.swp").write_text("")  # not a desk file
+    assert len(versions) == 6
+    assert "/desk/views/extra.js" in desk_assets(folder)
+    (folder / ".extra.js.swp").write_text("")  # not desk files
+    (folder / "views" / ".extra.js.swp").write_text("")
+    (folder / ".cache").mkdir()
+    (folder / ".cache" / "extra.js").write_text("")
     assert desk_version(folder, worker) == last
+    assert not any("/." in path for path in desk_assets(folder))
+
+
+# The modules a desk module imports: `import ... from "./x.js"`, `import "./x.js"`,
+# `export ... from "./x.js"` (statements, at the start of a line) and `import("./x.js")`.
+IMPORT = re.compile(
+    r"""^\s*(?:import\s*|(?:import|export)\b[^"';]*?\bfrom\s*)["']([^"']+)["']"""
+    r"""|\bimport\(\s*["']([^"']+)["']""",
+    re.M,
+)
+
+
+def _page_modules(client: TestClient[Litestar]) -> set[str]:
+    """The script the page loads and every module they import, followed to the last."""
+    page = client.get("/").text
+    todo = re.findall(r'<script type="module" src="(/[^"]+)"', page)
+    assert todo, "the page loads no module"
+    seen: set[str] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        for target in (static or dynamic for static, dynamic in IMPORT.findall(answer.text)):
+            assert target.startswith(("./", "../")), f"{path} imports {target}: not its own"
+            todo.append(urljoin(path, target))
+    return seen
+
+
+def test_every_module_the_page_imports_is_kept_and_served_as_javascript(
+    client: TestClient[Litestar],
+) -> None:
+    """The page's modules (desk.js and all it imports, views/ included) are in the worker's
+    list, so that the page opens offline, and each is sent as JavaScript (a module sent as
+    another type does not run, under `nosniff`) with the desk's policy."""
+    modules = _page_modules(client)
+    scripts = {f"/desk/{p.relative_to(STATIC).as_posix()}" for p in STATIC.rglob("*.js")}
+    assert modules == scripts  # every module found (and none that the page never loads)
+    assert {"/desk/desk.js", "/desk/pure.js", "/desk/views/sheets.js"} <= modules
+    script = client.get("/desk-sw.js").text
+    kept = set(json.loads(re.search(r"const ASSETS = (\[.*\]);", script)[1]))  # type: ignore[index]
+    assert modules <= kept, modules - kept
+    for path in modules:
+        headers = client.get(path).headers
+        assert headers["content-type"].startswith("text/javascript"), path
+        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path

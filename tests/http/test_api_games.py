@@ -100,3 +100,24 @@ def test_every_parameter_has_a_human_label(client: Client) -> None:
             assert label.strip() and label != parameter["name"], (game["id"], parameter)
     params = {p["name"]: p for p in client.get("/games/yahtzee").json()["parameters"]}
     assert params["upper_bonus_threshold"]["label"] == "Upper bonus threshold"
+
+
+def test_every_choice_a_request_may_make_is_described(client: Client) -> None:
+    """A frontend offering another choice than the game's own can say what it means: each
+    settable parameter with choices describes every one of them, in their order."""
+    for game in client.get("/games").json():
+        for parameter in client.get(f"/games/{game['id']}").json()["parameters"]:
+            if not parameter["settable"] or len(parameter.get("choices") or ()) < 2:
+                continue
+            meanings = parameter["choice_descriptions"]
+            assert list(meanings) == parameter["choices"], (game["id"], parameter["name"])
+            assert all(text.strip() for text in meanings.values()), (game["id"], parameter)
+    params = {p["name"]: p for p in client.get("/games/yahtzee").json()["parameters"]}
+    assert params["order"]["choice_descriptions"]["forced"].startswith("Every box in scorecard")
+    assert params["order"]["description"] == params["order"]["choice_descriptions"]["free"]
+    assert "'yahtzee' box" in params["joker"]["choice_descriptions"]["free_choice"]
+    chicago = {p["name"]: p for p in client.get("/games/chicago").json()["parameters"]}
+    limit = chicago["throw_limit"]
+    assert limit["description"] == " ".join(
+        f"'{c}': {text}" for c, text in limit["choice_descriptions"].items()
+    )

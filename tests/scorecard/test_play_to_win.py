@@ -32,9 +32,12 @@ from diceref.games.scorecard.solver.request_turn import RequestTurn
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
     FinalDistribution,
+    _five_rows,
+    candidates,
     final_distribution,
     solve_distribution,
     solve_win,
+    stand_win,
     win_turn,
 )
 from diceref.games.scorecard.solver.win_kernel import (
@@ -464,6 +467,29 @@ def test_keeps_win_chances_equal_the_brute_force(
         if throws == 1:
             with pytest.raises(ValueError):
                 turn.keeps_with(1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_one_need_looks_up_each_pair_once_and_equals_every_cell_looked_up(
+    case: Case, sub_game: Callable[[Case], SubGame]
+) -> None:
+    """A request's one need is looked up per distinct (next state, points) pair and spread
+    to the (box, throw) cells: the same chances, bit for bit, as looking up every cell."""
+    game = sub_game(case)
+    lo, hi = game.brute.bounds(game.state)
+    for first in (False, True):
+        cand = candidates(game.ruleset, game.mask, game.sub, game.flag, first)
+        assert len(cand.pair_succ) < cand.succ.size
+        assert np.array_equal(cand.pair_succ[cand.pair_of], cand.succ)
+        assert np.array_equal(cand.pair_shift[cand.pair_of], cand.shift)
+        for need in range(lo - 2, hi + 3):
+            legal = cand.legal()
+            shift = np.where(legal, cand.shift, 0.0).astype(np.int64)
+            cells = np.where(legal, game.win_fast.lookup(cand.succ, need - shift), -np.inf)
+            want = cells.max(axis=0)[:, None]
+            _five_rows(game.win_fast, cand, np.array([need]), want)
+            got = stand_win(game.win_fast, cand, np.array([need]))
+            assert np.array_equal(got, want), f"{case.name}: need {need}, first throw {first}"
 
 
 def probes(ruleset: Ruleset) -> list[tuple[Dice | None, int]]:

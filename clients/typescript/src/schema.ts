@@ -1249,6 +1249,10 @@ export interface components {
          *     `label`, as in a document saved from a service older than labels, is taken too.
          */
         ParameterIn: {
+            /** @description What each of `choices` means, by choice: `description` says what the game plays, this what another choice would play (null: no choices, or one). */
+            choice_descriptions?: {
+                [key: string]: string;
+            } | null;
             /** @description The values a string parameter allows (null: any). */
             choices?: string[] | null;
             /** @description What the parameter means, in English. */
@@ -1283,6 +1287,10 @@ export interface components {
          * @description A rule setting as a client reads it, and may set it per request under `rules`.
          */
         ParameterOut: {
+            /** @description What each of `choices` means, by choice: `description` says what the game plays, this what another choice would play (null: no choices, or one). */
+            choice_descriptions?: {
+                [key: string]: string;
+            } | null;
             /** @description The values a string parameter allows (null: any). */
             choices?: string[] | null;
             /** @description What the parameter means, in English. */

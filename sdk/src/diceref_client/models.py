@@ -1060,6 +1060,10 @@ class ParameterIn(_In, kw_only=True):
     `label`, as in a document saved from a service older than labels, is taken too.
     """
 
+    # What each of `choices` means, by choice: `description` says what the game plays, this what
+    # another choice would play (null: no choices, or one).
+    choice_descriptions: dict[str, str] | None = None
+
     # The values a string parameter allows (null: any).
     choices: list[str] | None = None
 
@@ -1097,6 +1101,10 @@ class ParameterIn(_In, kw_only=True):
 
 class ParameterOut(_Out, kw_only=True):
     """A rule setting as a client reads it, and may set it per request under `rules`."""
+
+    # What each of `choices` means, by choice: `description` says what the game plays, this what
+    # another choice would play (null: no choices, or one).
+    choice_descriptions: dict[str, str] | None = None
 
     # The values a string parameter allows (null: any).
     choices: list[str] | None = None

@@ -45,6 +45,9 @@ class Parameter:
     `choices` (strings), `minimum`/`maximum` (integers, and each item of an integer list)
     and `length` (an integer list) bound what a request may set.  `settable` is False for a
     figure reported for information only (a printed maximum), which no request may change.
+    `choice_descriptions` says what each choice means, in the order of `choices`: the
+    `description` tells what the game plays, so a frontend offering another choice needs the
+    words for that one too.
     """
 
     name: str
@@ -59,6 +62,11 @@ class Parameter:
     maximum: int | None = None
     length: int | None = None
     settable: bool = True
+    choice_descriptions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_descriptions and len(self.choice_descriptions) != len(self.choices):
+            raise ValueError(f"{self.name}: one description per choice, in their order")
 
     @property
     def type(self) -> ParameterType:

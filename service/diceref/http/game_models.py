@@ -48,6 +48,14 @@ class ParameterOut(msgspec.Struct, omit_defaults=True):
     minimum: int | None = None
     maximum: int | None = None
     length: int | None = None
+    # What each choice means, by choice (`description` tells what the game plays).
+    choice_descriptions: (
+        Annotated[
+            dict[Annotated[str, Meta(max_length=64)], Annotated[str, Meta(max_length=2000)]],
+            Meta(max_length=64),
+        ]
+        | None
+    ) = None
 
 
 class ParameterIn(ParameterOut, kw_only=True):
@@ -71,6 +79,9 @@ def parameters_out(game: GameInfo) -> list[ParameterOut]:
             p.minimum,
             p.maximum,
             p.length,
+            dict(zip(p.choices, p.choice_descriptions, strict=True))
+            if p.choice_descriptions
+            else None,
         )
         for p in game.parameters
     ]

@@ -98,6 +98,8 @@ GLOSSARY: dict[str, str] = {
     "`need` points banked.",
     "win_probability_exact": "`win_probability` as an exact fraction.",
     "choices": "The values a string parameter allows (null: any).",
+    "choice_descriptions": "What each of `choices` means, by choice: `description` says what "
+    "the game plays, this what another choice would play (null: no choices, or one).",
     "minimum": "The least value an integer parameter (or each item of a list) allows (null: none).",
     "maximum": "The greatest value an integer parameter (or each item of a list) allows (null: "
     "none).",

@@ -135,14 +135,18 @@ def redoc_bundle() -> Response[bytes]:
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
-def _desk_files(folder: Path) -> list[Path]:
-    """The files of `static/` (not an editor's or a file manager's hidden ones)."""
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+def _desk_files(folder: Path) -> list[str]:
+    """The files of `static/` and of its folders (the views' modules are in `views/`), as
+    paths relative to it; not an editor's or a file manager's hidden files or folders."""
+    relative = (p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
+    return sorted(
+        path.as_posix() for path in relative if not any(part.startswith(".") for part in path.parts)
+    )
 
 
 def desk_assets(folder: Path = STATIC) -> list[str]:
     """The paths the service worker keeps: the page at `/` and every file it may load."""
-    return ["/", *(f"{DESK_PREFIX}/{p.name}" for p in _desk_files(folder))]
+    return ["/", *(f"{DESK_PREFIX}/{name}" for name in _desk_files(folder))]
 
 
 def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
@@ -152,8 +156,9 @@ def desk_version(folder: Path = STATIC, worker: Path = WORKER) -> str:
     worker, which fetches the files again into a new cache and deletes the old one), with
     nothing to bump by hand."""
     digest = hashlib.sha256()
-    for path in [*_desk_files(folder), worker]:
-        for part in (path.name.encode(), path.read_bytes()):
+    files = [(name, folder / name) for name in _desk_files(folder)]
+    for name, path in [*files, (worker.name, worker)]:
+        for part in (name.encode(), path.read_bytes()):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()[:16]

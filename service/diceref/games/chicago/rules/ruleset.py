@@ -10,8 +10,10 @@ not settable, with the reason in its description.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from diceref.core.dice import Dice, canonical
 from diceref.core.game import GameInfo, Parameter
@@ -205,15 +207,32 @@ OBLIGATIONS = tuple(o.value for o in Obligation)
 KNOCKOUT = "immediate"
 
 
-def _choice(name: str, value: StrEnum, text: str, *, label: str) -> Parameter:
+def _choice(
+    name: str, value: StrEnum, intro: str, meanings: Mapping[Any, str], *, label: str
+) -> Parameter:
+    """A parameter choosing among `value`'s enum: `meanings` says what each member means,
+    in the enum's order, and the description is the intro followed by every meaning."""
+    members = tuple(type(value))
+    assert tuple(meanings) == members, f"{name}: one meaning per choice, in the enum's order"
+    told = " ".join(f"'{m.value}': {meanings[m]}" for m in members)
     return Parameter(
         name,
         value.value,
-        text,
+        f"{intro} {told}" if intro else told,
         reading=name not in STATED,
-        choices=tuple(v.value for v in type(value)),
+        choices=tuple(m.value for m in members),
         label=label,
+        choice_descriptions=tuple(meanings[m] for m in members),
     )
+
+
+# What each conversion obligation means, for both conversions.
+OBLIGATION_TEXT = {
+    Obligation.MAY: "converting is the player's choice: standing, or keeping other dice, "
+    "stays legal.",
+    Obligation.MUST: "with a throw left the conversion is forced: standing or keeping other "
+    "dice is illegal.",
+}
 
 
 def _flag(name: str, value: bool, text: str, *, label: str) -> Parameter:
@@ -335,9 +354,13 @@ def chicago(
             _choice(
                 "throw_limit",
                 limit,
-                "'starter': the starter throws 1 to 3 times and no later player may throw more "
-                "often (as written). 'free': every player may throw up to 3 times, whatever "
-                "the starter took.",
+                "",
+                {
+                    ThrowLimit.STARTER: "the starter throws 1 to 3 times and no later player "
+                    "may throw more often (as written).",
+                    ThrowLimit.FREE: "every player may throw up to 3 times, whatever the "
+                    "starter took.",
+                },
                 label="Throw limit",
             ),
             Parameter(
@@ -348,6 +371,7 @@ def chicago(
                 "be kept.",
                 choices=OBLIGATIONS,
                 label="Two sixes conversion",
+                choice_descriptions=tuple(OBLIGATION_TEXT[o] for o in Obligation),
             ),
             Parameter(
                 "three_sixes_conversion",
@@ -357,6 +381,7 @@ def chicago(
                 "is illegal.",
                 choices=OBLIGATIONS,
                 label="Three sixes conversion",
+                choice_descriptions=tuple(OBLIGATION_TEXT[o] for o in Obligation),
             ),
             _flag(
                 "sixes_counted_as_they_lie",
@@ -379,29 +404,39 @@ def chicago(
             _choice(
                 "next_starter_after_chicago",
                 after_chicago,
-                "Who starts after a round a Chicago (or a 1-6-5 that ends the round) ended: "
-                "'lot', drawn by lot, so the ruling names none (the text: 'automatically "
-                "decided'); 'thrower', the player who threw it; 'next_in_turn', the next "
-                "player still in after the thrower.",
+                "Who starts after a round a Chicago (or a 1-6-5 that ends the round) ended:",
+                {
+                    NextStarter.LOT: "drawn by lot, so the ruling names none (the text: "
+                    "'automatically decided').",
+                    NextStarter.THROWER: "the player who threw it.",
+                    NextStarter.NEXT_IN_TURN: "the next player still in after the thrower.",
+                },
                 label="Next starter after a Chicago",
             ),
             _choice(
                 "starter_chicago_call",
                 chicago_call,
-                "A starter whose 1-1-1 ends the round: 'none', makes no call (the round ends "
-                "before a call is due) and a recorded call is rejected; 'call', calls as "
-                "after any last throw, and the ruling shows the call and the score. When "
-                "the round goes on after a Chicago (chicago_ends_round false) the starter "
-                "always calls.",
+                "A starter whose 1-1-1 ends the round (when the round goes on after a "
+                "Chicago, chicago_ends_round false, the starter always calls):",
+                {
+                    StarterChicagoCall.NONE: "makes no call (the round ends before a call is "
+                    "due) and a recorded call is rejected.",
+                    StarterChicagoCall.CALL: "calls as after any last throw, and the ruling "
+                    "shows the call and the score.",
+                },
                 label="Starter's call after a Chicago",
             ),
             _choice(
                 "one_six_five_victim",
                 victim,
-                "Who loses the life a 1-6-5 takes: 'roller_choice', the opponent still in "
-                "whom the roller names (as written); 'next_in_turn', the next player still "
-                "in after the roller, in the round's turn order (a named victim must be "
-                "that player, and may be left out).",
+                "Who loses the life a 1-6-5 takes:",
+                {
+                    Victim.ROLLER_CHOICE: "the opponent still in whom the roller names (as "
+                    "written).",
+                    Victim.NEXT_IN_TURN: "the next player still in after the roller, in the "
+                    "round's turn order (a named victim must be that player, and may be left "
+                    "out).",
+                },
                 label="Who loses a life to 1-6-5",
             ),
             Parameter(
@@ -440,6 +475,12 @@ def chicago(
                 reading=True,
                 choices=tuple(t.value for t in TieLoser),
                 label="Loser of a worst-score tie",
+                choice_descriptions=(
+                    "the player who threw it later: a later player escapes only by being "
+                    "strictly better.",
+                    "the player who threw it earlier: a later player takes the worst score "
+                    "only by being strictly worse.",
+                ),
             ),
             Parameter(
                 "knockout",
@@ -458,9 +499,12 @@ def chicago(
             _choice(
                 "next_starter_when_worst_out",
                 worst_out,
-                "The worst score starts the next round; if that life was their last: "
-                "'next_in_turn', the next player still in after them in turn order; 'lot', "
-                "drawn by lot (the ruling names none).",
+                "The worst score starts the next round; if that life was their last:",
+                {
+                    WorstOutStarter.NEXT_IN_TURN: "the next player still in after them in "
+                    "turn order.",
+                    WorstOutStarter.LOT: "drawn by lot (the ruling names none).",
+                },
                 label="Next starter when the loser is out",
             ),
             _flag(

@@ -46,6 +46,7 @@ from diceref.games.scorecard.rules.document import (
 from diceref.games.scorecard.rules.ruleset import (
     MATCHING_UPPER_TEXT,
     MAX_POINTS,
+    ORDER_TEXT,
     FiveOfAKindRule,
     Joker,
     Order,
@@ -247,15 +248,6 @@ class FiveOfAKind:
             self.forced_text,
             self.forced_reading,
         )
-
-
-ORDER_TEXT = {
-    Order.FREE: "Any open box may be filled on any turn.",
-    Order.SERIES: "Upper boxes first, in any order among them; the lower boxes open only once "
-    "every upper box is filled.",
-    Order.FORCED: "Every box in scorecard order: the only legal box is the first open one "
-    "(Swedish 'tvångsyatzy').",
-}
 
 
 @dataclass(frozen=True)

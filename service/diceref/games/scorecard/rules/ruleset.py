@@ -29,6 +29,14 @@ class Order(StrEnum):
     FORCED = "forced"  # only the first open box in scorecard order (Swedish "tvångsyatzy")
 
 
+ORDER_TEXT = {
+    Order.FREE: "Any open box may be filled on any turn.",
+    Order.SERIES: "Upper boxes first, in any order among them; the lower boxes open only once "
+    "every upper box is filled.",
+    Order.FORCED: "Every box in scorecard order: the only legal box is the first open one "
+    "(Swedish 'tvångsyatzy').",
+}
+
 MIN_THROWS, MAX_THROWS = 1, 4
 # Bounds on a request's point values: far above any published game, low enough that every
 # total stays an exact integer in the solver's float64 tables.
@@ -43,6 +51,20 @@ class Joker(StrEnum):
     NONE = "none"  # no Joker: the throw scores like any other
     FORCED = "forced"  # matching upper box, else any lower box at full value, else 0 upper
     FREE_CHOICE = "free_choice"  # matching upper box, else any open box (upper 0, lower full)
+
+
+def joker_texts(box: str) -> dict[Joker, str]:
+    """What each Joker choice means, for a game whose five-of-a-kind box is `box`."""
+    after = f"Once the '{box}' box is filled, a further five of a kind"
+    return {
+        Joker.NONE: "No Joker: a further five of a kind scores like any other throw.",
+        Joker.FORCED: f"{after} is a Joker: an open lower box at full value, and only when no "
+        "lower box is open an upper box (scoring what the dice make there, 0 but in the "
+        "matching one); the matching upper box first while matching_upper_forced holds.",
+        Joker.FREE_CHOICE: f"{after} is a Joker for any open box: lower boxes at full value, "
+        "upper boxes scoring what the dice make there; the matching upper box first while "
+        "matching_upper_forced holds.",
+    }
 
 
 def upper_bonus_parameters(bonus: UpperBonus, section: str) -> tuple[Parameter, ...]:
@@ -106,6 +128,7 @@ def five_of_a_kind_parameters(
             joker_text,
             choices=tuple(j.value for j in Joker),
             label="Joker rule",
+            choice_descriptions=tuple(joker_texts(rule.box).values()),
         ),
         Parameter(
             "joker_when_scratched",
@@ -144,6 +167,7 @@ def play_parameters(
             order_reading,
             choices=tuple(o.value for o in Order),
             label="Box order",
+            choice_descriptions=tuple(ORDER_TEXT[o] for o in Order),
         ),
     )
 

@@ -19,11 +19,13 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IntArray
+from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS, throw_index
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.request_turn import (
+    MAX_PLANS,
     RequestPlan,
     RequestTurn,
     keep_transitions,
@@ -49,11 +51,18 @@ class Candidates:
     """Where a turn may end from one state, per throw: `succ[b, t]` the next state of filling
     box b with throw t, `shift[b, t]` the points it adds (-inf: not allowed).  `fives`
     overrides the five-of-a-kind throws where the Joker or the extra bonus applies: per
-    throw, tiers of (next state, points); the first tier with a candidate is the choice."""
+    throw, tiers of (next state, points); the first tier with a candidate is the choice.
+
+    The (box, throw) cells take few distinct (next state, points) pairs (a box's points
+    repeat over the throws): `pair_succ[k]`, `pair_shift[k]` are the pairs and `pair_of[b,
+    t]` the pair of each cell, so that a lookup per pair serves every cell."""
 
     succ: IntArray
     shift: FloatArray
     fives: dict[int, list[list[tuple[int, float]]]]
+    pair_succ: IntArray
+    pair_shift: FloatArray
+    pair_of: IntArray
 
     def legal(self) -> BoolArray:
         out: BoolArray = np.isfinite(self.shift)
@@ -70,11 +79,13 @@ def candidates(
     rows, points = _stand(plan, ruleset, first_throw)
     succ = index[rows]
     shift = add[rows] + points
+    pair_rows, pair_points, pair_of = _stand_pairs(ruleset, first_throw)
+    pairs = (index[pair_rows], add[pair_rows] + pair_points, pair_of)
     fives: dict[int, list[list[tuple[int, float]]]] = {}
     model = plan.model
     five = model.five
     if five is None or not mask >> five & 1:
-        return Candidates(succ, shift, fives)
+        return Candidates(succ, shift, fives, *pairs)
     extra = float(model.extra_for(flag, plan.five_throws[0]))
     joker = model.joker_on(mask, flag)
     by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
@@ -101,7 +112,26 @@ def candidates(
             ]
             for tier in tiers
         ]
-    return Candidates(succ, shift, fives)
+    return Candidates(succ, shift, fives, *pairs)
+
+
+_PAIRS: PerRuleset[tuple[str, bool], tuple[IntArray, FloatArray, IntArray]] = PerRuleset(MAX_PLANS)
+
+
+def _stand_pairs(ruleset: Ruleset, first_throw: bool) -> tuple[IntArray, FloatArray, IntArray]:
+    """The distinct (next-value row, points) pairs of `_stand`'s cells, and each cell's pair
+    (see `Candidates`): per ruleset, as the rows and points are."""
+
+    def build() -> tuple[IntArray, FloatArray, IntArray]:
+        rows, points = _stand(request_plan(ruleset), ruleset, first_throw)
+        cells = np.stack([rows.ravel().astype(np.float64), points.ravel()], axis=1)
+        unique, inverse = np.unique(cells, axis=0, return_inverse=True)
+        pair_rows: IntArray = unique[:, 0].astype(np.int64)
+        pair_points: FloatArray = unique[:, 1].copy()
+        pair_of: IntArray = inverse.reshape(rows.shape).astype(np.int64)
+        return pair_rows, pair_points, pair_of
+
+    return _PAIRS.get((ruleset.rules_hash, first_throw), build)
 
 
 def _stand(plan: RequestPlan, ruleset: Ruleset, first_throw: bool) -> tuple[IntArray, FloatArray]:
@@ -139,10 +169,11 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
     """(252, len(needs)): the best chance to reach each need when the turn ends on each
     throw (the need is counted before the placement's points)."""
     legal = cand.legal()
-    if len(needs) == 1:  # one request's need: every (box, throw) looked up at once
-        shift = np.where(legal, cand.shift, 0.0).astype(np.int64)
-        one = np.where(legal, win.lookup(cand.succ, int(needs[0]) - shift), NEG).max(axis=0)
-        out1: FloatArray = one[:, None]
+    if len(needs) == 1:  # one request's need: each distinct (next state, points) looked up
+        allowed = np.isfinite(cand.pair_shift)
+        shift = np.where(allowed, cand.pair_shift, 0.0).astype(np.int64)
+        pair = np.where(allowed, win.lookup(cand.pair_succ, int(needs[0]) - shift), NEG)
+        out1: FloatArray = pair[cand.pair_of].max(axis=0)[:, None]
         _five_rows(win, cand, needs, out1)
         return out1
     b_idx, t_idx = np.nonzero(legal)

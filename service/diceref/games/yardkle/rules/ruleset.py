@@ -74,6 +74,13 @@ FIXED_READINGS: dict[str, tuple[bool | str, str, str]] = {
 }
 
 LAST_TURNS = ("every_other_player_once", "complete_the_round", "none")
+LAST_TURNS_TEXT = {
+    "every_other_player_once": "RULES.md: every other player has exactly one last turn, in "
+    "turn order; passing the leader does not start another round",
+    "complete_the_round": "only the players after him in the listed order throw, so every "
+    "player has had as many turns",
+    "none": "the game ends at once: first to the target wins",
+}
 """What happens once a player reaches the target (the `last_turns` choices):
 every other player has one last turn; only the players after him in the round (so all
 have had as many turns); or the game ends at once (first to the target wins)."""
@@ -308,14 +315,13 @@ class YardkleRules:
             Parameter(
                 "last_turns",
                 self.last_turns,
-                "Once a player reaches the target: every_other_player_once (RULES.md: "
-                "every other player has exactly one last turn, in turn order; passing the "
-                "leader does not start another round); complete_the_round (only the "
-                "players after him in the listed order throw, so every player has had as "
-                "many turns); none (the game ends at once: first to the target wins).",
+                "Once a player reaches the target: "
+                + "; ".join(f"{c} ({LAST_TURNS_TEXT[c]})" for c in LAST_TURNS)
+                + ".",
                 reading=True,
                 choices=LAST_TURNS,
                 label="Last turns",
+                choice_descriptions=tuple(LAST_TURNS_TEXT[c] for c in LAST_TURNS),
             ),
             Parameter(
                 "ties_share_win",
