@@ -340,8 +340,12 @@ export interface paths {
          *     `win_probability` of ending the turn with at least `need`, and the ranking, the
          *     decision and the loss follow it; the expected points stay beside it (a need is raced up
          *     to 2,000 scoring units: every need at the built-in unit of 50; under a finer unit a
-         *     larger one is a 422).  Under house rules the coach reads the table solved for them
-         *     (503 with Retry-After while it is not ready) and races by their scoring.
+         *     larger one is a 422).  With an `opponent` (a two-player game, beside the thrower's
+         *     banked `total`), each option's `win_probability` is instead the chance to win the game
+         *     under optimal play by both, and the ranking, the decision and the loss follow it, from
+         *     the rules' two-player table (solved when first asked for: a 503 with `progress` until
+         *     then).  Under house rules the coach reads the tables solved for them (503 with
+         *     Retry-After while they are not ready) and races by their scoring.
          */
         post: operations["yardkleHolds"];
         delete?: never;
@@ -438,7 +442,7 @@ export interface components {
             expected_points: number;
             /** @description The dice set aside, as faces. */
             set_aside: number[];
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
         };
         /**
@@ -662,7 +666,7 @@ export interface components {
             rethrow_count: number;
             /** @description How many 1s are set aside by conversions (Chicago). */
             set_aside_count: number;
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
             /** @description `win_probability` as an exact fraction. */
             win_probability_exact: string | null;
@@ -1190,6 +1194,16 @@ export interface components {
             scoring: "sum_all" | "sum_formed" | "fixed";
             /** @description The scorecard section: `upper` or `lower`. */
             section?: components["schemas"]["Section"];
+        };
+        /**
+         * OpponentIn
+         * @description The one opponent of a two-player game: the banked total and the pad.
+         */
+        OpponentIn: {
+            /** @description Whether the player has reached the entry minimum once (is on the pad). */
+            on_pad: boolean;
+            /** @description The player's banked total, a multiple of the scoring unit (50), under the target */
+            total: number;
         };
         /** OptionOut */
         OptionOut: {
@@ -2086,12 +2100,13 @@ export interface components {
             throw_on_expected_points: number;
             /** @description Points accumulated in this turn so far. */
             turn_points: number;
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
         };
         /**
          * YardkleHoldsRequest
-         * @description A throw, the turn points set aside before it, and whether the player is on the pad.
+         * @description A throw, the turn points set aside before it, and whether the player is on the pad;
+         *     with an `opponent`, the thrower's banked `total` too (0 when omitted).
          */
         YardkleHoldsRequest: {
             /** @description One to six dice, 1 to 6 each */
@@ -2100,10 +2115,14 @@ export interface components {
             need?: number | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad: boolean;
+            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */
+            opponent?: components["schemas"]["OpponentIn"] | null;
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
             rules?: {
                 [key: string]: unknown;
             } | null;
+            /** @description The player's banked total, a multiple of the scoring unit (50), under the target */
+            total?: number | null;
             /**
              * @description Points, a multiple of the scoring unit (50)
              * @default 0

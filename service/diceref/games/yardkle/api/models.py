@@ -81,13 +81,34 @@ Need = Annotated[
 ]
 
 
+BankedTotal = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=10_000_000,
+        description="The player's banked total, a multiple of the scoring unit (50), under "
+        "the target",
+    ),
+]
+
+
+class OpponentIn(msgspec.Struct, forbid_unknown_fields=True):
+    """The one opponent of a two-player game: the banked total and the pad."""
+
+    total: BankedTotal
+    on_pad: bool
+
+
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """A throw, the turn points set aside before it, and whether the player is on the pad."""
+    """A throw, the turn points set aside before it, and whether the player is on the pad;
+    with an `opponent`, the thrower's banked `total` too (0 when omitted)."""
 
     dice: YardkleDice
     on_pad: bool
     turn_points: Total = 0
     need: Need | None = None
+    total: BankedTotal | None = None  # read with an `opponent` only
+    opponent: OpponentIn | None = None
     rules: Rules | None = None
 
 
