@@ -227,3 +227,72 @@ def test_a_bad_two_player_request_names_the_field(
     assert r.headers["content-type"].startswith("application/problem+json")
     errors = r.json()["errors"]
     assert [(e["field"], e["code"]) for e in errors] == [(field, code)], errors
+
+
+# --- /yardkle/games with `chances` ---------------------------------------------------------
+
+BANK_500 = {  # three 1s, then 1 and 5, then 5: 500 banked (hot dice twice)
+    "throws": [
+        {"dice": [1, 1, 1], "set_aside": [1, 1, 1]},
+        {"dice": [1, 5, 2], "set_aside": [1, 5]},
+        {"dice": [5], "set_aside": [5]},
+    ],
+    "end": "bank",
+}
+YARDKLE = {"throws": [{"dice": [2, 3, 4]}], "end": "yardkle"}
+
+
+def game(client: Client, players: list[str], turns: list[Any], **more: Any) -> Any:
+    body = {"rules": HOUSE, "players": players, "turns": turns, **more}
+    return client.post("/yardkle/games", json=body)
+
+
+def chances_of(answer: dict[str, Any]) -> dict[str, float]:
+    return {s["player"]: s["win_probability"] for s in answer["standings"]}
+
+
+def test_a_two_player_game_reports_each_chance_to_win(client: Client) -> None:
+    table = reference()
+    ann, bob = ({**t, "player": p} for t, p in ((BANK_500, "ann"), (YARDKLE, "bob")))
+    start = game(client, ["ann", "bob"], [], chances=True).json()
+    assert chances_of(start)["ann"] == pytest.approx(float(table.values[0, 0]), abs=1e-9)
+    after = game(client, ["ann", "bob"], [ann, bob], chances=True).json()
+    assert after["next_player"] == "ann"
+    chances = chances_of(after)
+    assert chances["ann"] == pytest.approx(float(table.values[10, 0]), abs=1e-9)
+    assert chances["ann"] + chances["bob"] == pytest.approx(1.0, abs=1e-12)
+    one = game(client, ["ann", "bob"], [ann], chances=True).json()
+    assert chances_of(one)["bob"] == pytest.approx(float(table.values[0, 10]), abs=1e-9)
+    # the last turn: ann reaches 1,000, bob (at 0, off the pad) has his last turn
+    last = game(client, ["ann", "bob"], [ann, bob, ann], chances=True).json()
+    assert last["last_turns_due"] == ["bob"]
+    assert chances_of(last)["bob"] == pytest.approx(
+        table.last_turn_probability(0, False, 1000), abs=1e-9
+    )
+    done = game(client, ["ann", "bob"], [ann, bob, ann, bob], chances=True).json()
+    assert done["finished"] and all("win_probability" not in s for s in done["standings"])
+
+
+def test_without_chances_a_game_answers_as_today(client: Client) -> None:
+    turns = [{**BANK_500, "player": "ann"}]
+    plain = game(client, ["ann", "bob"], turns)
+    assert plain.status_code == 200
+    assert plain.content == game(client, ["ann", "bob"], turns, chances=False).content
+    assert all("win_probability" not in s for s in plain.json()["standings"])
+
+
+def test_chances_for_more_than_two_players_are_a_422(client: Client) -> None:
+    r = game(client, ["ann", "bob", "cy"], [], chances=True)
+    assert r.status_code == 422, r.text
+    assert [(e["field"], e["code"]) for e in r.json()["errors"]] == [
+        ("chances", "two_players_only")
+    ]
+    assert "two players" in r.json()["detail"]
+
+
+def test_chances_are_left_out_until_the_duel_table_is_loaded(tmp_path: Path) -> None:
+    app = make_test_app(cache_dir=tmp_path)
+    with TestClient(app) as client:
+        r = game(client, ["ann", "bob"], [], chances=True)
+        assert r.status_code == 200, r.text
+        assert all("win_probability" not in s for s in r.json()["standings"])

@@ -313,7 +313,11 @@ export interface paths {
         /**
          * Referee a Yardkle game
          * @description Standings after the turns given, the turn that reached the target, the last turns
-         *     owed and played, and the winners once every other player has had a last turn.
+         *     owed and played, and the winners once every other player has had a last turn.  With
+         *     `chances` (two players only, a 422 beyond), each standing of a game in progress also
+         *     gives the player's `win_probability` under optimal play by both, from the rules'
+         *     two-player table once it is loaded; until then it is left out (the table is solved
+         *     in the background), never a 503.
          */
         post: operations["yardkleGames"];
         delete?: never;
@@ -2037,9 +2041,15 @@ export interface components {
         };
         /**
          * YardkleGameRequest
-         * @description Players in turn order (the first listed starts) and the turns played so far.
+         * @description Players in turn order (the first listed starts) and the turns played so far; with
+         *     `chances`, each player's chance to win (two players).
          */
         YardkleGameRequest: {
+            /**
+             * @description Whether each standing also gives the player's `win_probability` under optimal play by both (two players only; left out while the game's two-player table is not loaded, which is then solved in the background, and once the game is over).
+             * @default false
+             */
+            chances?: boolean;
             /** @description The players' names, in seating order. */
             players: string[];
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
@@ -2209,6 +2219,8 @@ export interface components {
             total: number;
             /** @description How many turns the player has played. */
             turn_count: number;
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
+            win_probability?: number;
         };
         /** YardkleThrowIn */
         YardkleThrowIn: {

@@ -419,6 +419,7 @@ class SyncMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        chances: bool = False,
         rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -430,6 +431,7 @@ class SyncMethods:
             YardkleGameRequest(
                 players=list(players),
                 turns=list(turns),
+                chances=chances,
                 rules=None if rules is None else dict(rules),
             ),
             timeout,
@@ -873,6 +875,7 @@ class AsyncMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        chances: bool = False,
         rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -884,6 +887,7 @@ class AsyncMethods:
             YardkleGameRequest(
                 players=list(players),
                 turns=list(turns),
+                chances=chances,
                 rules=None if rules is None else dict(rules),
             ),
             timeout,
@@ -1327,6 +1331,7 @@ class SyncRawMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        chances: bool = False,
         rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -1338,6 +1343,7 @@ class SyncRawMethods:
             YardkleGameRequest(
                 players=list(players),
                 turns=list(turns),
+                chances=chances,
                 rules=None if rules is None else dict(rules),
             ),
             timeout,
@@ -1781,6 +1787,7 @@ class AsyncRawMethods:
         players: Sequence[str],
         turns: Sequence[GameTurnIn] = (),
         *,
+        chances: bool = False,
         rules: Mapping[str, Any] | None = None,
         timeout: Timeout | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -1792,6 +1799,7 @@ class AsyncRawMethods:
             YardkleGameRequest(
                 players=list(players),
                 turns=list(turns),
+                chances=chances,
                 rules=None if rules is None else dict(rules),
             ),
             timeout,

@@ -2037,7 +2037,14 @@ class YardkleDecisionOut(_Out, kw_only=True):
 
 
 class YardkleGameRequest(_In, kw_only=True):
-    """Players in turn order (the first listed starts) and the turns played so far."""
+    """Players in turn order (the first listed starts) and the turns played so far; with
+    `chances`, each player's chance to win (two players).
+    """
+
+    # Whether each standing also gives the player's `win_probability` under optimal play by both
+    # (two players only; left out while the game's two-player table is not loaded, which is then
+    # solved in the background, and once the game is over).
+    chances: bool = False
 
     # The players' names, in seating order.
     players: list[str]
@@ -2273,6 +2280,11 @@ class YardkleStandingOut(_Out, kw_only=True):
 
     # How many turns the player has played.
     turn_count: int
+
+    # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
+    win_probability: float | None = None
 
 
 class YardkleThrowIn(_In, kw_only=True):

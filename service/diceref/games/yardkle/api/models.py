@@ -7,6 +7,7 @@ rule, turn order) is judged by the rules layer and comes back as a 422 naming th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated
 
 import msgspec
@@ -63,10 +64,12 @@ class GameTurnIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """Players in turn order (the first listed starts) and the turns played so far."""
+    """Players in turn order (the first listed starts) and the turns played so far; with
+    `chances`, each player's chance to win (two players)."""
 
     players: Annotated[list[PlayerName], Meta(min_length=1, max_length=20)]
     turns: Annotated[list[GameTurnIn], Meta(max_length=5000)] = []
+    chances: bool = False
     rules: Rules | None = None
 
 
@@ -183,7 +186,7 @@ class ReachedOut(msgspec.Struct):
     total: int
 
 
-class StandingOut(msgspec.Struct):
+class StandingOut(msgspec.Struct, omit_defaults=True):
     rank: int
     player: str
     total: int
@@ -191,6 +194,7 @@ class StandingOut(msgspec.Struct):
     turn_count: int
     last_turn: bool  # the player's next turn is a last turn (owed after the target)
     need: int | None  # the turn points that pass the leader on that last turn, else null
+    win_probability: float | msgspec.UnsetType = msgspec.UNSET  # with `chances` only
 
 
 class GameResponse(msgspec.Struct, omit_defaults=True):
@@ -292,11 +296,14 @@ def _game_turn_out(t: PlayedTurn) -> GameTurnOut:
 
 
 def game_out(
-    result: GameResult, ruleset_id: str | msgspec.UnsetType = msgspec.UNSET
+    result: GameResult,
+    ruleset_id: str | msgspec.UnsetType = msgspec.UNSET,
+    chances: Mapping[str, float] | None = None,
 ) -> GameResponse:
     reached = result.reached
     due = set(result.last_turns_due)
     need = dict(result.needs)
+    chance = chances or {}
     return GameResponse(
         finished=result.finished,
         winners=list(result.winners),
@@ -308,7 +315,14 @@ def game_out(
         last_turns_due=list(result.last_turns_due),
         standings=[
             StandingOut(
-                s.rank, s.player, s.total, s.on_pad, s.turns, s.player in due, need.get(s.player)
+                s.rank,
+                s.player,
+                s.total,
+                s.on_pad,
+                s.turns,
+                s.player in due,
+                need.get(s.player),
+                chance.get(s.player, msgspec.UNSET),
             )
             for s in result.standings
         ],

@@ -30,7 +30,7 @@ from diceref.games.yardkle.api.models import (
     set_aside_out,
     turn_out,
 )
-from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
+from diceref.games.yardkle.rules.games import GameResult, GameTurn, adjudicate_game
 from diceref.games.yardkle.rules.ruleset import YardkleGame
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides, validate_throw
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
@@ -45,6 +45,7 @@ from diceref.games.yardkle.tables import (
     policy_spec,
 )
 from diceref.http.family import operation, registry_of, ruleset_id_of
+from diceref.tables.registry import SolveQueueFull
 
 # Yardkle under a request's house rules (the built-in game for none); a refused override
 # raises `RuleParameterError`, a 422 naming `rules.<name>`.
@@ -86,14 +87,56 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
 
 
 @operation("/games", summary="Referee a Yardkle game", problems=(400, 422))
-def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
+def yardkle_game(data: JSONBody[GameRequest], request: Request) -> GameResponse:  # type: ignore[type-arg]
     """Standings after the turns given, the turn that reached the target, the last turns
-    owed and played, and the winners once every other player has had a last turn."""
+    owed and played, and the winners once every other player has had a last turn.  With
+    `chances` (two players only, a 422 beyond), each standing of a game in progress also
+    gives the player's `win_probability` under optimal play by both, from the rules'
+    two-player table once it is loaded; until then it is left out (the table is solved
+    in the background), never a 503."""
     game = _game(data.rules)
+    if data.chances:
+        if len(data.players) != 2:
+            raise RuleViolation(
+                "chances",
+                f"the chance to win is solved for two players; this game has {len(data.players)}",
+                "two_players_only",
+            )
+        check_duel_solvable(game.rules)
     turns = tuple(GameTurn(t.player, _records(t.throws), t.end) for t in data.turns)
-    return game_out(
-        adjudicate_game(data.players, turns, game.rules), ruleset_id_of(game, data.rules)
-    )
+    result = adjudicate_game(data.players, turns, game.rules)
+    chances = _chances(result, game.rules, request) if data.chances else None
+    return game_out(result, ruleset_id_of(game, data.rules), chances)
+
+
+def _chances(
+    result: GameResult,
+    rules: YardkleRules,
+    request: Request,  # type: ignore[type-arg]
+) -> dict[str, float] | None:
+    """Each of the two players' chance to win, None when the game is over or the duel
+    table is not loaded (asked for in the background: a full queue only leaves it out)."""
+    if result.finished or result.next_player is None:
+        return None
+    try:
+        table = registry_of(request).table(duel_spec(rules))
+    except SolveQueueFull:
+        return None
+    if table is None:
+        return None
+    duel = duel_of(rules, table)
+    by_player = {s.player: s for s in result.standings}
+    mover = by_player[result.next_player]
+    other = next(s for s in result.standings if s.player != mover.player)
+    a, b = mover.total // rules.unit, other.total // rules.unit
+    if result.reached is None:  # both under the target: the mover's turn starts at (a, b)
+        chance = float(duel.values[a, b])
+    else:  # the mover's last turn, behind the leader
+        gap = b - a
+        if gap >= duel.last_turn.shape[1]:
+            return None
+        chance = float(duel.last_turn[int(mover.on_pad or not duel.entry_levels), gap])
+    return {mover.player: chance, other.player: 1.0 - chance}
 
 
 def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int]:
