@@ -277,7 +277,12 @@ def _variant_specs(
     family = family_of(games[0])
     specs = list(family.tables_of(game))
     if target:
-        specs += family.target_tables_of(game)
+        from diceref.core.game import RuleParameterError
+
+        try:
+            specs += family.target_tables_of(game)
+        except RuleParameterError as exc:  # beyond what a play-to-win table is solved for
+            raise _Refused("precompute", f"--target: rules.{exc.name}: {exc.reason}") from None
     if not specs:
         raise _Refused("precompute", f"{games[0]} has no tables to solve under house rules")
     print(f"{game.id} house rules {game.ruleset_id}: {json.dumps(rules, sort_keys=True)}")
@@ -471,8 +476,9 @@ def build_parser(settings: Settings | None = None) -> argparse.ArgumentParser:
     pre.add_argument(
         "--target",
         action="store_true",
-        help="also the play-to-win tables (win and distribution), which the service "
-        "otherwise solves when a request first needs them (minutes for a built-in game)",
+        help="also the play-to-win tables (scorecard games: win and distribution; yardkle: "
+        "the two-player duel table), which the service otherwise solves when a request "
+        "first needs them (minutes for a built-in game)",
     )
     pre.set_defaults(func=_precompute)
     review = sub.add_parser(

@@ -313,7 +313,11 @@ export interface paths {
         /**
          * Referee a Yardkle game
          * @description Standings after the turns given, the turn that reached the target, the last turns
-         *     owed and played, and the winners once every other player has had a last turn.
+         *     owed and played, and the winners once every other player has had a last turn.  With
+         *     `chances` (two players only, a 422 beyond), each standing of a game in progress also
+         *     gives the player's `win_probability` under optimal play by both, from the rules'
+         *     two-player table once it is loaded; until then it is left out (the table is solved
+         *     in the background), never a 503.
          */
         post: operations["yardkleGames"];
         delete?: never;
@@ -340,8 +344,12 @@ export interface paths {
          *     `win_probability` of ending the turn with at least `need`, and the ranking, the
          *     decision and the loss follow it; the expected points stay beside it (a need is raced up
          *     to 2,000 scoring units: every need at the built-in unit of 50; under a finer unit a
-         *     larger one is a 422).  Under house rules the coach reads the table solved for them
-         *     (503 with Retry-After while it is not ready) and races by their scoring.
+         *     larger one is a 422).  With an `opponent` (a two-player game, beside the thrower's
+         *     banked `total`), each option's `win_probability` is instead the chance to win the game
+         *     under optimal play by both, and the ranking, the decision and the loss follow it, from
+         *     the rules' two-player table (solved when first asked for: a 503 with `progress` until
+         *     then).  Under house rules the coach reads the tables solved for them (503 with
+         *     Retry-After while they are not ready) and races by their scoring.
          */
         post: operations["yardkleHolds"];
         delete?: never;
@@ -438,7 +446,7 @@ export interface components {
             expected_points: number;
             /** @description The dice set aside, as faces. */
             set_aside: number[];
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
         };
         /**
@@ -662,7 +670,7 @@ export interface components {
             rethrow_count: number;
             /** @description How many 1s are set aside by conversions (Chicago). */
             set_aside_count: number;
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
             /** @description `win_probability` as an exact fraction. */
             win_probability_exact: string | null;
@@ -1190,6 +1198,16 @@ export interface components {
             scoring: "sum_all" | "sum_formed" | "fixed";
             /** @description The scorecard section: `upper` or `lower`. */
             section?: components["schemas"]["Section"];
+        };
+        /**
+         * OpponentIn
+         * @description The one opponent of a two-player game: the banked total and the pad.
+         */
+        OpponentIn: {
+            /** @description Whether the player has reached the entry minimum once (is on the pad). */
+            on_pad: boolean;
+            /** @description The player's banked total, a multiple of the scoring unit (50), under the target */
+            total: number;
         };
         /** OptionOut */
         OptionOut: {
@@ -2023,9 +2041,15 @@ export interface components {
         };
         /**
          * YardkleGameRequest
-         * @description Players in turn order (the first listed starts) and the turns played so far.
+         * @description Players in turn order (the first listed starts) and the turns played so far; with
+         *     `chances`, each player's chance to win (two players).
          */
         YardkleGameRequest: {
+            /**
+             * @description Whether each standing also gives the player's `win_probability` under optimal play by both (two players only; left out while the game's two-player table is not loaded, which is then solved in the background, and once the game is over).
+             * @default false
+             */
+            chances?: boolean;
             /** @description The players' names, in seating order. */
             players: string[];
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
@@ -2086,12 +2110,13 @@ export interface components {
             throw_on_expected_points: number;
             /** @description Points accumulated in this turn so far. */
             turn_points: number;
-            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked. */
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
             win_probability: number | null;
         };
         /**
          * YardkleHoldsRequest
-         * @description A throw, the turn points set aside before it, and whether the player is on the pad.
+         * @description A throw, the turn points set aside before it, and whether the player is on the pad;
+         *     with an `opponent`, the thrower's banked `total` too (0 when omitted).
          */
         YardkleHoldsRequest: {
             /** @description One to six dice, 1 to 6 each */
@@ -2100,10 +2125,14 @@ export interface components {
             need?: number | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad: boolean;
+            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */
+            opponent?: components["schemas"]["OpponentIn"] | null;
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
             rules?: {
                 [key: string]: unknown;
             } | null;
+            /** @description The player's banked total, a multiple of the scoring unit (50), under the target */
+            total?: number | null;
             /**
              * @description Points, a multiple of the scoring unit (50)
              * @default 0
@@ -2190,6 +2219,8 @@ export interface components {
             total: number;
             /** @description How many turns the player has played. */
             turn_count: number;
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
+            win_probability?: number;
         };
         /** YardkleThrowIn */
         YardkleThrowIn: {

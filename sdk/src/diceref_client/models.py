@@ -53,7 +53,8 @@ class BestOut(_Out, kw_only=True):
     set_aside: list[int]
 
     # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
-    # better than the target; Yardkle, of ending the turn with at least `need` points banked.
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
     win_probability: float | None
 
 
@@ -333,7 +334,8 @@ class ChicagoHoldOut(_Out, kw_only=True):
     set_aside_count: int
 
     # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
-    # better than the target; Yardkle, of ending the turn with at least `need` points banked.
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
     win_probability: float | None
 
     # `win_probability` as an exact fraction.
@@ -994,6 +996,16 @@ class OfAKindBox(_In, tag_field="pattern", tag="n_of_a_kind", kw_only=True):
 
     # The scorecard section: `upper` or `lower`.
     section: Section | None = None
+
+
+class OpponentIn(_In, kw_only=True):
+    """The one opponent of a two-player game: the banked total and the pad."""
+
+    # Whether the player has reached the entry minimum once (is on the pad).
+    on_pad: bool
+
+    # The player's banked total, a multiple of the scoring unit (50), under the target
+    total: int
 
 
 class OptionOut(_Out, kw_only=True):
@@ -2025,7 +2037,14 @@ class YardkleDecisionOut(_Out, kw_only=True):
 
 
 class YardkleGameRequest(_In, kw_only=True):
-    """Players in turn order (the first listed starts) and the turns played so far."""
+    """Players in turn order (the first listed starts) and the turns played so far; with
+    `chances`, each player's chance to win (two players).
+    """
+
+    # Whether each standing also gives the player's `win_probability` under optimal play by both
+    # (two players only; left out while the game's two-player table is not loaded, which is then
+    # solved in the background, and once the game is over).
+    chances: bool = False
 
     # The players' names, in seating order.
     players: list[str]
@@ -2117,12 +2136,15 @@ class YardkleHoldOut(_Out, kw_only=True):
     turn_points: int
 
     # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
-    # better than the target; Yardkle, of ending the turn with at least `need` points banked.
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
     win_probability: float | None
 
 
 class YardkleHoldsRequest(_In, kw_only=True):
-    """A throw, the turn points set aside before it, and whether the player is on the pad."""
+    """A throw, the turn points set aside before it, and whether the player is on the pad; with
+    an `opponent`, the thrower's banked `total` too (0 when omitted).
+    """
 
     # One to six dice, 1 to 6 each
     dice: list[int]
@@ -2134,9 +2156,17 @@ class YardkleHoldsRequest(_In, kw_only=True):
     # Whether the player has reached the entry minimum once (is on the pad).
     on_pad: bool
 
+    # The one opponent of a two-player game (`total`, `on_pad`): given, each option's
+    # `win_probability` is the chance to win the game under optimal play by both, and the ranking
+    # follows it.
+    opponent: OpponentIn | None = None
+
     # House rules: parameter overrides by name, as `GET /games/{game}` lists them under
     # `parameters`, each value of the type and range listed there
     rules: dict[str, Any] | None = None
+
+    # The player's banked total, a multiple of the scoring unit (50), under the target
+    total: int | None = None
 
     # Points, a multiple of the scoring unit (50)
     turn_points: int = 0
@@ -2250,6 +2280,11 @@ class YardkleStandingOut(_Out, kw_only=True):
 
     # How many turns the player has played.
     turn_count: int
+
+    # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
+    win_probability: float | None = None
 
 
 class YardkleThrowIn(_In, kw_only=True):

@@ -95,7 +95,8 @@ GLOSSARY: dict[str, str] = {
     "value": "The setting's value.",
     "win_probability": "Exact chance of winning, as a number (null without a target): Chicago, "
     "of ending strictly better than the target; Yardkle, of ending the turn with at least "
-    "`need` points banked.",
+    "`need` points banked, or with an `opponent` of winning the two-player game under "
+    "optimal play by both.",
     "win_probability_exact": "`win_probability` as an exact fraction.",
     "choices": "The values a string parameter allows (null: any).",
     "choice_descriptions": "What each of `choices` means, by choice: `description` says what "

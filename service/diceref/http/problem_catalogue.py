@@ -93,5 +93,6 @@ SHARED_ERROR_CODES: dict[str, str] = {
     "invalid_rule": "a `rules` or `ruleset` value that contradicts another, or that the game "
     "cannot play",
     "ruleset_limit": "rules or a custom ruleset beyond what the service solves (a scorecard: 5 "
-    "dice, 1 to 15 boxes, a bounded table; Yardkle: a bounded policy table and target)",
+    "dice, 1 to 15 boxes, a bounded table; Yardkle: a bounded policy table and target; its "
+    "two-player table up to 240 levels to the target)",
 }

@@ -6,7 +6,13 @@ from typing import Any
 from diceref.core.game import GameInfo
 from diceref.games.family import Family
 from diceref.games.yardkle.rules.ruleset import GAME_INFO, YardkleGame, yardkle
-from diceref.games.yardkle.tables import GAME, check_solvable, policy_spec, table_specs
+from diceref.games.yardkle.tables import (
+    GAME,
+    check_solvable,
+    policy_spec,
+    table_specs,
+    target_specs,
+)
 from diceref.tables.spec import TableSpec
 
 
@@ -26,4 +32,18 @@ def _tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
     return (policy_spec(game.rules),)
 
 
-FAMILY = Family("yardkle", {GAME: GAME_INFO}, table_specs, {GAME: bounded_yardkle}, _tables_of)
+def _target_tables_of(game: GameInfo) -> tuple[TableSpec, ...]:
+    """The two-player table under the game's rules (`diceref precompute --target`): what
+    `/yardkle/holds` with an `opponent` reads; `ruleset_limit` beyond its bound."""
+    assert isinstance(game, YardkleGame)
+    return target_specs(game.rules)
+
+
+FAMILY = Family(
+    "yardkle",
+    {GAME: GAME_INFO},
+    table_specs,
+    {GAME: bounded_yardkle},
+    _tables_of,
+    _target_tables_of,
+)

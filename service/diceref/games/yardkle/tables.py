@@ -1,10 +1,14 @@
-"""Yardkle's one table, as a spec the tables registry serves: the expected turn points of
-every state (pad or not, turn points, dice left) under the optimal turn policy.
+"""Yardkle's tables, as specs the tables registry serves (docs/tables.md).
 
-It is small (32 KB, a house-rules variant at most 1.92 MB, see `MAX_LEVELS`) and quick to
-solve, so it is loaded before the service takes its first request (`at_startup`),
-and `/yardkle/holds` reads it from the registry like every other table: a process without
-it answers 503 while it loads, never solves inline.
+`policy`: the expected turn points of every state under the optimal turn policy; small
+(32 KB, at most 1.92 MB, `MAX_LEVELS`) and quick, loaded before the first request, read
+by `/yardkle/holds` (503 while it loads, never solved inline).
+`duel` (`duel_spec`): two players' chance to win for every pair of banked totals, stored
+as `solver/duel_array.py` lays it out, 3 K^2 + (2 + D) G + 9 float64 numbers (998,344
+bytes at the default rules: K = 200 levels, G = 598); minutes to solve, so on demand only
+(`/yardkle/holds` with an `opponent`: 503 until loaded; `diceref precompute yardkle
+--target` ahead).  House rules are solved up to `MAX_DUEL_LEVELS` = 240 levels to the goal;
+beyond it, or with hot dice forced or `complete_the_round`, a 422 `ruleset_limit`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from diceref.games.yardkle.rules.ruleset import (
     RULESETS_KEPT,
     YardkleRules,
 )
-from diceref.games.yardkle.solver import policy
+from diceref.games.yardkle.solver import duel_array, policy
+from diceref.games.yardkle.solver.duel import open_levels
+from diceref.games.yardkle.solver.duel_fast import CompactDuel, solve_duel_fast
 from diceref.games.yardkle.solver.throws import throw_summary
 from diceref.tables.spec import Progress, TableSpec
 
@@ -142,6 +148,99 @@ def check_solvable(rules: YardkleRules) -> None:
         f"({defaults[name]}) needs {back[name]:,}",
         "ruleset_limit",
     )
+
+
+# --- two players: the duel table ---------------------------------------------------------
+
+DUEL_SOLVER_VERSION = "1"  # bump whenever a duel table solved before would differ
+
+MAX_DUEL_LEVELS = 240
+"""The most levels to the goal (K, the totals 0 .. K - 1 units that have not reached it) a
+two-player table is solved for.  Its solve grows about as K^3 (K^2 pairs, each turn's cap
+about K deep): 5 to 8 minutes for the default's 200 on two shared cores, so the bound's 240
+(the target 12,000 at the unit 50) takes some 9 to 14; its table, 3 K^2 float64 numbers and
+the last turn, stays under 1.5 MB."""
+
+# The duel solve covers these readings only (`solver/duel.py`).
+DUEL_READINGS = {"hot_dice_optional": (True,), "last_turns": ("every_other_player_once", "none")}
+
+
+def check_duel_solvable(rules: YardkleRules) -> None:
+    """Refuse (`ruleset_limit`, naming the parameter) rules whose two-player table the
+    service does not solve: more than `MAX_DUEL_LEVELS` levels to the goal, or a reading
+    the duel solve does not cover."""
+    for name, covered in DUEL_READINGS.items():
+        if getattr(rules, name) not in covered:
+            raise RuleParameterError(
+                name,
+                f"the two-player chance to win is solved with {name} "
+                f"{' or '.join(str(c).lower() for c in covered)} only",
+                "ruleset_limit",
+            )
+    levels = open_levels(rules)
+    if levels <= MAX_DUEL_LEVELS:
+        return
+    defaults: dict[str, Any] = {n: getattr(DEFAULT_RULES, n) for n in SIZE_PARAMETERS}
+    changed = [n for n in SIZE_PARAMETERS if getattr(rules, n) != defaults[n]]
+    back = {n: open_levels(dataclasses.replace(rules, **{n: defaults[n]})) for n in changed}
+    name = min(changed, key=lambda n: back[n]) if changed else "target"
+    raise RuleParameterError(
+        name,
+        f"these rules need a two-player table of {levels:,} levels of {rules.unit} points to "
+        f"the target, over the {MAX_DUEL_LEVELS:,} the service solves"
+        + (f"; {name} at its default ({defaults[name]}) needs {back[name]:,}" if changed else ""),
+        "ruleset_limit",
+    )
+
+
+@per_ruleset(RULESETS_KEPT)
+def duel_spec(rules: YardkleRules) -> TableSpec:
+    """The two-player chance to win from every pair of banked totals (`duel_array`'s
+    layout), solved on demand in a group of its own: the coach's table never waits for
+    it.  The rules must pass `check_duel_solvable`."""
+    return TableSpec(
+        "duel",
+        GAME,
+        rules_hash(rules),
+        DUEL_SOLVER_VERSION,
+        (None,),
+        partial(_solve_duel, rules),  # pickles: solved in the solver pool's processes
+        group="duel",
+    )
+
+
+def _solve_duel(rules: YardkleRules, progress: Progress | None) -> FloatArray:
+    def report(_: int, share: float) -> None:
+        if progress is not None:
+            progress(round(1000 * share), 1000)
+
+    return duel_array.to_array(solve_duel_fast(rules, report))
+
+
+# The games rebuilt from loaded duel tables, by rules hash, with the array each came from:
+# a table loaded again (another mapping) is rebuilt, the same one is not.
+_DUELS: dict[str, tuple[FloatArray, CompactDuel]] = {}
+DUELS_KEPT = 4
+
+
+def duel_of(rules: YardkleRules, table: FloatArray) -> CompactDuel:
+    """The solved game a loaded duel table holds (views of it), built once per table."""
+    key = rules_hash(rules)
+    found = _DUELS.get(key)
+    if found is not None and found[0] is table:
+        return found[1]
+    duel = duel_array.from_array(rules, table)
+    if len(_DUELS) >= DUELS_KEPT:
+        _DUELS.pop(next(iter(_DUELS)), None)
+    _DUELS[key] = (table, duel)
+    return duel
+
+
+def target_specs(rules: YardkleRules) -> tuple[TableSpec, ...]:
+    """The play-to-win tables of the rules (`diceref precompute --target`): the duel table,
+    refused (`RuleParameterError`) beyond what it is solved for."""
+    check_duel_solvable(rules)
+    return (duel_spec(rules),)
 
 
 def table_specs() -> tuple[TableSpec, ...]:

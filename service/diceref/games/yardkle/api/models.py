@@ -7,6 +7,7 @@ rule, turn order) is judged by the rules layer and comes back as a 422 naming th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated
 
 import msgspec
@@ -63,10 +64,12 @@ class GameTurnIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """Players in turn order (the first listed starts) and the turns played so far."""
+    """Players in turn order (the first listed starts) and the turns played so far; with
+    `chances`, each player's chance to win (two players)."""
 
     players: Annotated[list[PlayerName], Meta(min_length=1, max_length=20)]
     turns: Annotated[list[GameTurnIn], Meta(max_length=5000)] = []
+    chances: bool = False
     rules: Rules | None = None
 
 
@@ -81,13 +84,34 @@ Need = Annotated[
 ]
 
 
+BankedTotal = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=10_000_000,
+        description="The player's banked total, a multiple of the scoring unit (50), under "
+        "the target",
+    ),
+]
+
+
+class OpponentIn(msgspec.Struct, forbid_unknown_fields=True):
+    """The one opponent of a two-player game: the banked total and the pad."""
+
+    total: BankedTotal
+    on_pad: bool
+
+
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """A throw, the turn points set aside before it, and whether the player is on the pad."""
+    """A throw, the turn points set aside before it, and whether the player is on the pad;
+    with an `opponent`, the thrower's banked `total` too (0 when omitted)."""
 
     dice: YardkleDice
     on_pad: bool
     turn_points: Total = 0
     need: Need | None = None
+    total: BankedTotal | None = None  # read with an `opponent` only
+    opponent: OpponentIn | None = None
     rules: Rules | None = None
 
 
@@ -162,7 +186,7 @@ class ReachedOut(msgspec.Struct):
     total: int
 
 
-class StandingOut(msgspec.Struct):
+class StandingOut(msgspec.Struct, omit_defaults=True):
     rank: int
     player: str
     total: int
@@ -170,6 +194,7 @@ class StandingOut(msgspec.Struct):
     turn_count: int
     last_turn: bool  # the player's next turn is a last turn (owed after the target)
     need: int | None  # the turn points that pass the leader on that last turn, else null
+    win_probability: float | msgspec.UnsetType = msgspec.UNSET  # with `chances` only
 
 
 class GameResponse(msgspec.Struct, omit_defaults=True):
@@ -271,11 +296,14 @@ def _game_turn_out(t: PlayedTurn) -> GameTurnOut:
 
 
 def game_out(
-    result: GameResult, ruleset_id: str | msgspec.UnsetType = msgspec.UNSET
+    result: GameResult,
+    ruleset_id: str | msgspec.UnsetType = msgspec.UNSET,
+    chances: Mapping[str, float] | None = None,
 ) -> GameResponse:
     reached = result.reached
     due = set(result.last_turns_due)
     need = dict(result.needs)
+    chance = chances or {}
     return GameResponse(
         finished=result.finished,
         winners=list(result.winners),
@@ -287,7 +315,14 @@ def game_out(
         last_turns_due=list(result.last_turns_due),
         standings=[
             StandingOut(
-                s.rank, s.player, s.total, s.on_pad, s.turns, s.player in due, need.get(s.player)
+                s.rank,
+                s.player,
+                s.total,
+                s.on_pad,
+                s.turns,
+                s.player in due,
+                need.get(s.player),
+                chance.get(s.player, msgspec.UNSET),
             )
             for s in result.standings
         ],

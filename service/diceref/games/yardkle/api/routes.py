@@ -12,6 +12,7 @@ from litestar import Request
 from litestar.params import JSONBody
 
 from diceref.core.dice import canonical
+from diceref.core.errors import RuleViolation
 from diceref.games.yardkle import FAMILY
 from diceref.games.yardkle.api.models import (
     BestOut,
@@ -29,14 +30,22 @@ from diceref.games.yardkle.api.models import (
     set_aside_out,
     turn_out,
 )
-from diceref.games.yardkle.rules.games import GameTurn, adjudicate_game
+from diceref.games.yardkle.rules.games import GameResult, GameTurn, adjudicate_game
 from diceref.games.yardkle.rules.ruleset import YardkleGame
-from diceref.games.yardkle.rules.scoring import set_asides, validate_throw
+from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides, validate_throw
 from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
-from diceref.games.yardkle.solver.advice import advise
+from diceref.games.yardkle.solver.advice import advise, advise_duel
+from diceref.games.yardkle.solver.duel import open_levels
 from diceref.games.yardkle.solver.race import check_need, effective_need
-from diceref.games.yardkle.tables import GAME, policy_spec
+from diceref.games.yardkle.tables import (
+    GAME,
+    check_duel_solvable,
+    duel_of,
+    duel_spec,
+    policy_spec,
+)
 from diceref.http.family import operation, registry_of, ruleset_id_of
+from diceref.tables.registry import SolveQueueFull
 
 # Yardkle under a request's house rules (the built-in game for none); a refused override
 # raises `RuleParameterError`, a 422 naming `rules.<name>`.
@@ -78,14 +87,91 @@ def yardkle_turn(data: JSONBody[TurnRequest]) -> TurnResponse:
 
 
 @operation("/games", summary="Referee a Yardkle game", problems=(400, 422))
-def yardkle_game(data: JSONBody[GameRequest]) -> GameResponse:
+def yardkle_game(data: JSONBody[GameRequest], request: Request) -> GameResponse:  # type: ignore[type-arg]
     """Standings after the turns given, the turn that reached the target, the last turns
-    owed and played, and the winners once every other player has had a last turn."""
+    owed and played, and the winners once every other player has had a last turn.  With
+    `chances` (two players only, a 422 beyond), each standing of a game in progress also
+    gives the player's `win_probability` under optimal play by both, from the rules'
+    two-player table once it is loaded; until then it is left out (the table is solved
+    in the background), never a 503."""
     game = _game(data.rules)
+    if data.chances:
+        if len(data.players) != 2:
+            raise RuleViolation(
+                "chances",
+                f"the chance to win is solved for two players; this game has {len(data.players)}",
+                "two_players_only",
+            )
+        check_duel_solvable(game.rules)
     turns = tuple(GameTurn(t.player, _records(t.throws), t.end) for t in data.turns)
-    return game_out(
-        adjudicate_game(data.players, turns, game.rules), ruleset_id_of(game, data.rules)
-    )
+    result = adjudicate_game(data.players, turns, game.rules)
+    chances = _chances(result, game.rules, request) if data.chances else None
+    return game_out(result, ruleset_id_of(game, data.rules), chances)
+
+
+def _chances(
+    result: GameResult,
+    rules: YardkleRules,
+    request: Request,  # type: ignore[type-arg]
+) -> dict[str, float] | None:
+    """Each of the two players' chance to win, None when the game is over or the duel
+    table is not loaded (asked for in the background: a full queue only leaves it out)."""
+    if result.finished or result.next_player is None:
+        return None
+    try:
+        table = registry_of(request).table(duel_spec(rules))
+    except SolveQueueFull:
+        return None
+    if table is None:
+        return None
+    duel = duel_of(rules, table)
+    by_player = {s.player: s for s in result.standings}
+    mover = by_player[result.next_player]
+    other = next(s for s in result.standings if s.player != mover.player)
+    a, b = mover.total // rules.unit, other.total // rules.unit
+    if result.reached is None:  # both under the target: the mover's turn starts at (a, b)
+        chance = float(duel.values[a, b])
+    else:  # the mover's last turn, behind the leader
+        gap = b - a
+        if gap >= duel.last_turn.shape[1]:
+            return None
+        chance = float(duel.last_turn[int(mover.on_pad or not duel.entry_levels), gap])
+    return {mover.player: chance, other.player: 1.0 - chance}
+
+
+def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int]:
+    """(a, b, t) in units for a request with an `opponent`: the thrower's and the
+    opponent's banked totals and the turn points, each checked against the rules (a 422
+    naming the field), and the rules against what the two-player table is solved for."""
+    assert data.opponent is not None
+    check_duel_solvable(rules)
+    levels = open_levels(rules)
+    entry = rules.entry_minimum > 0
+
+    def level(total: int, on_pad: bool, field: str, pad_field: str) -> int:
+        if total % rules.unit:
+            raise RuleViolation(
+                field, f"a banked total is a multiple of {rules.unit}", "impossible_total"
+            )
+        if total // rules.unit >= levels:
+            raise RuleViolation(
+                field,
+                f"a total of {total:,} has reached the target ({rules.target:,}): the game is "
+                "in its last turns (ask with `need`)",
+                "goal_reached",
+            )
+        if entry and on_pad != (total > 0):
+            raise RuleViolation(
+                pad_field,
+                f"with the entry minimum {rules.entry_minimum}, a banked total of {total} "
+                f"means the player is {'' if total > 0 else 'not '}on the pad",
+                "pad_mismatch",
+            )
+        return total // rules.unit
+
+    a = level(data.total or 0, data.on_pad, "total", "on_pad")
+    b = level(data.opponent.total, data.opponent.on_pad, "opponent.total", "opponent.on_pad")
+    return a, b, data.turn_points // rules.unit
 
 
 @operation("/holds", summary="Coach a Yardkle set-aside", problems=(400, 422, 429, 503))
@@ -97,15 +183,39 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     `win_probability` of ending the turn with at least `need`, and the ranking, the
     decision and the loss follow it; the expected points stay beside it (a need is raced up
     to 2,000 scoring units: every need at the built-in unit of 50; under a finer unit a
-    larger one is a 422).  Under house rules the coach reads the table solved for them
-    (503 with Retry-After while it is not ready) and races by their scoring."""
+    larger one is a 422).  With an `opponent` (a two-player game, beside the thrower's
+    banked `total`), each option's `win_probability` is instead the chance to win the game
+    under optimal play by both, and the ranking, the decision and the loss follow it, from
+    the rules' two-player table (solved when first asked for: a 503 with `progress` until
+    then).  Under house rules the coach reads the tables solved for them (503 with
+    Retry-After while they are not ready) and races by their scoring."""
     game = _game(data.rules)
     rules = game.rules
     validate_turn_state(data.dice, data.turn_points, rules)
+    if data.need is not None and data.opponent is not None:
+        raise RuleViolation(
+            "opponent",
+            "`need` races one turn, `opponent` plays the whole game for two: give one",
+            "exclusive_fields",
+        )
     if data.need is not None:  # a need the race is not solved for is a 422, table or not
         check_need(rules, effective_need(rules, data.need, data.on_pad))
-    table = registry_of(request).require(policy_spec(rules))
+    duel_state = None if data.opponent is None else _duel_state(data, rules)
+    registry = registry_of(request)
+    table = registry.require(policy_spec(rules))
     options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
+    if duel_state is not None:
+        duel = duel_of(rules, registry.require(duel_spec(rules)))
+        a, b, t = duel_state
+        bank, _, cap = duel.game.bank(a, b, duel.values)
+        if t > cap:
+            raise RuleViolation(
+                "turn_points",
+                f"from {cap * rules.unit:,} turn points at these totals banking is proven to "
+                "win most, and the two-player table holds no more: bank",
+                "banking_proven",
+            )
+        options = advise_duel(options, rules, duel.turn(a, b), bank)
     best = options[0] if options else None
     top = 0.0 if best is None else best.value
     if best is not None and best.win_probability is not None:

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from diceref.core.arrays import FloatArray
 from diceref.games.yardkle.rules.scoring import SetAside, YardkleRules, set_asides
+from diceref.games.yardkle.solver.duel import Turn
 from diceref.games.yardkle.solver.policy import bank_value, throw_value
 from diceref.games.yardkle.solver.race import Race
 
@@ -87,6 +88,37 @@ def advise(
                 win_probability=win,
             )
         )
+    found.sort(
+        key=lambda h: (
+            -(h.win_probability or 0.0),
+            -h.value,
+            -h.set_aside.points,
+            len(h.set_aside.dice),
+        )
+    )
+    return [replace(h, rank=i + 1) for i, h in enumerate(found)]
+
+
+def advise_duel(
+    options: Sequence[HoldAdvice], rules: YardkleRules, turn: Turn, bank: FloatArray
+) -> list[HoldAdvice]:
+    """The options of `advise` (expected points) valued for two players instead: each
+    option's `win_probability` is the thrower's chance to win the game under optimal
+    play by both (the better of banking and throwing on, from the pair's `turn` and its
+    `bank` row, `duel._Game.bank`), the decision follows it (equal chances go to banking,
+    as in the turn's table) and so does the order, expected points breaking ties.
+
+    From the turn's cap banking is proven best, so there the turn holds no throwing-on
+    value and the option banks; every option of a state under the cap stays in the table
+    (its turn points at most the cap plus the largest set-aside)."""
+    found: list[HoldAdvice] = []
+    for h in options:
+        after = h.turn_points // rules.unit
+        column = h.dice_left - 1
+        win = float(turn.stop[after, column])
+        banks = after >= turn.cap or (h.bank_allowed and float(bank[after]) >= win)
+        decision = Decision.BANK if banks else Decision.THROW_ON
+        found.append(replace(h, decision=decision, win_probability=win))
     found.sort(
         key=lambda h: (
             -(h.win_probability or 0.0),

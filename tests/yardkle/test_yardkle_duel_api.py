@@ -1,0 +1,298 @@
+"""`/yardkle/holds` with an `opponent`: the two-player chance to win per option, through the
+app, against the reference solve (`duel.solve_duel`), the 503 before the table is in, and
+the fields a bad request names.
+
+The game is three dice to 1,000 under house rules (the duel table solves in a tenth of a
+second, the reference in seconds); no test solves the default rules' table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from conftest import make_test_app
+from diceref.core.dice import canonical
+from diceref.games.yardkle import FAMILY
+from diceref.games.yardkle.rules.ruleset import YardkleGame, YardkleRules
+from diceref.games.yardkle.solver import duel_array
+from diceref.games.yardkle.solver.duel import DuelTable, _game, solve_duel
+from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
+from diceref.games.yardkle.tables import duel_spec, policy_spec, solve_policy_table
+
+Client = TestClient[Litestar]
+HOUSE = {"dice": 3, "target": 1000}
+UNIT = 50
+
+
+@cache
+def rules() -> YardkleRules:
+    return FAMILY.game_of(YardkleGame, "yardkle", HOUSE).rules
+
+
+@cache
+def reference() -> DuelTable:
+    return solve_duel(rules())
+
+
+@pytest.fixture(scope="module")
+def app() -> Litestar:
+    app = make_test_app()
+    app.state.tables.put(policy_spec(rules()), solve_policy_table(rules()), "memory")
+    table = duel_array.to_array(solve_duel_fast(rules()))
+    app.state.tables.put(duel_spec(rules()), table, "memory")
+    return app
+
+
+@pytest.fixture(scope="module")
+def client(app: Litestar) -> Iterator[Client]:
+    with TestClient(app) as c:
+        yield c
+
+
+def holds(client: Client, **body: Any) -> dict[str, Any]:
+    r = client.post("/yardkle/holds", json={"rules": HOUSE, **body})
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+STATES = [
+    # thrower's total and pad, opponent's, turn points before the throw, the throw
+    (0, False, 0, False, 0, [1, 5, 5]),
+    (0, False, 600, True, 0, [1, 1, 5]),
+    (0, False, 0, False, 350, [1, 5]),
+    (500, True, 850, True, 0, [1, 5, 2]),
+    (900, True, 300, True, 0, [5, 5, 5]),
+    (650, True, 950, True, 200, [1, 5]),
+    (950, True, 950, True, 0, [1, 1, 1]),
+    (300, True, 700, True, 400, [5]),
+]
+
+
+@pytest.mark.parametrize(("total", "on_pad", "theirs", "their_pad", "points", "dice"), STATES)
+def test_every_option_carries_the_reference_chance_to_win(
+    client: Client,
+    total: int,
+    on_pad: bool,
+    theirs: int,
+    their_pad: bool,
+    points: int,
+    dice: list[int],
+) -> None:
+    body = holds(
+        client,
+        dice=dice,
+        on_pad=on_pad,
+        turn_points=points,
+        total=total,
+        opponent={"total": theirs, "on_pad": their_pad},
+    )
+    table = reference()
+    a, b = total // UNIT, theirs // UNIT
+    turn = table.turns[(a, b)]
+    options = body["options"]
+    assert options
+    for o in options:
+        after, left = o["turn_points"] // UNIT, o["dice_left_count"]
+        assert o["win_probability"] == pytest.approx(float(turn.stop[after, left - 1]), abs=1e-9)
+        # the same chance as the lookup of the state the option leads to
+        if after < turn.cap:
+            thrown = table.win_probability(total, on_pad, theirs, their_pad, o["turn_points"], left)
+            if o["decision"] == "throw_on":
+                assert o["win_probability"] == pytest.approx(thrown, abs=1e-9)
+            else:
+                assert o["win_probability"] >= thrown - 1e-12
+    best = table.advise(total, theirs, points, dice)
+    assert options[0]["win_probability"] == pytest.approx(best.win_probability, abs=1e-9)
+    assert body["best_option"]["win_probability"] == options[0]["win_probability"]
+    assert list(canonical(best.keep)) in [o["set_aside"] for o in options if o["best"]]
+    # ranked by the chance to win; best and loss against the top one
+    chances = [o["win_probability"] for o in options]
+    assert chances == sorted(chances, reverse=True)
+    assert [o["rank"] for o in options] == list(range(1, len(options) + 1))
+    top = chances[0]
+    for o in options:
+        assert o["best"] == (top - o["win_probability"] <= 1e-9)
+        loss = top - o["win_probability"]
+        assert o["loss"] == pytest.approx(0.0 if loss <= 1e-9 else loss, abs=1e-15)
+        assert o["expected_points"] == max(o["bank_expected_points"], o["throw_on_expected_points"])
+
+
+def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
+    """Bank exactly when banking is at least as likely to win as throwing on (or the turn
+    is past its cap, where banking is proven best); over a grid of totals the two-player
+    coach decides otherwise than the expected-points coach somewhere."""
+    game = _game(rules())
+    differs = 0
+    for points, total, theirs in product((0, 150), range(0, 1000, 300), range(0, 1000, 300)):
+        body = holds(
+            client,
+            dice=[1, 5, 2],
+            on_pad=total > 0,
+            turn_points=points,
+            total=total,
+            opponent={"total": theirs, "on_pad": theirs > 0},
+        )
+        plain = holds(client, dice=[1, 5, 2], on_pad=total > 0, turn_points=points)
+        a, b = total // UNIT, theirs // UNIT
+        bank, _, cap = game.bank(a, b, reference().values)
+        turn = reference().turns[(a, b)]
+        by_keep = {tuple(o["set_aside"]): o for o in plain["options"]}
+        for o in body["options"]:
+            after, left = o["turn_points"] // UNIT, o["dice_left_count"]
+            banks = after >= cap or (
+                o["bank_allowed"] and bank[after] >= turn.throw[after, left - 1]
+            )
+            assert o["decision"] == ("bank" if banks else "throw_on"), (total, theirs, o)
+            differs += o["decision"] != by_keep[tuple(o["set_aside"])]["decision"]
+    assert differs > 0
+
+
+def test_without_an_opponent_the_answer_is_todays(client: Client) -> None:
+    plain = {"rules": HOUSE, "dice": [1, 5, 2], "on_pad": True, "turn_points": 0}
+    today = client.post("/yardkle/holds", json=plain)
+    with_total = client.post("/yardkle/holds", json={**plain, "total": 500})
+    assert today.status_code == 200 and today.content == with_total.content
+    assert all(o["win_probability"] is None for o in today.json()["options"])
+
+
+def test_the_default_rules_without_an_opponent_are_unchanged() -> None:
+    """No duel table in the app: a request without `opponent` never asks for it."""
+    app = make_test_app()
+    with TestClient(app) as client:
+        r = client.post("/yardkle/holds", json={"dice": [1, 5, 2, 2, 3, 4], "on_pad": False})
+        assert r.status_code == 200, r.text
+        assert all(o["win_probability"] is None for o in r.json()["options"])
+    assert duel_spec(YardkleRules()).key not in app.state.tables.states  # never asked for
+
+
+def test_an_opponent_is_a_503_until_the_duel_table_is_in(tmp_path: Path) -> None:
+    app = make_test_app(cache_dir=tmp_path)
+    app.state.tables.put(policy_spec(rules()), solve_policy_table(rules()), "memory")
+    body = {
+        "rules": HOUSE,
+        "dice": [1, 5, 2],
+        "on_pad": True,
+        "total": 500,
+        "opponent": {"total": 300, "on_pad": True},
+    }
+    with TestClient(app) as client:
+        r = client.post("/yardkle/holds", json=body)
+        assert r.status_code == 503, r.text
+        problem = r.json()
+        assert problem["type"].endswith("/table-solving")
+        assert 0.0 <= problem["progress"] <= 1.0
+        assert r.headers["retry-after"] == "5"
+        del body["opponent"]  # the coach's table alone answers without an opponent
+        assert client.post("/yardkle/holds", json=body).status_code == 200
+        readyz = client.get("/readyz")
+        assert readyz.status_code == 200, readyz.text  # readiness does not wait for it
+
+
+OPP = {"total": 300, "on_pad": True}
+BAD: list[tuple[dict[str, Any], int, str, str]] = [
+    ({"opponent": {"total": 320, "on_pad": True}}, 422, "opponent.total", "impossible_total"),
+    ({"opponent": {"total": -50, "on_pad": True}}, 400, "opponent.total", "out_of_range"),
+    ({"opponent": {"total": 1000, "on_pad": True}}, 422, "opponent.total", "goal_reached"),
+    ({"opponent": {"total": 0, "on_pad": True}}, 422, "opponent.on_pad", "pad_mismatch"),
+    ({"opponent": {"total": 300}}, 400, "opponent.on_pad", "missing_field"),
+    ({"opponent": OPP, "total": 1050}, 422, "total", "goal_reached"),
+    ({"opponent": OPP, "total": 75}, 422, "total", "impossible_total"),
+    ({"opponent": OPP, "total": 0, "on_pad": True}, 422, "on_pad", "pad_mismatch"),
+    ({"opponent": OPP, "need": 300}, 422, "opponent", "exclusive_fields"),
+    ({"opponent": OPP, "total": 500, "turn_points": 2500, "dice": [1, 5]}, 422, "turn_points",
+     "banking_proven"),
+    ({"opponent": OPP, "rules": {**HOUSE, "hot_dice_optional": False}}, 422,
+     "rules.hot_dice_optional", "ruleset_limit"),
+    ({"opponent": OPP, "rules": {"target": 20_000}, "dice": [1, 5, 2, 2, 3, 4]}, 422,
+     "rules.target", "ruleset_limit"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "status", "field", "code"), BAD)
+def test_a_bad_two_player_request_names_the_field(
+    client: Client, change: dict[str, Any], status: int, field: str, code: str
+) -> None:
+    body = {"rules": HOUSE, "dice": [1, 5, 2], "on_pad": True, "total": 500, **change}
+    r = client.post("/yardkle/holds", json=body)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    errors = r.json()["errors"]
+    assert [(e["field"], e["code"]) for e in errors] == [(field, code)], errors
+
+
+# --- /yardkle/games with `chances` ---------------------------------------------------------
+
+BANK_500 = {  # three 1s, then 1 and 5, then 5: 500 banked (hot dice twice)
+    "throws": [
+        {"dice": [1, 1, 1], "set_aside": [1, 1, 1]},
+        {"dice": [1, 5, 2], "set_aside": [1, 5]},
+        {"dice": [5], "set_aside": [5]},
+    ],
+    "end": "bank",
+}
+YARDKLE = {"throws": [{"dice": [2, 3, 4]}], "end": "yardkle"}
+
+
+def game(client: Client, players: list[str], turns: list[Any], **more: Any) -> Any:
+    body = {"rules": HOUSE, "players": players, "turns": turns, **more}
+    return client.post("/yardkle/games", json=body)
+
+
+def chances_of(answer: dict[str, Any]) -> dict[str, float]:
+    return {s["player"]: s["win_probability"] for s in answer["standings"]}
+
+
+def test_a_two_player_game_reports_each_chance_to_win(client: Client) -> None:
+    table = reference()
+    ann, bob = ({**t, "player": p} for t, p in ((BANK_500, "ann"), (YARDKLE, "bob")))
+    start = game(client, ["ann", "bob"], [], chances=True).json()
+    assert chances_of(start)["ann"] == pytest.approx(float(table.values[0, 0]), abs=1e-9)
+    after = game(client, ["ann", "bob"], [ann, bob], chances=True).json()
+    assert after["next_player"] == "ann"
+    chances = chances_of(after)
+    assert chances["ann"] == pytest.approx(float(table.values[10, 0]), abs=1e-9)
+    assert chances["ann"] + chances["bob"] == pytest.approx(1.0, abs=1e-12)
+    one = game(client, ["ann", "bob"], [ann], chances=True).json()
+    assert chances_of(one)["bob"] == pytest.approx(float(table.values[0, 10]), abs=1e-9)
+    # the last turn: ann reaches 1,000, bob (at 0, off the pad) has his last turn
+    last = game(client, ["ann", "bob"], [ann, bob, ann], chances=True).json()
+    assert last["last_turns_due"] == ["bob"]
+    assert chances_of(last)["bob"] == pytest.approx(
+        table.last_turn_probability(0, False, 1000), abs=1e-9
+    )
+    done = game(client, ["ann", "bob"], [ann, bob, ann, bob], chances=True).json()
+    assert done["finished"] and all("win_probability" not in s for s in done["standings"])
+
+
+def test_without_chances_a_game_answers_as_today(client: Client) -> None:
+    turns = [{**BANK_500, "player": "ann"}]
+    plain = game(client, ["ann", "bob"], turns)
+    assert plain.status_code == 200
+    assert plain.content == game(client, ["ann", "bob"], turns, chances=False).content
+    assert all("win_probability" not in s for s in plain.json()["standings"])
+
+
+def test_chances_for_more_than_two_players_are_a_422(client: Client) -> None:
+    r = game(client, ["ann", "bob", "cy"], [], chances=True)
+    assert r.status_code == 422, r.text
+    assert [(e["field"], e["code"]) for e in r.json()["errors"]] == [
+        ("chances", "two_players_only")
+    ]
+    assert "two players" in r.json()["detail"]
+
+
+def test_chances_are_left_out_until_the_duel_table_is_loaded(tmp_path: Path) -> None:
+    app = make_test_app(cache_dir=tmp_path)
+    with TestClient(app) as client:
+        r = game(client, ["ann", "bob"], [], chances=True)
+        assert r.status_code == 200, r.text
+        assert all("win_probability" not in s for s in r.json()["standings"])
