@@ -70,10 +70,10 @@ STATES = [
     (0, False, 600, True, 0, [1, 1, 5]),
     (0, False, 0, False, 350, [1, 5]),
     (500, True, 850, True, 0, [1, 5, 2]),
-    (900, True, 300, True, 0, [5, 5, 5]),
+    (900, True, 550, True, 0, [5, 5, 5]),
     (650, True, 950, True, 200, [1, 5]),
     (950, True, 950, True, 0, [1, 1, 1]),
-    (300, True, 700, True, 400, [5]),
+    (550, True, 700, True, 400, [5]),
 ]
 
 
@@ -132,7 +132,8 @@ def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
     coach decides otherwise than the expected-points coach somewhere."""
     game = _game(rules())
     differs = 0
-    for points, total, theirs in product((0, 150), range(0, 1000, 300), range(0, 1000, 300)):
+    totals = (0, 550, 700, 950)  # 0, or at least the entry minimum
+    for points, total, theirs in product((0, 150), totals, totals):
         body = holds(
             client,
             dice=[1, 5, 2],
@@ -182,7 +183,7 @@ def test_an_opponent_is_a_503_until_the_duel_table_is_in(tmp_path: Path) -> None
         "dice": [1, 5, 2],
         "on_pad": True,
         "total": 500,
-        "opponent": {"total": 300, "on_pad": True},
+        "opponent": {"total": 550, "on_pad": True},
     }
     with TestClient(app) as client:
         r = client.post("/yardkle/holds", json=body)
@@ -197,10 +198,11 @@ def test_an_opponent_is_a_503_until_the_duel_table_is_in(tmp_path: Path) -> None
         assert readyz.status_code == 200, readyz.text  # readiness does not wait for it
 
 
-OPP = {"total": 300, "on_pad": True}
+OPP = {"total": 550, "on_pad": True}
 BAD: list[tuple[dict[str, Any], int, str, str]] = [
     ({"opponent": {"total": 320, "on_pad": True}}, 422, "opponent.total", "impossible_total"),
     ({"opponent": {"total": -50, "on_pad": True}}, 400, "opponent.total", "out_of_range"),
+    ({"opponent": {"total": 300, "on_pad": True}}, 422, "opponent.total", "impossible_total"),
     ({"opponent": {"total": 1000, "on_pad": True}}, 422, "opponent.total", "goal_reached"),
     ({"opponent": {"total": 0, "on_pad": True}}, 422, "opponent.on_pad", "pad_mismatch"),
     ({"opponent": {"total": 300}}, 400, "opponent.on_pad", "missing_field"),
@@ -296,3 +298,97 @@ def test_chances_are_left_out_until_the_duel_table_is_loaded(tmp_path: Path) -> 
         r = game(client, ["ann", "bob"], [], chances=True)
         assert r.status_code == 200, r.text
         assert all("win_probability" not in s for s in r.json()["standings"])
+
+
+def review(client: Client, turns: list[dict[str, Any]]) -> dict[str, Any]:
+    r = client.post("/yardkle/reviews", json={"rules": HOUSE, "turns": turns})
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def reference_chance(total: int, theirs: int, points: int, left: int, banks: bool) -> float:
+    """The reference's chance to win after a set-aside leaving `points` in hand and `left`
+    dice: banking them, or throwing on with `left` dice."""
+    table = reference()
+    a, b = total // UNIT, theirs // UNIT
+    if banks:
+        if a + points // UNIT >= table.levels:  # reached the goal: the other's last turn
+            return 1.0 - table.last_turn_probability(theirs, True, total + points)
+        return 1.0 - float(table.values[b, a + points // UNIT])
+    return float(table.turns[(a, b)].throw[points // UNIT, left - 1])
+
+
+def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Client) -> None:
+    """Each decision of a turn played against an opponent: the chosen decision's chance to
+    win and its `win_loss` (the best chance minus it) as the reference solve has them;
+    the expected-points review beside it is unchanged, and a turn without an opponent
+    carries none of it."""
+    played = [
+        # leading late, banking 250 is the chance-to-win play; then a trailing turn that
+        # banks early, and one that throws on from 400
+        {"throws": [{"dice": [1, 5, 2], "set_aside": [1, 5]}], "end": "bank",
+         "banked_total": 850, "opponent": {"total": 550, "on_pad": True}},
+        {"throws": [{"dice": [1, 1, 5], "set_aside": [1, 1]}], "end": "bank",
+         "banked_total": 550, "opponent": {"total": 900, "on_pad": True}},
+        {"throws": [{"dice": [1, 5, 5], "set_aside": [1, 5, 5]},
+                    {"dice": [1, 2, 3], "set_aside": [1]}], "end": "bank",
+         "banked_total": 500, "opponent": {"total": 850, "on_pad": True}},
+        {"throws": [{"dice": [1, 5, 2], "set_aside": [1]}], "end": "bank",
+         "banked_total": 500},
+    ]  # fmt: skip
+    answer = review(client, played)
+    plain = client.post(
+        "/yardkle/reviews",
+        json={
+            "rules": HOUSE,
+            "turns": [{k: v for k, v in t.items() if k != "opponent"} for t in played],
+        },
+    ).json()
+    losses = []
+    for sent, turn, alone in zip(played, answer["turns"], plain["turns"], strict=True):
+        assert [d["loss"] for d in turn["decisions"]] == [d["loss"] for d in alone["decisions"]]
+        for d in turn["decisions"]:
+            if "opponent" not in sent:
+                assert "win_loss" not in d and "win_probability" not in d["chosen"]
+                continue
+            total, theirs = sent["banked_total"], sent["opponent"]["total"]
+            banks = d["chosen"]["decision"] == "bank"
+            after = d["turn_points"]  # in hand before the throw
+            kept = d["chosen"]["set_aside"]
+            from diceref.games.yardkle.rules.scoring import set_asides
+
+            option = next(
+                o for o in set_asides(canonical(d["dice"]), rules()) if list(o.dice) == kept
+            )
+            points = after + option.points
+            left = len(d["dice"]) - len(kept) or rules().dice
+            chosen = reference_chance(total, theirs, points, left, banks)
+            assert d["chosen"]["win_probability"] == pytest.approx(chosen, abs=1e-9)
+            turn_table = reference().turns[(total // UNIT, theirs // UNIT)]
+            best = max(
+                float(
+                    turn_table.stop[
+                        (after + o.points) // UNIT, (len(d["dice"]) - len(o.dice) or 3) - 1
+                    ]
+                )
+                for o in set_asides(canonical(d["dice"]), rules())
+            )
+            assert d["win_loss"] == pytest.approx(max(0.0, best - chosen), abs=1e-9)
+            losses.append(d["win_loss"])
+    assert any(loss > 1e-6 for loss in losses) and any(loss == 0 for loss in losses)
+
+
+@pytest.mark.parametrize(
+    ("opponent", "code"),
+    [(1000, "goal_reached"), (300, "impossible_total"), (525, "impossible_total")],
+)
+def test_a_two_player_review_names_a_total_the_table_cannot_take(
+    client: Client, opponent: int, code: str
+) -> None:
+    turn = {"throws": [{"dice": [1, 5, 2], "set_aside": [1]}], "end": "bank",
+            "banked_total": 500, "opponent": {"total": opponent, "on_pad": True}}  # fmt: skip
+    r = client.post("/yardkle/reviews", json={"rules": HOUSE, "turns": [turn]})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["field"] == "turns[0].opponent.total"
+    assert r.json()["errors"][0]["code"] == code

@@ -375,7 +375,10 @@ export interface paths {
          *     points; per turn its points, the policy's expected points, its loss and its luck; in
          *     all, the same sums and the three costliest decisions.  An illegal turn is a 422 naming
          *     `turns[i]` and the rule; under house rules whose table is not solved yet, a 503 with
-         *     `Retry-After` (the solve is queued).
+         *     `Retry-After` (the solve is queued).  A turn sent with its `opponent` also gives each
+         *     decision's `win_loss` and the chosen choice's `win_probability`, against that
+         *     opponent under two-player optimal play (the rules' two-player table: a 503 with
+         *     `progress` until it is solved).
          */
         post: operations["yardkleReviews"];
         delete?: never;
@@ -795,6 +798,8 @@ export interface components {
             expected_points: number;
             /** @description The dice set aside, as faces. */
             set_aside: number[];
+            /** @description Exact chance of winning, as a number (null without a target): Chicago, of ending strictly better than the target; Yardkle, of ending the turn with at least `need` points banked, or with an `opponent` of winning the two-player game under optimal play by both. */
+            win_probability?: number;
         };
         /**
          * Conversion
@@ -2038,6 +2043,8 @@ export interface components {
             turn_index: number;
             /** @description Points accumulated in this turn so far. */
             turn_points: number;
+            /** @description With the turn's `opponent`: the best chance to win the game minus the chosen decision's, under two-player optimal play (0 for a best decision; left out after throwing on from turn points where banking is proven best, which the two-player table holds no value for) */
+            win_loss?: number;
         };
         /**
          * YardkleGameRequest
@@ -2200,6 +2207,8 @@ export interface components {
             end: components["schemas"]["TurnEnd"];
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad?: boolean | null;
+            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */
+            opponent?: components["schemas"]["OpponentIn"] | null;
             /** @description The throws of the turn, in order. */
             throws: components["schemas"]["YardkleThrowIn"][];
         };

@@ -494,6 +494,11 @@ class ChoiceOut(_Out, kw_only=True):
     # The dice set aside, as faces.
     set_aside: list[int]
 
+    # Exact chance of winning, as a number (null without a target): Chicago, of ending strictly
+    # better than the target; Yardkle, of ending the turn with at least `need` points banked, or
+    # with an `opponent` of winning the two-player game under optimal play by both.
+    win_probability: float | None = None
+
 
 class ConversionOut(_Out, kw_only=True):
     """A part of `ChicagoThrowsResponse`."""
@@ -2035,6 +2040,11 @@ class YardkleDecisionOut(_Out, kw_only=True):
     # Points accumulated in this turn so far.
     turn_points: int
 
+    # With the turn's `opponent`: the best chance to win the game minus the chosen decision's, under
+    # two-player optimal play (0 for a best decision; left out after throwing on from turn points
+    # where banking is proven best, which the two-player table holds no value for)
+    win_loss: float | None = None
+
 
 class YardkleGameRequest(_In, kw_only=True):
     """Players in turn order (the first listed starts) and the turns played so far; with
@@ -2251,6 +2261,11 @@ class YardkleReviewTurnIn(_In, kw_only=True):
 
     # Whether the player has reached the entry minimum once (is on the pad).
     on_pad: bool | None = None
+
+    # The one opponent of a two-player game (`total`, `on_pad`): given, each option's
+    # `win_probability` is the chance to win the game under optimal play by both, and the ranking
+    # follows it.
+    opponent: OpponentIn | None = None
 
     # The throws of the turn, in order.
     throws: list[YardkleThrowIn]

@@ -12,19 +12,22 @@ from diceref.games.family import FamilyCli, ReviewTable
 from diceref.tables.spec import TableSpec
 
 
-def yardkle_review(body: Any) -> Any:
+def yardkle_review(body: Any, load: Callable[[TableSpec], Any] | None = None) -> Any:
     """The `POST /yardkle/reviews` answer for `body`, under its `rules` (the policy table
-    of any rules is small enough to solve here)."""
+    of any rules is small enough to solve here); turns with an `opponent` read the
+    two-player table through `load` (the cache's, or solved: minutes at full size)."""
     from diceref.games.yardkle.api.reviews import YardkleReviewRequest, review_answer
-    from diceref.games.yardkle.tables import solve_policy_table
+    from diceref.games.yardkle.tables import duel_of, duel_spec, solve_policy_table
 
     data = msgspec.convert(body, YardkleReviewRequest)
-    return review_answer(data, solve_policy_table)
+    duel_table_of = None if load is None else (lambda r: duel_of(r, load(duel_spec(r))))
+    return review_answer(data, solve_policy_table, duel_table_of)
 
 
 def review(body: Any, load: Callable[[TableSpec], Any]) -> ReviewTable:
-    """Yardkle's review (its policy table solved here: `load` is not needed)."""
-    answer = yardkle_review(body)
+    """Yardkle's review (its policy table solved here; `load` gives the two-player table,
+    for turns with an `opponent`)."""
+    answer = yardkle_review(body, load)
 
     def text(c: Any) -> str:
         return f"{' '.join(map(str, c.set_aside))}, {c.decision.value.replace('_', ' ')}"

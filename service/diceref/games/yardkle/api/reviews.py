@@ -6,7 +6,9 @@ illegal step, naming `turns[i]...`), and every decision is valued against the op
 expected-points policy from the registry's table.  Under house rules (`rules`, as on every
 Yardkle operation) the turns are refereed and valued under those rules, against their own
 table: solved on demand like `/yardkle/holds`'s (a 503 with `Retry-After` while it is
-solved, a 429 when the solve queue is full), never on the request's path.
+solved, a 429 when the solve queue is full), never on the request's path.  A turn sent with
+its `opponent` (a two-player game) is valued by the chance to win too, from the rules'
+two-player table, read the same way.
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from msgspec import Meta
 
 from diceref.core.arrays import FloatArray
 from diceref.core.errors import RuleViolation
-from diceref.games.yardkle.api.models import Total, TurnThrows
-from diceref.games.yardkle.api.routes import _game, _records
+from diceref.games.yardkle.api.models import OpponentIn, Total, TurnThrows
+from diceref.games.yardkle.api.routes import _game, _records, duel_levels
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult, adjudicate_turn
 from diceref.games.yardkle.solver.advice import Decision
-from diceref.games.yardkle.solver.review import Choice, ThrowDecision, review_turns
-from diceref.games.yardkle.tables import policy_spec
+from diceref.games.yardkle.solver.duel_fast import CompactDuel
+from diceref.games.yardkle.solver.review import Choice, DuelTurn, ThrowDecision, review_turns
+from diceref.games.yardkle.tables import check_duel_solvable, duel_of, duel_spec, policy_spec
 from diceref.http.family import operation, registry_of, ruleset_id_of
 from diceref.http.fields import Rules, RulesetId
 
@@ -39,6 +42,7 @@ class YardkleReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
     end: TurnEnd
     banked_total: Total = 0
     on_pad: bool | None = None  # omitted: follows from banked_total
+    opponent: OpponentIn | None = None
 
 
 class YardkleReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -46,13 +50,14 @@ class YardkleReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
     rules: Rules | None = None
 
 
-class ChoiceOut(msgspec.Struct):
+class ChoiceOut(msgspec.Struct, omit_defaults=True):
     set_aside: list[int]
     decision: Decision
     expected_points: float
+    win_probability: float | msgspec.UnsetType = msgspec.UNSET
 
 
-class YardkleDecisionOut(msgspec.Struct):
+class YardkleDecisionOut(msgspec.Struct, omit_defaults=True):
     """After a throw that scored: the set-aside, then bank or throw on."""
 
     turn_index: int
@@ -63,6 +68,18 @@ class YardkleDecisionOut(msgspec.Struct):
     chosen: ChoiceOut
     best_options: list[ChoiceOut]
     loss: float
+    win_loss: (
+        Annotated[
+            float,
+            Meta(
+                description="With the turn's `opponent`: the best chance to win the game "
+                "minus the chosen decision's, under two-player optimal play (0 for a best "
+                "decision; left out after throwing on from turn points where banking is "
+                "proven best, which the two-player table holds no value for)"
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 class YardkleTurnReviewOut(msgspec.Struct):
@@ -88,7 +105,8 @@ class YardkleReviewResponse(msgspec.Struct, omit_defaults=True):
 
 
 def _choice(c: Choice) -> ChoiceOut:
-    return ChoiceOut(list(c.set_aside), c.decision, c.expected_points)
+    win = msgspec.UNSET if c.win_probability is None else c.win_probability
+    return ChoiceOut(list(c.set_aside), c.decision, c.expected_points, win)
 
 
 def _decision_out(d: ThrowDecision) -> YardkleDecisionOut:
@@ -101,6 +119,7 @@ def _decision_out(d: ThrowDecision) -> YardkleDecisionOut:
         _choice(d.chosen),
         [_choice(c) for c in d.best],
         d.loss,
+        msgspec.UNSET if d.win_loss is None else d.win_loss,
     )
 
 
@@ -115,22 +134,33 @@ def yardkle_reviews(
     points; per turn its points, the policy's expected points, its loss and its luck; in
     all, the same sums and the three costliest decisions.  An illegal turn is a 422 naming
     `turns[i]` and the rule; under house rules whose table is not solved yet, a 503 with
-    `Retry-After` (the solve is queued)."""
+    `Retry-After` (the solve is queued).  A turn sent with its `opponent` also gives each
+    decision's `win_loss` and the chosen choice's `win_probability`, against that
+    opponent under two-player optimal play (the rules' two-player table: a 503 with
+    `progress` until it is solved)."""
     registry = registry_of(request)
-    return review_answer(data, lambda rules: registry.require(policy_spec(rules)))
+    return review_answer(
+        data,
+        lambda rules: registry.require(policy_spec(rules)),
+        lambda rules: duel_of(rules, registry.require(duel_spec(rules))),
+    )
 
 
 def review_answer(
-    data: YardkleReviewRequest, table_of: Callable[[YardkleRules], FloatArray]
+    data: YardkleReviewRequest,
+    table_of: Callable[[YardkleRules], FloatArray],
+    duel_table_of: Callable[[YardkleRules], CompactDuel] | None = None,
 ) -> YardkleReviewResponse:
     """The answer to `data`: the rules checked (a 422 naming `rules.<name>`), every turn
     refereed under them, then the decisions valued with `table_of(rules)`, the policy
     table of those rules (the registry's for the handler, raising a 503 while it is not
-    ready; solved on the spot for the CLI)."""
+    ready; solved on the spot for the CLI), and the turns with an `opponent` with
+    `duel_table_of(rules)`, the two-player table (None: such turns are a 422)."""
     game = _game(data.rules)
     rules = game.rules
     results = referee(data, rules)
-    review = review_turns(table_of(rules), rules, results)
+    duels = duel_turns(data, rules, duel_table_of)
+    review = review_turns(table_of(rules), rules, results, duels)
     return YardkleReviewResponse(
         turns=[
             YardkleTurnReviewOut(
@@ -172,3 +202,50 @@ def referee(data: YardkleReviewRequest, rules: YardkleRules) -> list[TurnResult]
             )
         )
     return results
+
+
+def duel_turns(
+    data: YardkleReviewRequest,
+    rules: YardkleRules,
+    duel_table_of: Callable[[YardkleRules], CompactDuel] | None,
+) -> list[DuelTurn | None]:
+    """Per turn, the two-player game it was played in (None without an `opponent`): both
+    totals checked against the rules and the table (a 422 naming `turns[i]...`) before
+    the table is asked for."""
+    pairs: list[tuple[int, int] | None] = []
+    for i, turn in enumerate(data.turns):
+        if turn.opponent is None:
+            pairs.append(None)
+            continue
+        if duel_table_of is None:
+            raise RuleViolation(
+                f"turns[{i}].opponent",
+                "two-player reviews are served by the service, which holds the two-player "
+                "table (POST /yardkle/reviews)",
+                "not_served_here",
+            )
+        check_duel_solvable(rules)
+        on_pad = turn.banked_total > 0 or rules.entry_minimum == 0
+        a = duel_levels(
+            rules, turn.banked_total, on_pad, f"turns[{i}].banked_total", f"turns[{i}].on_pad"
+        )
+        b = duel_levels(
+            rules,
+            turn.opponent.total,
+            turn.opponent.on_pad,
+            f"turns[{i}].opponent.total",
+            f"turns[{i}].opponent.on_pad",
+        )
+        pairs.append((a, b))
+    if all(p is None for p in pairs):
+        return [None] * len(pairs)
+    assert duel_table_of is not None
+    duel = duel_table_of(rules)
+    out: list[DuelTurn | None] = []
+    for pair in pairs:
+        if pair is None:
+            out.append(None)
+            continue
+        bank, _, _ = duel.game.bank(*pair, duel.values)
+        out.append(DuelTurn(duel.turn(*pair), bank))
+    return out

@@ -145,33 +145,43 @@ def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int]
     naming the field), and the rules against what the two-player table is solved for."""
     assert data.opponent is not None
     check_duel_solvable(rules)
-    levels = open_levels(rules)
-    entry = rules.entry_minimum > 0
-
-    def level(total: int, on_pad: bool, field: str, pad_field: str) -> int:
-        if total % rules.unit:
-            raise RuleViolation(
-                field, f"a banked total is a multiple of {rules.unit}", "impossible_total"
-            )
-        if total // rules.unit >= levels:
-            raise RuleViolation(
-                field,
-                f"a total of {total:,} has reached the target ({rules.target:,}): the game is "
-                "in its last turns (ask with `need`)",
-                "goal_reached",
-            )
-        if entry and on_pad != (total > 0):
-            raise RuleViolation(
-                pad_field,
-                f"with the entry minimum {rules.entry_minimum}, a banked total of {total} "
-                f"means the player is {'' if total > 0 else 'not '}on the pad",
-                "pad_mismatch",
-            )
-        return total // rules.unit
-
-    a = level(data.total or 0, data.on_pad, "total", "on_pad")
-    b = level(data.opponent.total, data.opponent.on_pad, "opponent.total", "opponent.on_pad")
+    a = duel_levels(rules, data.total or 0, data.on_pad, "total", "on_pad")
+    b = duel_levels(
+        rules, data.opponent.total, data.opponent.on_pad, "opponent.total", "opponent.on_pad"
+    )
     return a, b, data.turn_points // rules.unit
+
+
+def duel_levels(rules: YardkleRules, total: int, on_pad: bool, field: str, pad_field: str) -> int:
+    """A banked total in the two-player table's units, checked (a 422 naming `field` or
+    `pad_field`): a multiple of the unit, 0 or at least the entry minimum, under the
+    target, on the pad as the entry minimum says."""
+    if total % rules.unit:
+        raise RuleViolation(
+            field, f"a banked total is a multiple of {rules.unit}", "impossible_total"
+        )
+    if 0 < total < rules.entry_minimum:
+        raise RuleViolation(
+            field,
+            f"{total} is below the entry minimum {rules.entry_minimum}: the first score "
+            "banked is at least that much",
+            "impossible_total",
+        )
+    if total // rules.unit >= open_levels(rules):
+        raise RuleViolation(
+            field,
+            f"a total of {total:,} has reached the target ({rules.target:,}): the game is "
+            "in its last turns (ask with `need`)",
+            "goal_reached",
+        )
+    if rules.entry_minimum > 0 and on_pad != (total > 0):
+        raise RuleViolation(
+            pad_field,
+            f"with the entry minimum {rules.entry_minimum}, a banked total of {total} "
+            f"means the player is {'' if total > 0 else 'not '}on the pad",
+            "pad_mismatch",
+        )
+    return total // rules.unit
 
 
 @operation("/holds", summary="Coach a Yardkle set-aside", problems=(400, 422, 429, 503))

@@ -3,7 +3,9 @@
 After every scoring throw the player sets dice aside, then banks or throws on; the
 decision's value is what the optimal policy expects of the turn from there (`advise`), and
 its `loss` the best option's value minus the chosen one's.  Per turn,
-`points = optimal_expected_points - loss + luck` (docs/reviews.md).
+`points = optimal_expected_points - loss + luck` (docs/reviews.md).  A turn played against
+one opponent (`DuelTurn`) also values each decision by the chance to win the game under
+two-player optimal play: its `win_loss` is the best chance minus the chosen one's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from diceref.core.losses import BEST_WITHIN, Losses, loss_of, losses
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult
 from diceref.games.yardkle.solver.advice import Decision, HoldAdvice, advise
+from diceref.games.yardkle.solver.duel import Turn
 from diceref.games.yardkle.solver.policy import throw_value
 
 
@@ -25,6 +28,17 @@ class Choice:
     set_aside: Dice
     decision: Decision
     expected_points: float
+    win_probability: float | None = None  # against the opponent, for the chosen choice
+
+
+@dataclass(frozen=True)
+class DuelTurn:
+    """The two-player game a turn was played in: the thrower's turn at the two banked
+    totals (`duel.Turn`) and the worth of banking each turn points there (`bank`, in the
+    rules' units, from `duel._Game.bank`)."""
+
+    turn: Turn
+    bank: FloatArray
 
 
 @dataclass(frozen=True)
@@ -36,6 +50,7 @@ class ThrowDecision:
     chosen: Choice
     best: tuple[Choice, ...]
     loss: float
+    win_loss: float | None = None  # against the opponent: the best chance minus the chosen
 
 
 @dataclass(frozen=True)
@@ -57,8 +72,38 @@ def _best_choice(h: HoldAdvice) -> Choice:
     return Choice(h.set_aside.dice, h.decision, h.value)
 
 
-def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResult) -> TurnReview:
-    """The decisions of one refereed turn (`adjudicate_turn`'s result)."""
+def _win_chances(
+    duel: DuelTurn,
+    rules: YardkleRules,
+    options: Sequence[HoldAdvice],
+    kept: HoldAdvice,
+    banked: bool,
+) -> tuple[float, float] | None:
+    """(the best chance to win among the options, the chosen decision's), or None where the
+    table holds no value for the choice: throwing on from turn points where banking is
+    proven best (from the turn's cap on), which loses some chance the table does not hold."""
+    rows = duel.turn.stop.shape[0]
+    cells = [(h.turn_points // rules.unit, h.dice_left - 1) for h in options]
+    if any(after >= rows for after, _ in cells):
+        return None
+    best = max(float(duel.turn.stop[after, column]) for after, column in cells)
+    after = kept.turn_points // rules.unit
+    if banked:
+        return best, float(duel.bank[after])
+    if after >= duel.turn.cap:
+        return None
+    return best, float(duel.turn.throw[after, kept.dice_left - 1])
+
+
+def review_turn(
+    table: FloatArray,
+    rules: YardkleRules,
+    i: int,
+    result: TurnResult,
+    duel: DuelTurn | None = None,
+) -> TurnReview:
+    """The decisions of one refereed turn (`adjudicate_turn`'s result); with `duel`, each
+    valued by the chance to win against the opponent too."""
     on_pad = result.banked_total > 0 or rules.entry_minimum == 0
     decisions: list[ThrowDecision] = []
     in_hand = 0
@@ -69,15 +114,18 @@ def review_turn(table: FloatArray, rules: YardkleRules, i: int, result: TurnResu
         options = advise(table, rules, throw.dice, in_hand, on_pad)
         banked = k == last and result.end is TurnEnd.BANK
         kept = next(h for h in options if h.set_aside.dice == canonical(throw.set_aside))
+        chances = None if duel is None else _win_chances(duel, rules, options, kept, banked)
         chosen = Choice(
             kept.set_aside.dice,
             Decision.BANK if banked else Decision.THROW_ON,
             kept.bank if banked else kept.throw_on,
+            None if chances is None else chances[1],
         )
         top = options[0].value
         best = tuple(_best_choice(h) for h in options if top - h.value <= BEST_WITHIN)
         loss = loss_of(top, chosen.expected_points)
-        decisions.append(ThrowDecision(i, k, throw.dice, in_hand, chosen, best, loss))
+        win_loss = None if chances is None else loss_of(*chances)
+        decisions.append(ThrowDecision(i, k, throw.dice, in_hand, chosen, best, loss, win_loss))
         in_hand = throw.running_total
     start = throw_value(table, rules, on_pad, 0, rules.dice)
     return TurnReview(result, start, tuple(decisions))
@@ -94,8 +142,18 @@ class Review:
     luck: float
 
 
-def review_turns(table: FloatArray, rules: YardkleRules, results: Sequence[TurnResult]) -> Review:
-    turns = tuple(review_turn(table, rules, i, r) for i, r in enumerate(results))
+def review_turns(
+    table: FloatArray,
+    rules: YardkleRules,
+    results: Sequence[TurnResult],
+    duels: Sequence[DuelTurn | None] | None = None,
+) -> Review:
+    """Every turn reviewed; `duels[i]`, where given, the two-player game turn i was in."""
+    duels = duels if duels is not None else [None] * len(results)
+    turns = tuple(
+        review_turn(table, rules, i, r, d)
+        for i, (r, d) in enumerate(zip(results, duels, strict=True))
+    )
     summed = losses([d for t in turns for d in t.decisions])
     points = sum(t.result.points for t in turns)
     optimal = sum(t.optimal_expected_points for t in turns)
