@@ -16,7 +16,11 @@ import numpy as np
 from diceref.core.arrays import FloatArray, IntArray
 from diceref.core.dice import N_THROWS
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.request_turn import keep_transitions, next_rows, request_plan
+from diceref.games.scorecard.solver.request_turn import (
+    RequestPlan,
+    keep_transitions,
+    request_plan,
+)
 from diceref.games.scorecard.solver.target import (
     NEG,
     TIE,
@@ -45,7 +49,8 @@ def _choices(
     succ = index[:, rows]  # (states, boxes, 252)
     shift = add[:, rows] + points
     legal = np.isfinite(shift)
-    ev = np.where(legal, values[succ] + np.where(legal, shift, 0.0), NEG)
+    # values[succ], read once per next state
+    ev = np.where(legal, values[index][:, rows] + np.where(legal, shift, 0.0), NEG)
     best = ev.max(axis=1)
     b = np.argmax(ev >= best[:, None, :] - TIE, axis=1)[:, None, :]
     chosen = np.take_along_axis(succ, b, axis=1)[:, 0, :]
@@ -60,6 +65,22 @@ def _choices(
     return best, chosen, gained
 
 
+def _next_rows(
+    plan: RequestPlan, states: list[tuple[int, int, int]]
+) -> tuple[IntArray, FloatArray]:
+    """`request_turn.next_rows` of every state, (states, rows) each."""
+    space = plan.space
+    mask, flag = (np.array([state[k] for state in states], dtype=np.int64) for k in (0, 2))
+    folded = np.array([space.fold_one(m, s) for m, s, _ in states], dtype=np.int64)
+    base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
+    key = mask & ((1 << plan.n_upper_bits) - 1)
+    pair = key * space.n_sub + (folded - space.sub_low)
+    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key]), axis=1)
+    add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]), axis=1)
+    return index + base[:, None], add
+
+
 def turn_ends_many(
     ruleset: Ruleset, values: FloatArray, states: list[tuple[int, int, int]]
 ) -> list[TurnEnds]:
@@ -70,9 +91,7 @@ def turn_ends_many(
     if not n:
         return []
     plan = request_plan(ruleset)
-    pairs = [next_rows(plan, m, s, f) for m, s, f in states]
-    index = np.stack([p[0] for p in pairs])
-    add = np.stack([p[1] for p in pairs])
+    index, add = _next_rows(plan, states)
     rounds = ruleset.throws_per_turn - 1
     later_ev, later_succ, later_shift = _choices(ruleset, values, states, index, add, False)
     first = multiplied(ruleset)
@@ -84,20 +103,20 @@ def turn_ends_many(
         first_ev, first_succ, first_shift = _choices(ruleset, values, states, index, add, True)
     if rounds:
         # the keeps' values, round by round backwards from the last throw (`RequestTurn`)
-        keeps: list[FloatArray] = []
+        keeps: list[tuple[FloatArray, FloatArray]] = []  # each round's keeps, throws' best
         after = np.ascontiguousarray(later_ev.T)
         probability = tr.probability[:, None]
         for _ in range(rounds):
             keep = np.add.reduceat(after[tr.throw_of] * probability, tr.starts, axis=0)
-            keeps.append(keep)
-            after = np.maximum.reduceat(keep[tr.sub_keeps], tr.sub_starts, axis=0)
+            vals = keep[tr.sub_keeps]
+            after = np.maximum.reduceat(vals, tr.sub_starts, axis=0)
+            keeps.append((vals, after))
         segment = tr.throw_of_sub
         position = np.arange(len(tr.sub_keeps))[:, None]
         columns = np.arange(n)
         throw_at = tr.throw_of[:, None] * n + columns
         for left in range(rounds, 0, -1):
-            vals = keeps[left - 1][tr.sub_keeps]
-            top = np.maximum.reduceat(vals, tr.sub_starts, axis=0)
+            vals, top = keeps[left - 1]
             # the last keep within TIE of the best in each throw's list (most dice kept)
             tied = vals >= top[segment] - TIE
             last = np.maximum.reduceat(np.where(tied, position, -1), tr.sub_starts, axis=0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import isfinite
 
 import numpy as np
 import numpy.typing as npt
@@ -92,6 +93,8 @@ def five_tiers(
     extra = float(model.extra_for(flag, plan.five_throws[0]))
     joker = model.joker_on(mask, flag)
     by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    rows: list[int] | None = None
+    adds: list[float] = []
     for t in plan.five_throws:
         tiers = None
         if joker and t in by_throw:
@@ -104,12 +107,10 @@ def five_tiers(
             natural = zip(succ[legal, t].tolist(), (shift[legal, t] + extra).tolist(), strict=True)
             fives[t] = [list(natural)]
             continue
+        if rows is None:
+            rows, adds = index.tolist(), add.tolist()
         fives[t] = [
-            [
-                (int(index[row]), float(add[row]) + pts + extra)
-                for row, pts in tier
-                if np.isfinite(add[row])
-            ]
+            [(rows[row], adds[row] + pts + extra) for row, pts in tier if isfinite(adds[row])]
             for tier in tiers
         ]
     return fives

@@ -473,12 +473,12 @@ def solve_distribution_fast(
     values: FloatArray,
     progress: Progress | None = None,
     within: int = 0,
-    batch: int = BATCH,
+    batch: int | None = None,
 ) -> BandTable:
     """The distribution table (as `target.solve_distribution`), its mixing in the kernel;
-    the turn ends followed `batch` states at once (`ends_batch`), or with `batch` 0 state by
-    state (`target.turn_ends`, the reference)."""
-    solver = _DistributionSolver(ruleset, values, batch)
+    the turn ends followed `batch` states at once (`ends_batch`; default `BATCH`), or with
+    `batch` 0 state by state (`target.turn_ends`, the reference)."""
+    solver = _DistributionSolver(ruleset, values, BATCH if batch is None else batch)
     return _layers(solver.space, solver, 0.0, progress, within)
 
 
