@@ -11,6 +11,8 @@ win", the method.
 
 from __future__ import annotations
 
+from math import isfinite
+
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IntArray
@@ -26,8 +28,6 @@ from diceref.games.scorecard.solver.target import (
     TIE,
     TurnEnds,
     _stand,
-    choose_fives,
-    five_tiers,
     multiplied,
 )
 
@@ -57,12 +57,73 @@ def _choices(
     gained = np.take_along_axis(shift, b, axis=1)[:, 0, :].astype(np.int64)
     five = plan.model.five
     if five is not None:
-        top = np.zeros(N_THROWS)
         for k, (m, _, f) in enumerate(states):
             if m >> five & 1:
-                fives = five_tiers(plan, m, f, index[k], add[k], succ[k], shift[k])
-                choose_fives(values, fives, None, 0, top, best[k], chosen[k], gained[k])
+                _five_choices(
+                    plan,
+                    values,
+                    m,
+                    f,
+                    (index[k], add[k], succ[k], shift[k]),
+                    k,
+                    best,
+                    chosen,
+                    gained,
+                )
     return best, chosen, gained
+
+
+def _five_choices(
+    plan: RequestPlan,
+    values: FloatArray,
+    mask: int,
+    flag: int,
+    rows: tuple[IntArray, FloatArray, IntArray, FloatArray],
+    k: int,
+    best: FloatArray,
+    chosen: IntArray,
+    gained: IntArray,
+) -> None:
+    """State k's five-of-a-kind throws where the Joker or the extra bonus applies
+    (`target.five_tiers` and `choose_fives` without a win table: the first tier with a
+    candidate, its best expected total, ties to the first), in place; `rows`: the state's
+    `next_rows` and candidates' next states and points."""
+    index, add, succ, shift = rows
+    model = plan.model
+    extra = float(model.extra_for(flag, plan.five_throws[0]))
+    joker = model.joker_on(mask, flag)
+    by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    adds: list[float] | None = None
+    for t in plan.five_throws:
+        tiers = None
+        if joker and t in by_throw:
+            matching, choices = by_throw[t]
+            tiers = choices[1] if mask >> matching & 1 else choices[0]
+        tier: list[tuple[int, float]] = []
+        if tiers is None:
+            if not extra:
+                continue
+            legal = np.isfinite(shift[:, t])
+            tier = list(
+                zip(succ[legal, t].tolist(), (shift[legal, t] + extra).tolist(), strict=True)
+            )
+        else:
+            if adds is None:
+                adds = add.tolist()
+            for option in tiers:
+                tier = [
+                    (row, adds[row] + pts + extra) for row, pts in option if isfinite(adds[row])
+                ]
+                if tier:
+                    tier = [(int(index[row]), p) for row, p in tier]
+                    break
+        if not tier:
+            best[k, t] = NEG
+            continue
+        evs = [float(values[c[0]]) + c[1] for c in tier]
+        high = max(evs)
+        at = next(i for i, e in enumerate(evs) if e >= high - TIE)
+        best[k, t], chosen[k, t], gained[k, t] = evs[at], tier[at][0], int(tier[at][1])
 
 
 def _next_rows(
