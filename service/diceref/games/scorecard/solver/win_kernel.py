@@ -5,9 +5,11 @@ Per ruleset a `WinPlan` lays out one buffer: first the rows gathered from the la
 along the needs: the kernel's `band_gather`), then standing on each throw (the best pair of
 its boxes, one kernel "max"), then the keeps, the very reductions the value table's plan
 uses (`batched._Builder.keep_steps`).  Consecutive states' needs are packed side by side,
-and each layer is shared with a forked child.  The distribution table mixes its turn ends'
-bands with the same gather.  Both equal `target`'s state-by-state numpy solves to rounding
-(`tests/scorecard/test_play_to_win_solves.py`); docs/solver.md, "Play to win", the method.
+and each layer is shared with a forked child.  The distribution table follows its turn ends
+`BATCH` states at once (`ends_batch`) and mixes their bands with the same gather.  Both
+equal `target`'s state-by-state numpy solves to rounding (`tests/scorecard/
+test_play_to_win_solves.py`, `test_turn_ends_batch.py`); docs/solver.md, "Play to win", the
+method.
 """
 
 from __future__ import annotations
