@@ -1,18 +1,22 @@
 """The distribution table's solve, batched turn ends against the state-by-state reference.
 
-    uv run python benchmarks/bench_distribution.py [--game yahtzee] [--open BOX ...] [--batch 0 32]
+    uv run python benchmarks/bench_distribution.py [--game yahtzee] [--rule KEY=JSON ...]
+        [--open BOX ...] [--batch 0 32]
 
 Solves the distribution table (`win_kernel.solve_distribution_fast`, the forked helper
 included) of the sub-game whose only open boxes are `--open` (every box without it), once
 per `--batch` in one process (0: `target.turn_ends` state by state, the reference; n: the
 turn ends of n states at once, `ends_batch`), and prints each solve's wall time beside the
-load average, and whether the tables are the same to the bit.  The value table comes from
-DICEREF_CACHE_DIR (default the test cache `.cache/`), solved there first when missing.
+load average, and whether the tables are the same to the bit.  `--rule`: a rule changed,
+as `variant` takes it (Verhoeff's: `--rule joker='"free_choice"' --rule
+matching_upper_forced=false`).  The value table comes from DICEREF_CACHE_DIR (default the
+test cache `.cache/`), solved there first when missing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from pathlib import Path
@@ -39,10 +43,12 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="yahtzee")
+    parser.add_argument("--rule", action="append", default=[], help="KEY=JSON, a rule changed")
     parser.add_argument("--open", nargs="*", default=[], help="the sub-game's open boxes")
     parser.add_argument("--batch", nargs="+", type=int, default=[0, win_kernel.BATCH])
     args = parser.parse_args()
-    ruleset = variant(args.game)
+    rules = {k: json.loads(v) for k, v in (rule.split("=", 1) for rule in args.rule)}
+    ruleset = variant(args.game, **rules)
     values = load_sync(TableStore(TableSettings(cache_dir=CACHE)), value_spec(ruleset)).array
     within = 0
     if args.open:
@@ -50,7 +56,7 @@ def main() -> None:
         for box in args.open:
             within &= ~(1 << ruleset.box_index[box])
     states = sum(map(len, layers(state_space(ruleset), within)))
-    print(f"{args.game}, open {args.open or 'every box'}: {states} states")
+    print(f"{args.game} {rules}, open {args.open or 'every box'}: {states} states")
     tables: list[BandTable] = []
     for batch in args.batch:
         start = time.perf_counter()
