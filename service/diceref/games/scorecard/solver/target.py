@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import isfinite
 
 import numpy as np
 import numpy.typing as npt
@@ -81,14 +82,30 @@ def candidates(
     shift = add[rows] + points
     pair_rows, pair_points, pair_of = _stand_pairs(ruleset, first_throw)
     pairs = (index[pair_rows], add[pair_rows] + pair_points, pair_of)
+    return Candidates(succ, shift, five_tiers(plan, mask, flag, index, add, succ, shift), *pairs)
+
+
+def five_tiers(
+    plan: RequestPlan,
+    mask: int,
+    flag: int,
+    index: IntArray,
+    add: FloatArray,
+    succ: IntArray,
+    shift: FloatArray,
+) -> dict[int, list[list[tuple[int, float]]]]:
+    """`Candidates.fives` of a state, from its `next_rows` (`index`, `add`) and its
+    candidates' `succ` and `shift`."""
     fives: dict[int, list[list[tuple[int, float]]]] = {}
     model = plan.model
     five = model.five
     if five is None or not mask >> five & 1:
-        return Candidates(succ, shift, fives, *pairs)
+        return fives
     extra = float(model.extra_for(flag, plan.five_throws[0]))
     joker = model.joker_on(mask, flag)
     by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    rows: list[int] | None = None
+    adds: list[float] = []
     for t in plan.five_throws:
         tiers = None
         if joker and t in by_throw:
@@ -98,21 +115,16 @@ def candidates(
             if not extra:
                 continue
             legal = np.isfinite(shift[:, t])
-            natural = [
-                (int(s), float(p) + extra)
-                for s, p in zip(succ[legal, t], shift[legal, t], strict=True)
-            ]
-            fives[t] = [natural]
+            natural = zip(succ[legal, t].tolist(), (shift[legal, t] + extra).tolist(), strict=True)
+            fives[t] = [list(natural)]
             continue
+        if rows is None:
+            rows, adds = index.tolist(), add.tolist()
         fives[t] = [
-            [
-                (int(index[row]), float(add[row]) + pts + extra)
-                for row, pts in tier
-                if np.isfinite(add[row])
-            ]
+            [(rows[row], adds[row] + pts + extra) for row, pts in tier if isfinite(adds[row])]
             for tier in tiers
         ]
-    return Candidates(succ, shift, fives, *pairs)
+    return fives
 
 
 _PAIRS: PerRuleset[tuple[str, bool], tuple[IntArray, FloatArray, IntArray]] = PerRuleset(MAX_PLANS)
@@ -375,7 +387,23 @@ def _choice(
     cols = np.arange(N_THROWS)
     succ, points = cand.succ[b, cols].copy(), cand.shift[b, cols].astype(np.int64)
     top = chance[b, cols] if win is not None else np.zeros(N_THROWS)
-    for t, tiers in cand.fives.items():
+    choose_fives(values, cand.fives, win, need, top, best, succ, points)
+    return top, best, succ, points
+
+
+def choose_fives(
+    values: FloatArray,
+    fives: dict[int, list[list[tuple[int, float]]]],
+    win: BandTable | None,
+    need: int,
+    top: FloatArray,
+    best: FloatArray,
+    succ: IntArray,
+    points: IntArray,
+) -> None:
+    """`_choice` on the five-of-a-kind throws `fives` overrides (`Candidates.fives`), in
+    place: each throw's chance, expected total, next state and points."""
+    for t, tiers in fives.items():
         tier = next((tier for tier in tiers if tier), None)
         if tier is None:
             best[t] = top[t] = NEG
@@ -388,7 +416,6 @@ def _choice(
         high = max(e for _, e, _ in options)
         pick, e, w = next(o for o in options if o[1] >= high - TIE)
         best[t], top[t], succ[t], points[t] = e, w, pick[0], int(pick[1])
-    return top, best, succ, points
 
 
 @dataclass(frozen=True)
