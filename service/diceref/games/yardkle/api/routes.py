@@ -33,7 +33,12 @@ from diceref.games.yardkle.api.models import (
 from diceref.games.yardkle.rules.games import GameResult, GameTurn, adjudicate_game
 from diceref.games.yardkle.rules.ruleset import YardkleGame
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides, validate_throw
-from diceref.games.yardkle.rules.turns import ThrowRecord, adjudicate_turn, validate_turn_state
+from diceref.games.yardkle.rules.turns import (
+    ThrowRecord,
+    adjudicate_turn,
+    validate_banked_total,
+    validate_turn_state,
+)
 from diceref.games.yardkle.solver.advice import advise, advise_duel
 from diceref.games.yardkle.solver.duel import open_levels
 from diceref.games.yardkle.solver.race import check_need, effective_need
@@ -156,17 +161,7 @@ def duel_levels(rules: YardkleRules, total: int, on_pad: bool, field: str, pad_f
     """A banked total in the two-player table's units, checked (a 422 naming `field` or
     `pad_field`): a multiple of the unit, 0 or at least the entry minimum, under the
     target, on the pad as the entry minimum says."""
-    if total % rules.unit:
-        raise RuleViolation(
-            field, f"a banked total is a multiple of {rules.unit}", "impossible_total"
-        )
-    if 0 < total < rules.entry_minimum:
-        raise RuleViolation(
-            field,
-            f"{total} is below the entry minimum {rules.entry_minimum}: the first score "
-            "banked is at least that much",
-            "impossible_total",
-        )
+    validate_banked_total(total, field, rules)
     if total // rules.unit >= open_levels(rules):
         raise RuleViolation(
             field,

@@ -88,15 +88,7 @@ def advise(
                 win_probability=win,
             )
         )
-    found.sort(
-        key=lambda h: (
-            -(h.win_probability or 0.0),
-            -h.value,
-            -h.set_aside.points,
-            len(h.set_aside.dice),
-        )
-    )
-    return [replace(h, rank=i + 1) for i, h in enumerate(found)]
+    return _ranked(found)
 
 
 def advise_duel(
@@ -119,6 +111,12 @@ def advise_duel(
         banks = after >= turn.cap or (h.bank_allowed and float(bank[after]) >= win)
         decision = Decision.BANK if banks else Decision.THROW_ON
         found.append(replace(h, decision=decision, win_probability=win))
+    return _ranked(found)
+
+
+def _ranked(found: list[HoldAdvice]) -> list[HoldAdvice]:
+    """The options best first, ranked: by chance (when there is one), then expected points,
+    then the larger set-aside, then the fewer dice."""
     found.sort(
         key=lambda h: (
             -(h.win_probability or 0.0),
