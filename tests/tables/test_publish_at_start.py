@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from conftest import TEST_CACHE
+from conftest import TEST_CACHE, make_test_store
 from diceref.games.families import table_specs
 from diceref.tables.config import TableSettings
 from diceref.tables.registry import TableRegistry
-from diceref.tables.spec import TableSpec
+from diceref.tables.spec import TableSpec, load_sync
 from diceref.tables.store import TableStore
 
 pytestmark = [pytest.mark.redis]
@@ -34,7 +34,9 @@ def test_tables_loaded_from_disk_are_published_at_start_up(
     specs = specs_of(GAME)
     baked = tmp_path / "baked"
     (baked / "tables").mkdir(parents=True)
+    shared = make_test_store()
     for spec in specs:  # the image's tables, solved at build time
+        load_sync(shared, spec)  # on the shared test disk, solved there if a test has not
         name = f"{spec.key.id}.dtbl"
         shutil.copy(TEST_CACHE / "tables" / name, baked / "tables" / name)
     settings = TableSettings(cache_dir=baked, redis_url=redis_url, redis_prefix=redis_prefix)

@@ -21,11 +21,16 @@ from litestar.testing import TestClient
 from conftest import make_test_app
 from diceref.core.dice import canonical
 from diceref.games.yardkle import FAMILY
+from diceref.games.yardkle import tables as yardkle_tables
 from diceref.games.yardkle.rules.ruleset import YardkleGame, YardkleRules
 from diceref.games.yardkle.solver import duel_array
 from diceref.games.yardkle.solver.duel import DuelTable, _game, solve_duel
 from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
 from diceref.games.yardkle.tables import duel_spec, policy_spec, solve_policy_table
+from diceref.tables.config import TableSettings
+from diceref.tables.spec import load_sync
+from diceref.tables.store import TableStore
+from helpers import put_policy, registry_table
 
 Client = TestClient[Litestar]
 HOUSE = {"dice": 3, "target": 1000}
@@ -165,9 +170,11 @@ def test_without_an_opponent_the_answer_is_todays(client: Client) -> None:
     assert all(o["win_probability"] is None for o in today.json()["options"])
 
 
-def test_the_default_rules_without_an_opponent_are_unchanged() -> None:
-    """No duel table in the app: a request without `opponent` never asks for it."""
-    app = make_test_app()
+def test_the_default_rules_without_an_opponent_are_unchanged(tmp_path: Path) -> None:
+    """No duel table in the app: a request without `opponent` never asks for it.  The app
+    has a disk of its own, since start-up maps a duel table already on its disk."""
+    app = make_test_app(cache_dir=tmp_path)
+    put_policy(app)
     with TestClient(app) as client:
         r = client.post("/yardkle/holds", json={"dice": [1, 5, 2, 2, 3, 4], "on_pad": False})
         assert r.status_code == 200, r.text
@@ -196,6 +203,20 @@ def test_an_opponent_is_a_503_until_the_duel_table_is_in(tmp_path: Path) -> None
         assert client.post("/yardkle/holds", json=body).status_code == 200
         readyz = client.get("/readyz")
         assert readyz.status_code == 200, readyz.text  # readiness does not wait for it
+
+
+def test_a_duel_table_is_warmed_before_it_is_served(tmp_path: Path) -> None:
+    """A loaded duel table is served only once the game is rebuilt from it and a turn
+    recomputed (the compiled sweep's import and compile): the registry's table is already
+    the one `duel_of` holds before any request has answered from it."""
+    spec = duel_spec(rules())
+    load_sync(TableStore(TableSettings(cache_dir=tmp_path)), spec)  # on the app's disk
+    app = make_test_app(cache_dir=tmp_path)
+    registry = app.state.tables
+    with TestClient(app) as client:
+        table = client.blocking_portal.call(registry_table, registry, spec)
+        built = yardkle_tables._DUELS.get(spec.rules_hash)
+        assert built is not None and built[0] is table
 
 
 OPP = {"total": 550, "on_pad": True}

@@ -474,8 +474,13 @@ class TableRegistry:
                 continue
             loaded = await self._load(state, spec)
             if loaded is not None:
-                self.put(spec, loaded.array, loaded.source)
-                await self._share_mapping(spec, loaded)
+                if spec.warm is None:
+                    self.put(spec, loaded.array, loaded.source)
+                    await self._share_mapping(spec, loaded)
+                else:  # warmed on the array it will be served as, before any request
+                    table = await self._mapping(spec, loaded)
+                    await self._warm(spec, table)
+                    self.put(spec, table, loaded.source)
                 # the spare tables (a built-in game's play-to-win ones, a GB for some) stay
                 # out of Redis: replicas share them by a volume (docs/tables.md)
                 shared = self.store.redis is not None and spec.key not in self._spare
@@ -564,12 +569,27 @@ class TableRegistry:
         to disk in the background and then maps the file.  Switching to that mapping lets the
         workers of a host share one copy of the table in the page cache.
         """
+        mapped = await self._mapping(spec, loaded)
+        if mapped is not loaded.array:
+            self._tables[spec.key] = mapped
+
+    async def _mapping(self, spec: TableSpec, loaded: LoadedTable) -> FloatArray:
+        """The disk file's mapping of a loaded table once the store has written it, or the
+        loaded array itself (already a mapping, or held in memory only)."""
         if loaded.source in ("disk", "memory"):
-            return
+            return loaded.array
         await self.store.drain()
         mapped = self.store.peek(spec.key)
-        if mapped is not None and mapped is not loaded.array:
-            self._tables[spec.key] = mapped
+        return loaded.array if mapped is None else mapped
+
+    async def _warm(self, spec: TableSpec, table: FloatArray) -> None:
+        """Run the spec's `warm` off the event loop.  A failure is logged, not fatal: the
+        table is sound, and the first request does the work instead."""
+        assert spec.warm is not None
+        try:
+            await asyncio.to_thread(spec.warm, table)
+        except Exception:
+            log.exception("warming the %s %s table failed", spec.game, spec.kind)
 
     async def _watch_redis(self, interval: float) -> None:
         """Ping Redis every `interval` s and publish to it the tables this process holds

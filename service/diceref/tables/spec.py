@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
@@ -47,6 +47,12 @@ class TableSpec:
     # own loads apart from the ruleset's others (a long solve that most requests do not
     # wait for), and is always solved on demand, when a request first needs it.
     group: str = field(default="", compare=False)
+    # Called with the table, in a worker thread, once it is loaded and before it is served:
+    # work each process must do once before it answers from the table (a compiled kernel
+    # imported and compiled, structures rebuilt from the array), so that no request pays it.
+    warm: Callable[[npt.NDArray[Any]], object] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @cached_property
     def shape(self) -> Shape:

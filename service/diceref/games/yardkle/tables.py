@@ -206,7 +206,15 @@ def duel_spec(rules: YardkleRules) -> TableSpec:
         (None,),
         partial(_solve_duel, rules),  # pickles: solved in the solver pool's processes
         group="duel",
+        warm=partial(_warm_duel, rules),
     )
+
+
+def _warm_duel(rules: YardkleRules, table: FloatArray) -> None:
+    """Rebuild the game from the loaded table and recompute one turn: the compiled sweep is
+    imported and compiled (about 2 s, or read from numba's cache) before the table is
+    served, not by a process's first two-player request."""
+    duel_of(rules, table).turn(0, 0)
 
 
 def _solve_duel(rules: YardkleRules, progress: Progress | None) -> FloatArray:
