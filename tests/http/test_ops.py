@@ -56,12 +56,13 @@ class GatedStore(TableStore):
         shape: tuple[int | None, ...] | None = None,
         ttl: int | None = None,
         dtype: str = "<f8",
+        in_redis: bool = True,
     ) -> LoadedTable:
         if key.kind == "value":
             self.asked.append(key.game)
             while not self.gate.is_set():
                 await asyncio.sleep(0.01)
-        return await super().get(key, compute, shape=shape, ttl=ttl, dtype=dtype)
+        return await super().get(key, compute, shape=shape, ttl=ttl, dtype=dtype, in_redis=in_redis)
 
 
 @contextlib.contextmanager

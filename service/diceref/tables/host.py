@@ -40,14 +40,20 @@ class HostTables(TableLookup):
         super().__init__(settings, shared=False)
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: Shape | None = None,
+        dtype: str = DTYPE,
+        in_redis: bool = True,
     ) -> LoadedTable:
         """The table for `key` from memory or disk, or computed here (a lock file makes
-        the processes of this host compute it once); `shape` and `dtype` as `TableStore.get`
-        takes them.  The disk steps run in the calling thread, the solve in a daemon thread it
-        waits for, and a table found elsewhere than on disk is written there before this
-        returns."""
-        return _drive(self.lookup(key, compute, shape, dtype=dtype))
+        the processes of this host compute it once); `shape`, `dtype` and `in_redis` as
+        `TableStore.get` takes them (this store has no Redis).  The disk steps run in the
+        calling thread, the solve in a daemon thread it waits for, and a table found
+        elsewhere than on disk is written there before this returns."""
+        return _drive(self.lookup(key, compute, shape, dtype=dtype, in_redis=in_redis))
 
 
 def _drive(steps: Steps[T]) -> T:

@@ -134,7 +134,13 @@ class SyncTables(Protocol):
     """A store a synchronous caller (the CLI, tests) gets tables from."""
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: Shape | None = None,
+        dtype: str = DTYPE,
+        in_redis: bool = True,
     ) -> LoadedTable: ...
 
 
@@ -175,20 +181,23 @@ class TableLookup:
         shape: Shape | None,
         ttl: int | None = None,
         dtype: str = DTYPE,
+        in_redis: bool = True,
     ) -> Steps[LoadedTable]:
         """The table for `key`.  `shape`, when given, is what the table must have, and
         `dtype` its dtype (`Layout`).  `ttl`: Redis keeps the table this many seconds (an
-        on-demand table), else for good."""
+        on-demand table), else for good.  `in_redis` False: Redis is left out (the table is
+        found on disk or computed on this host), as for a store without Redis."""
         start = time.perf_counter()
         if ttl is not None:
             self._ttl[key] = ttl
-        array, source = yield from self._get(key, compute, Layout(shape, dtype))
+        layout = Layout(shape, dtype)
+        array, source = yield from self._get(key, compute, layout, in_redis)
         seconds = time.perf_counter() - start
         self._counters.loaded(source, seconds)
         return LoadedTable(array, source, seconds)
 
     def _get(
-        self, key: TableKey, compute: Compute, layout: Layout
+        self, key: TableKey, compute: Compute, layout: Layout, in_redis: bool
     ) -> Steps[tuple[FloatArray, Source]]:
         array = self._memory.get(key)
         if array is not None:
@@ -196,19 +205,21 @@ class TableLookup:
         shared: FloatArray | None = yield Join(key)
         if shared is not None:
             return shared, "memory"
-        found = yield from self._find(key, compute, layout)
+        found = yield from self._find(key, compute, layout, in_redis)
         self._memory[key] = found.array
         if found.blob is not None:  # found elsewhere than on disk: written there
             yield Later(self._save(key, found.blob))
         return found.array, found.source
 
-    def _find(self, key: TableKey, compute: Compute, layout: Layout) -> Steps[_Found]:
+    def _find(
+        self, key: TableKey, compute: Compute, layout: Layout, in_redis: bool
+    ) -> Steps[_Found]:
         array = yield from self._from_disk(key, layout)
         if array is not None:
             if key in self._ttl:  # an on-demand table: used now, so trimmed last
                 yield Blocking(partial(self.disk.touch, key))
             return _Found(array, "disk", None)
-        if self.shared:
+        if self.shared and in_redis:
             try:
                 return (yield from self._through_redis(key, compute, layout))
             except RedisDown:

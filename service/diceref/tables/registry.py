@@ -481,9 +481,7 @@ class TableRegistry:
                     table = await self._mapping(spec, loaded)
                     await self._warm(spec, table)
                     self.put(spec, table, loaded.source)
-                # the spare tables (a built-in game's play-to-win ones, a GB for some) stay
-                # out of Redis: replicas share them by a volume (docs/tables.md)
-                shared = self.store.redis is not None and spec.key not in self._spare
+                shared = self.store.redis is not None and spec.in_redis
                 if loaded.source in ("disk", "computed") and shared:
                     self._unpublished.add(spec.key)
         if all(self.states[s.key].status == "ready" for s in self._groups[group]):
@@ -498,6 +496,12 @@ class TableRegistry:
         if self._is_on_demand(group):
             await asyncio.to_thread(self.store.trim_disk, self._builtin_keys())
         self.observer.store_stats(self.store.stats())
+
+    def _not_in_redis(self) -> set[TableKey]:
+        """The tables Redis is never given (`TableSpec.in_redis`), whatever this process
+        holds."""
+        specs = (*self.specs.values(), *self._spare_specs)
+        return {spec.key for spec in specs if not spec.in_redis}
 
     def _builtin_keys(self) -> set[TableKey]:
         """The tables trimming the disk spares: every other file there is an on-demand one
@@ -537,7 +541,12 @@ class TableRegistry:
             ttl = None
         try:
             loaded = await self.store.get(
-                spec.key, compute, shape=spec.shape, ttl=ttl, dtype=spec.dtype
+                spec.key,
+                compute,
+                shape=spec.shape,
+                ttl=ttl,
+                dtype=spec.dtype,
+                in_redis=spec.in_redis,
             )
         except SolveStopped:
             state.status = "missing"  # not a failure: asked for again after a restart
@@ -606,11 +615,11 @@ class TableRegistry:
                         log.info("Redis answers again; publishing the tables it lacks")
                     self._unpublished.clear()
                     with contextlib.suppress(Exception):
-                        await self.store.publish(skip=self._spare)
+                        await self.store.publish(skip=self._not_in_redis())
                 elif up and self._unpublished:
                     keys, self._unpublished = self._unpublished, set()
                     with contextlib.suppress(Exception):
-                        await self.store.publish(keys, skip=self._spare)
+                        await self.store.publish(keys, skip=self._not_in_redis())
                 self.redis_up = up
                 self.observer.redis_up(up)
             for game in self.preload:  # a preload that failed (e.g. a full disk) retries

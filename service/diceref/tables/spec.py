@@ -47,6 +47,11 @@ class TableSpec:
     # own loads apart from the ruleset's others (a long solve that most requests do not
     # wait for), and is always solved on demand, when a request first needs it.
     group: str = field(default="", compare=False)
+    # Whether it goes through Redis (fetched, solved under its lock, stored, published).
+    # False for tables of up to a GB or more: one Redis string holds at most 512 MB, and
+    # writing or reading such a value stalls the server for every replica; replicas share
+    # those by a volume or solve their own (docs/tables.md).
+    in_redis: bool = field(default=True, compare=False)
     # Called with the table, in a worker thread, once it is loaded and before it is served:
     # work each process must do once before it answers from the table (a compiled kernel
     # imported and compiled, structures rebuilt from the array), so that no request pays it.
@@ -82,4 +87,6 @@ class TableNotLoaded(LookupError):
 def load_sync(store: SyncTables, spec: TableSpec, progress: Progress | None = None) -> LoadedTable:
     """The table from the store's caches, or solved and written back (the CLI and tests;
     never from inside a running event loop)."""
-    return store.get_sync(spec.key, spec.compute(progress), shape=spec.shape, dtype=spec.dtype)
+    return store.get_sync(
+        spec.key, spec.compute(progress), shape=spec.shape, dtype=spec.dtype, in_redis=spec.in_redis
+    )

@@ -91,19 +91,26 @@ class TableStore(TableLookup):
         shape: Shape | None = None,
         ttl: int | None = None,
         dtype: str = DTYPE,
+        in_redis: bool = True,
     ) -> LoadedTable:
         """The table for `key`, from wherever it is cheapest; `compute` runs in a thread.
-        `shape`, `ttl` and `dtype` as `TableLookup.lookup` takes them."""
-        return await self._drive(self.lookup(key, compute, shape, ttl, dtype))
+        `shape`, `ttl`, `dtype` and `in_redis` as `TableLookup.lookup` takes them."""
+        return await self._drive(self.lookup(key, compute, shape, ttl, dtype, in_redis))
 
     def get_sync(
-        self, key: TableKey, compute: Compute, *, shape: Shape | None = None, dtype: str = DTYPE
+        self,
+        key: TableKey,
+        compute: Compute,
+        *,
+        shape: Shape | None = None,
+        dtype: str = DTYPE,
+        in_redis: bool = True,
     ) -> LoadedTable:
         """`get` for synchronous callers (the CLI); not from inside a running event loop."""
 
         async def run() -> LoadedTable:
             try:
-                return await self.get(key, compute, shape=shape, dtype=dtype)
+                return await self.get(key, compute, shape=shape, dtype=dtype, in_redis=in_redis)
             finally:
                 await self.aclose()  # disk writes finish; the Redis client dies with the loop
 

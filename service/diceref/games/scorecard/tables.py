@@ -124,6 +124,7 @@ def _target_spec(ruleset: Ruleset, kind: str, solve_bands: partial[Float32Array]
             solve_bands,
             dtype="<f4",
             group=kind,
+            in_redis=False,  # up to a GB (Yahtzee's), above what a Redis string holds
         ),
     )
 
