@@ -5,7 +5,8 @@ compiled solve of the default rules (goal 10,000).
     uv run python benchmarks/bench_yardkle_duel.py [--six]
     uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
 
-The games table prints, for each small game, the first player's chance to win, the proven
+The games table prints, for each small game, the first player's chance to win (under
+`complete_the_round` the round's first player's, seat 0), the proven
 error bound and contraction factor (the reference's), the deepest turn cap, both solve
 times, their ratio and the largest difference of a value.  `--six` adds the six-dice games
 to 1,000 (about a minute and a half each for the reference); the others play three dice,
@@ -40,10 +41,22 @@ THREE_DICE: dict[str, dict[str, Any]] = {
     "3 dice to 1,000, ties not shared": {"dice": 3, "target": 1000, "ties_share_win": False},
     "3 dice to 2,000": {"dice": 3, "target": 2000},
     "3 dice to 2,000, no entry minimum": {"dice": 3, "target": 2000, "entry_minimum": 0},
+    "3 dice to 1,000, complete the round": {
+        "dice": 3,
+        "target": 1000,
+        "last_turns": "complete_the_round",
+    },
+    "3 dice to 1,000, no entry minimum, complete the round": {
+        "dice": 3,
+        "target": 1000,
+        "entry_minimum": 0,
+        "last_turns": "complete_the_round",
+    },
 }
 SIX_DICE: dict[str, dict[str, Any]] = {
     "6 dice to 1,000": {"target": 1000},
     "6 dice to 1,000, no entry minimum": {"target": 1000, "entry_minimum": 0},
+    "6 dice to 1,000, complete the round": {"target": 1000, "last_turns": "complete_the_round"},
 }
 
 
@@ -66,7 +79,7 @@ def games(six: bool) -> None:
         fast = solve_duel_fast(YardkleRules(**rules))
         fast_took = time.perf_counter() - start
         cap = max(turn.cap for turn in table.turns.values())
-        diff = float(np.abs(fast.values - table.values).max())
+        diff = float(np.abs(fast.seat_values - table.seat_values).max())
         print(
             f"| {name} | {table.values[0, 0]:.9f} | {table.error_bound:.1e} | "
             f"{table.contraction:.5f} | {cap} | {took:.1f} | {fast_took:.2f} | "
@@ -118,13 +131,15 @@ def full(deadline: float | None, save: str | None) -> None:
     k = table.levels
     rows = table.caps + table.kernel.max_step + 1
     turns_f32 = int((table.caps.sum() + rows.sum()) * table.rules.dice * 4)
-    compact = table.values.nbytes + table.yardkle_values.nbytes + table.caps.astype(np.int16).nbytes
-    a, b = np.unravel_index(int(np.argmax(table.caps)), table.caps.shape)
-    table.turn(int(a), int(b))
+    compact = (
+        table.seat_values.nbytes + table.yardkle_values.nbytes + table.caps.astype(np.int16).nbytes
+    )
+    seat, a, b = np.unravel_index(int(np.argmax(table.caps)), table.caps.shape)
+    table.turn(int(a), int(b), int(seat))
     turn_times = []
     for _ in range(20):
         t0 = time.perf_counter()
-        table.turn(int(a), int(b))
+        table.turn(int(a), int(b), int(seat))
         turn_times.append(time.perf_counter() - t0)
     print(
         f"default rules (K = {k}): {took:.0f} s, load {load()}; "

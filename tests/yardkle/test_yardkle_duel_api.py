@@ -97,7 +97,7 @@ def test_every_option_carries_the_reference_chance_to_win(
     )
     table = reference()
     a, b = total // UNIT, theirs // UNIT
-    turn = table.turns[(a, b)]
+    turn = table.turns[(a, b, 0)]
     options = body["options"]
     assert options
     for o in options:
@@ -144,8 +144,8 @@ def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
         )
         plain = holds(client, dice=[1, 5, 2], on_pad=total > 0, turn_points=points)
         a, b = total // UNIT, theirs // UNIT
-        bank, _, cap = game.bank(a, b, reference().values)
-        turn = reference().turns[(a, b)]
+        bank, _, cap = game.bank(a, b, reference().seat_values)
+        turn = reference().turns[(a, b, 0)]
         by_keep = {tuple(o["set_aside"]): o for o in plain["options"]}
         for o in body["options"]:
             after, left = o["turn_points"] // UNIT, o["dice_left_count"]
@@ -316,7 +316,7 @@ def reference_chance(total: int, theirs: int, points: int, left: int, banks: boo
         if a + points // UNIT >= table.levels:  # reached the goal: the other's last turn
             return 1.0 - table.last_turn_probability(theirs, True, total + points)
         return 1.0 - float(table.values[b, a + points // UNIT])
-    return float(table.turns[(a, b)].throw[points // UNIT, left - 1])
+    return float(table.turns[(a, b, 0)].throw[points // UNIT, left - 1])
 
 
 def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Client) -> None:
@@ -365,7 +365,7 @@ def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Clien
             left = len(d["dice"]) - len(kept) or rules().dice
             chosen = reference_chance(total, theirs, points, left, banks)
             assert d["chosen"]["win_probability"] == pytest.approx(chosen, abs=1e-9)
-            turn_table = reference().turns[(total // UNIT, theirs // UNIT)]
+            turn_table = reference().turns[(total // UNIT, theirs // UNIT, 0)]
             best = max(
                 float(
                     turn_table.stop[
