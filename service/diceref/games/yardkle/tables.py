@@ -9,7 +9,7 @@ bytes at the default rules: S = 1 seat, K = 200 levels, G = 598; S = 2 under
 `complete_the_round`); minutes to solve, so on demand only (`/yardkle/holds` with an
 `opponent`: 503 until loaded; `diceref precompute yardkle --target` ahead).  House rules
 are solved up to `MAX_DUEL_LEVELS` = 240 levels to the goal; beyond it, or with hot dice
-forced or `complete_the_round`, a 422 `ruleset_limit`.
+forced, a 422 `ruleset_limit`.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ about K deep): 5 to 8 minutes for the default's 200 on two shared cores, so the 
 the last turn, stays under 1.5 MB."""
 
 # The duel solve covers these readings only (`solver/duel.py`).
-DUEL_READINGS = {"hot_dice_optional": (True,), "last_turns": ("every_other_player_once", "none")}
+DUEL_READINGS: dict[str, tuple[object, ...]] = {"hot_dice_optional": (True,)}
 
 
 def check_duel_solvable(rules: YardkleRules) -> None:
