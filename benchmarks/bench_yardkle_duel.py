@@ -4,6 +4,7 @@ compiled solve of the default rules (goal 10,000).
 
     uv run python benchmarks/bench_yardkle_duel.py [--six]
     uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
+        [--last-turns complete_the_round]
 
 The games table prints, for each small game, the first player's chance to win (under
 `complete_the_round` the round's first player's, seat 0), the proven
@@ -13,10 +14,11 @@ to 1,000 (about a minute and a half each for the reference); the others play thr
 the games the tests hold to a brute force.  The compiled solve's time includes numba's
 import and, on a first run, its compile (cached on disk after).
 
-`--full` solves the default rules with a progress line every few sums (the share is of
-all turn levels, by the caps) and stops at the deadline if one is given, printing how far
-it got and the time that share extrapolates to.  A finished solve prints V(0, 0), the
-bound, the sizes of the compact table, and the time to recompute the deepest turn.
+`--full` solves the default rules (with `--last-turns` another reading) with a progress
+line every few sums (the share is of all turn levels, by the caps) and stops at the
+deadline if one is given, printing how far it got and the time that share extrapolates
+to.  A finished solve prints V(0, 0) (seat 0's), the bound, the sizes of the compact
+table, and the time to recompute the deepest turn.
 `--save` writes values, Yardkle values and caps to an `.npz`.  Times are wall time on a
 shared machine, so the load average is printed with them.
 """
@@ -30,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from diceref.games.yardkle.rules.ruleset import YardkleRules
+from diceref.games.yardkle.rules.ruleset import LAST_TURNS, YardkleRules
 from diceref.games.yardkle.solver.duel import solve_duel
 from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
 
@@ -92,7 +94,7 @@ class Deadline(Exception):
     pass
 
 
-def full(deadline: float | None, save: str | None) -> None:
+def full(deadline: float | None, save: str | None, last_turns: str) -> None:
     start = time.perf_counter()
     reached = [0.0, 0.0]  # share of the levels, seconds
 
@@ -109,7 +111,7 @@ def full(deadline: float | None, save: str | None) -> None:
             raise Deadline
 
     try:
-        table = solve_duel_fast(YardkleRules(), progress=progress)
+        table = solve_duel_fast(YardkleRules(last_turns=last_turns), progress=progress)
     except Deadline:
         share, took = reached
         print(
@@ -143,7 +145,8 @@ def full(deadline: float | None, save: str | None) -> None:
         turn_times.append(time.perf_counter() - t0)
     print(
         f"default rules (K = {k}): {took:.0f} s, load {load()}; "
-        f"V(0, 0) = {table.values[0, 0]:.9f}, error bound {table.error_bound:.1e}, "
+        f"V(0, 0) = {table.values[0, 0]:.9f} (seats: {len(table.seat_values)}, the other's "
+        f"{table.seat_values[-1, 0, 0]:.9f}), error bound {table.error_bound:.1e}, "
         f"L {table.contraction:.5f}, deepest cap {int(table.caps.max())}"
     )
     print(
@@ -160,9 +163,12 @@ def main() -> None:
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--deadline", type=float, default=None, help="seconds (--full)")
     parser.add_argument("--save", default=None, help="an .npz for the full table (--full)")
+    parser.add_argument(
+        "--last-turns", default="every_other_player_once", choices=LAST_TURNS, help="(--full)"
+    )
     args = parser.parse_args()
     if args.full:
-        full(args.deadline, args.save)
+        full(args.deadline, args.save, args.last_turns)
     else:
         games(args.six)
 
