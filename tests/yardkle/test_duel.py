@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from yardkle_reference import outcome_options
 
+from diceref.games.yardkle.rules.games import last_turns_due
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.scoring import set_asides
 from diceref.games.yardkle.solver.duel import DuelLookup, DuelTable, solve_duel
@@ -368,7 +369,8 @@ def _ordered(n: int) -> list[tuple[int, ...]]:
 
 def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
     """Mean and standard error of the first player's result (1 win, tie value, 0 loss),
-    both players following the table, the last turn the chaser's race with ties."""
+    both players following the table, the last turn the chaser's race with ties.  Who is
+    owed a last turn is the referee's reading of the rules (`games.last_turns_due`)."""
     unit, dice = table.rules.unit, table.rules.dice
     rng = random.Random(seed)
     scores = []
@@ -380,7 +382,7 @@ def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
             t, n = 0, dice
             while True:
                 throw = [rng.randint(1, 6) for _ in range(n)]
-                advice = table.advise(a * unit, b * unit, t * unit, throw)
+                advice = table.advise(a * unit, b * unit, t * unit, throw, player == 0)
                 if not advice.keep:
                     t = 0
                     break
@@ -393,6 +395,9 @@ def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
                 break
             player = 1 - player
         leader, chaser = player, 1 - player
+        if not last_turns_due(["first", "second"], leader, table.rules):
+            scores.append(1.0 if leader == 0 else 0.0)  # the round is complete
+            continue
         gap = totals[leader] - totals[chaser]
         assert totals[chaser] > 0 or gap >= table.entry_levels
         made = _last_turn(table, gap, rng)
@@ -439,6 +444,14 @@ def _last_turn(table: DuelTable, gap: int, rng: random.Random) -> int:
 def test_simulation_agrees_on_three_dice() -> None:
     table = solved("to_1000")
     mean, error = simulate(table, games=3_000, seed=20261202)
+    assert abs(mean - table.values[0, 0]) <= 4 * error
+
+
+def test_simulation_agrees_when_the_round_is_completed() -> None:
+    """The seats as the referee reads `complete_the_round`: the first player's goal owes
+    the other a last turn, the second's ends the game."""
+    table = solved("to_1000_complete_the_round")
+    mean, error = simulate(table, games=3_000, seed=20261204)
     assert abs(mean - table.values[0, 0]) <= 4 * error
 
 
