@@ -4,18 +4,21 @@ compiled solve of the default rules (goal 10,000).
 
     uv run python benchmarks/bench_yardkle_duel.py [--six]
     uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
+        [--last-turns complete_the_round]
 
-The games table prints, for each small game, the first player's chance to win, the proven
+The games table prints, for each small game, the first player's chance to win (under
+`complete_the_round` the round's first player's, seat 0), the proven
 error bound and contraction factor (the reference's), the deepest turn cap, both solve
 times, their ratio and the largest difference of a value.  `--six` adds the six-dice games
 to 1,000 (about a minute and a half each for the reference); the others play three dice,
 the games the tests hold to a brute force.  The compiled solve's time includes numba's
 import and, on a first run, its compile (cached on disk after).
 
-`--full` solves the default rules with a progress line every few sums (the share is of
-all turn levels, by the caps) and stops at the deadline if one is given, printing how far
-it got and the time that share extrapolates to.  A finished solve prints V(0, 0), the
-bound, the sizes of the compact table, and the time to recompute the deepest turn.
+`--full` solves the default rules (with `--last-turns` another reading) with a progress
+line every few sums (the share is of all turn levels, by the caps) and stops at the
+deadline if one is given, printing how far it got and the time that share extrapolates
+to.  A finished solve prints V(0, 0) (seat 0's), the bound, the sizes of the compact
+table, and the time to recompute the deepest turn.
 `--save` writes values, Yardkle values and caps to an `.npz`.  Times are wall time on a
 shared machine, so the load average is printed with them.
 """
@@ -29,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from diceref.games.yardkle.rules.ruleset import YardkleRules
+from diceref.games.yardkle.rules.ruleset import LAST_TURNS, YardkleRules
 from diceref.games.yardkle.solver.duel import solve_duel
 from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
 
@@ -40,10 +43,22 @@ THREE_DICE: dict[str, dict[str, Any]] = {
     "3 dice to 1,000, ties not shared": {"dice": 3, "target": 1000, "ties_share_win": False},
     "3 dice to 2,000": {"dice": 3, "target": 2000},
     "3 dice to 2,000, no entry minimum": {"dice": 3, "target": 2000, "entry_minimum": 0},
+    "3 dice to 1,000, complete the round": {
+        "dice": 3,
+        "target": 1000,
+        "last_turns": "complete_the_round",
+    },
+    "3 dice to 1,000, no entry minimum, complete the round": {
+        "dice": 3,
+        "target": 1000,
+        "entry_minimum": 0,
+        "last_turns": "complete_the_round",
+    },
 }
 SIX_DICE: dict[str, dict[str, Any]] = {
     "6 dice to 1,000": {"target": 1000},
     "6 dice to 1,000, no entry minimum": {"target": 1000, "entry_minimum": 0},
+    "6 dice to 1,000, complete the round": {"target": 1000, "last_turns": "complete_the_round"},
 }
 
 
@@ -66,7 +81,7 @@ def games(six: bool) -> None:
         fast = solve_duel_fast(YardkleRules(**rules))
         fast_took = time.perf_counter() - start
         cap = max(turn.cap for turn in table.turns.values())
-        diff = float(np.abs(fast.values - table.values).max())
+        diff = float(np.abs(fast.seat_values - table.seat_values).max())
         print(
             f"| {name} | {table.values[0, 0]:.9f} | {table.error_bound:.1e} | "
             f"{table.contraction:.5f} | {cap} | {took:.1f} | {fast_took:.2f} | "
@@ -79,7 +94,7 @@ class Deadline(Exception):
     pass
 
 
-def full(deadline: float | None, save: str | None) -> None:
+def full(deadline: float | None, save: str | None, last_turns: str) -> None:
     start = time.perf_counter()
     reached = [0.0, 0.0]  # share of the levels, seconds
 
@@ -96,7 +111,7 @@ def full(deadline: float | None, save: str | None) -> None:
             raise Deadline
 
     try:
-        table = solve_duel_fast(YardkleRules(), progress=progress)
+        table = solve_duel_fast(YardkleRules(last_turns=last_turns), progress=progress)
     except Deadline:
         share, took = reached
         print(
@@ -118,17 +133,20 @@ def full(deadline: float | None, save: str | None) -> None:
     k = table.levels
     rows = table.caps + table.kernel.max_step + 1
     turns_f32 = int((table.caps.sum() + rows.sum()) * table.rules.dice * 4)
-    compact = table.values.nbytes + table.yardkle_values.nbytes + table.caps.astype(np.int16).nbytes
-    a, b = np.unravel_index(int(np.argmax(table.caps)), table.caps.shape)
-    table.turn(int(a), int(b))
+    compact = (
+        table.seat_values.nbytes + table.yardkle_values.nbytes + table.caps.astype(np.int16).nbytes
+    )
+    seat, a, b = np.unravel_index(int(np.argmax(table.caps)), table.caps.shape)
+    table.turn(int(a), int(b), int(seat))
     turn_times = []
     for _ in range(20):
         t0 = time.perf_counter()
-        table.turn(int(a), int(b))
+        table.turn(int(a), int(b), int(seat))
         turn_times.append(time.perf_counter() - t0)
     print(
         f"default rules (K = {k}): {took:.0f} s, load {load()}; "
-        f"V(0, 0) = {table.values[0, 0]:.9f}, error bound {table.error_bound:.1e}, "
+        f"V(0, 0) = {table.values[0, 0]:.9f} (seats: {len(table.seat_values)}, the other's "
+        f"{table.seat_values[-1, 0, 0]:.9f}), error bound {table.error_bound:.1e}, "
         f"L {table.contraction:.5f}, deepest cap {int(table.caps.max())}"
     )
     print(
@@ -145,9 +163,12 @@ def main() -> None:
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--deadline", type=float, default=None, help="seconds (--full)")
     parser.add_argument("--save", default=None, help="an .npz for the full table (--full)")
+    parser.add_argument(
+        "--last-turns", default="every_other_player_once", choices=LAST_TURNS, help="(--full)"
+    )
     args = parser.parse_args()
     if args.full:
-        full(args.deadline, args.save)
+        full(args.deadline, args.save, args.last_turns)
     else:
         games(args.six)
 

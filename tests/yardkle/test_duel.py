@@ -6,7 +6,9 @@ state space (both totals, the turn points up to a generous cap above which it ma
 player bank, the dice left) and runs plain value iteration over all of it at once (Jacobi
 across totals, Gauss-Seidel down the turn points) until no value moves by 1e-13.  It does
 not order the totals, has no fixed point per pair, no Newton step and no proven cap: a
-solver value that disagrees by more than 1e-9 anywhere fails.
+solver value that disagrees by more than 1e-9 anywhere fails.  Under `last_turns:
+complete_the_round` it adds the thrower's seat to the state (who started the round): the
+first's goal gives the other a last turn, the second's wins at once.
 
 Six dice make the whole state space too large for this in seconds, so the brute force
 plays three dice (three of a kind, 1s and 5s, hot dice back to three); the six-dice game
@@ -27,6 +29,7 @@ import numpy as np
 import pytest
 from yardkle_reference import outcome_options
 
+from diceref.games.yardkle.rules.games import last_turns_due
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.scoring import set_asides
 from diceref.games.yardkle.solver.duel import DuelLookup, DuelTable, solve_duel
@@ -60,11 +63,20 @@ def reference_throws(dice: int, three_ones: int) -> list[tuple[Any, ...]]:
 
 
 def brute_force(
-    dice: int, goal: int, entry: int, three_ones: int, tie: float, cap: int
+    dice: int,
+    goal: int,
+    entry: int,
+    three_ones: int,
+    tie: float,
+    cap: int,
+    complete_the_round: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(throw[a, b, t, n - 1], chaser[on_pad, gap]): the chance to win of the player about
-    to throw n dice with t units in hand, a banked against b; and of a last-turn player
-    `gap` units behind the leader.  From `cap` units in hand the player must bank."""
+    """(throw[seat, a, b, t, n - 1], chaser[on_pad, gap]): the chance to win of the player
+    about to throw n dice with t units in hand, a banked against b, in his seat; and of a
+    last-turn player `gap` units behind the leader.  From `cap` units in hand the player
+    must bank.  One seat, or with `complete_the_round` two: 0 started the round (his goal
+    gives the other a last turn), 1 did not (his goal wins); a turn's end hands the other
+    seat the throw."""
     throws = reference_throws(dice, three_ones)
     k = math.ceil(goal / UNIT)
     e = math.ceil(entry / UNIT)
@@ -98,25 +110,29 @@ def brute_force(
     total = a_of + t_of
     done = total >= k
     legal = (t_of > 0) & ((a_of > 0) | (t_of >= e))
-    throw = np.zeros((k, k, rows, dice))
+    seats = 2 if complete_the_round else 1
+    throw = np.zeros((seats, k, k, rows, dice))
     b_pad = (np.arange(k) > 0) | (e == 0)
     lead = np.clip(total - b_of, 0, len(gaps) - 1)
-    end_value = 1.0 - chaser[b_pad.astype(int)[None, :, None], lead]
+    last_turn_after = 1.0 - chaser[b_pad.astype(int)[None, :, None], lead]
+    # Reaching the goal: the other's last turn, except for the round's second player.
+    end_values = [last_turn_after, np.ones_like(last_turn_after)][:seats]
     for _ in range(100_000):
-        start = throw[:, :, 0, dice - 1]
-        bank = np.where(done, end_value, 1.0 - start[b_of, np.minimum(total, k - 1)])
-        stop = np.empty((k, k, rows, dice))
-        stop[:, :, cap:] = bank[:, :, cap:, None]  # rows below are filled top down
-        yardkle = 1.0 - start.T
         new = throw.copy()
-        for i in range(cap - 1, -1, -1):
-            for n, (steps, cols, starts, chances, q) in enumerate(throws):
-                best = np.maximum.reduceat(stop[:, :, i + steps, cols], starts, axis=2)
-                new[:, :, i, n] = best @ chances + q * yardkle
-            own = new[:, :, i]
-            stop[:, :, i] = np.where(
-                legal[:, :, i, None], np.maximum(bank[:, :, i, None], own), own
-            )
+        for seat in range(seats):
+            other = throw[seats - 1 - seat, :, :, 0, dice - 1]  # the next thrower's start
+            bank = np.where(done, end_values[seat], 1.0 - other[b_of, np.minimum(total, k - 1)])
+            stop = np.empty((k, k, rows, dice))
+            stop[:, :, cap:] = bank[:, :, cap:, None]  # rows below are filled top down
+            yardkle = 1.0 - other.T
+            for i in range(cap - 1, -1, -1):
+                for n, (steps, cols, starts, chances, q) in enumerate(throws):
+                    best = np.maximum.reduceat(stop[:, :, i + steps, cols], starts, axis=2)
+                    new[seat, :, :, i, n] = best @ chances + q * yardkle
+                own = new[seat, :, :, i]
+                stop[:, :, i] = np.where(
+                    legal[:, :, i, None], np.maximum(bank[:, :, i, None], own), own
+                )
         change = float(np.max(np.abs(new - throw)))
         throw = new
         if change < CONVERGED:
@@ -129,11 +145,22 @@ CASES = {
     "to_1000_no_entry": {"target": 1000, "entry_minimum": 0},
     "to_1000_three_ones_1000": {"target": 1000, "three_ones": 1000},
     "to_1000_ties_not_shared": {"target": 1000, "ties_share_win": False},
+    "to_1000_complete_the_round": {"target": 1000, "last_turns": "complete_the_round"},
+    "to_1000_no_entry_complete_the_round": {
+        "target": 1000,
+        "entry_minimum": 0,
+        "last_turns": "complete_the_round",
+    },
 }
 # To 2,000 with the entry minimum is left out: its brute force takes two minutes, a fifth of
 # the suite's budget (the cases to 1,000 hold the entry minimum's reading).
 SLOW_CASES = {
     "to_2000_no_entry": {"target": 2000, "entry_minimum": 0},
+    "to_2000_no_entry_complete_the_round": {
+        "target": 2000,
+        "entry_minimum": 0,
+        "last_turns": "complete_the_round",
+    },
 }
 
 
@@ -158,17 +185,19 @@ def check_against_brute_force(name: str) -> None:
         rules.three_ones,
         tie=0.5 if rules.ties_share_win else 0.0,
         cap=2 * k + 20,
+        complete_the_round=rules.last_turns == "complete_the_round",
     )
     tables: tuple[DuelTable | CompactDuel, ...] = (solved(name), solved_fast(name))
     for table in tables:
         assert table.levels == k
-        start = throw[:, :, 0, rules.dice - 1]
-        np.testing.assert_allclose(table.values, start, rtol=0, atol=1e-9)
-        for a in range(k):
-            for b in range(k):
-                turn = table.turn(a, b)
-                rows = min(turn.cap, throw.shape[2])
-                np.testing.assert_allclose(turn.throw[:rows], throw[a, b, :rows], rtol=0, atol=1e-9)
+        start = throw[:, :, :, 0, rules.dice - 1]
+        np.testing.assert_allclose(table.seat_values, start, rtol=0, atol=1e-9)
+        for seat, a, b in np.ndindex(start.shape):
+            turn = table.turn(a, b, seat)
+            rows = min(turn.cap, throw.shape[3])
+            np.testing.assert_allclose(
+                turn.throw[:rows], throw[seat, a, b, :rows], rtol=0, atol=1e-9
+            )
         gaps = min(table.last_turn.shape[1], chaser.shape[1])
         np.testing.assert_allclose(table.last_turn[:, 1:gaps], chaser[:, 1:gaps], rtol=0, atol=1e-9)
         assert table.error_bound < 1e-9
@@ -190,7 +219,8 @@ def test_compiled_solve_is_the_reference(name: str) -> None:
     """`solve_duel_fast` gives `solve_duel`'s numbers to float rounding: every value, the
     last turn, every turn's tables and slope, the bound; and the same lookups."""
     table, fast = solved(name), solved_fast(name)
-    np.testing.assert_allclose(fast.values, table.values, rtol=0, atol=1e-12)
+    assert fast.seat_values.shape == table.seat_values.shape
+    np.testing.assert_allclose(fast.seat_values, table.seat_values, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(fast.last_turn, table.last_turn)
     np.testing.assert_array_equal(fast.last_turn_throws, table.last_turn_throws)
     assert (fast.levels, fast.entry_levels, fast.tie_value) == (
@@ -200,26 +230,27 @@ def test_compiled_solve_is_the_reference(name: str) -> None:
     )
     assert fast.error_bound == pytest.approx(table.error_bound, abs=1e-13)
     assert fast.contraction == pytest.approx(table.contraction, abs=1e-12)
-    for (a, b), turn in table.turns.items():
-        again = fast.turn(a, b)
-        assert again.cap == turn.cap == fast.caps[a, b]
+    for (a, b, seat), turn in table.turns.items():
+        again = fast.turn(a, b, seat)
+        assert again.cap == turn.cap == fast.caps[seat, a, b]
         assert again.throw.shape == turn.throw.shape and again.stop.shape == turn.stop.shape
         np.testing.assert_allclose(again.throw, turn.throw, rtol=0, atol=1e-12)
         np.testing.assert_allclose(again.stop, turn.stop, rtol=0, atol=1e-12)
         assert again.slope == pytest.approx(turn.slope, abs=1e-12)
     lookups: tuple[DuelLookup, ...] = (table, fast)
-    first, second = (
-        (
-            t.win_probability(200, True, 600, True, 150, 2),
-            t.advise(200, 600, 150, (1, 5, 5)),
-            t.last_turn_probability(200, True, 1100),
+    for started in (True, False):
+        first, second = (
+            (
+                t.win_probability(200, True, 600, True, 150, 2, first_in_round=started),
+                t.advise(200, 600, 150, (1, 5, 5), first_in_round=started),
+                t.last_turn_probability(200, True, 1100),
+            )
+            for t in lookups
         )
-        for t in lookups
-    )
-    assert first[0] == pytest.approx(second[0], abs=1e-12)
-    assert first[1].keep == second[1].keep and first[1].bank == second[1].bank
-    assert first[1].win_probability == pytest.approx(second[1].win_probability, abs=1e-12)
-    assert first[2] == second[2]
+        assert first[0] == pytest.approx(second[0], abs=1e-12)
+        assert first[1].keep == second[1].keep and first[1].bank == second[1].bank
+        assert first[1].win_probability == pytest.approx(second[1].win_probability, abs=1e-12)
+        assert first[2] == second[2]
 
 
 def test_the_service_does_not_import_numba() -> None:
@@ -241,9 +272,48 @@ def test_chances_are_chances(name: str) -> None:
         assert np.all((turn.throw >= 0) & (turn.throw <= 1))
     assert np.all((table.last_turn >= 0) & (table.last_turn <= 1))
     # The lookup reads the same table, and the start of a turn throws all the dice.
-    assert table.win_probability(0, False, 0, False) == table.values[0, 0]
     on = table.entry_levels == 0
-    assert table.win_probability(UNIT * 3, True, 0, on) == table.values[3, 0]
+    for seat, started in enumerate((True, False)[: len(table.seat_values)]):
+        values = table.seat_values[seat]
+        assert table.win_probability(0, on, 0, on, first_in_round=started) == values[0, 0]
+        assert table.win_probability(UNIT * 3, True, 0, on, first_in_round=started) == values[3, 0]
+
+
+@pytest.mark.parametrize("name", ["to_1000", "to_1000_no_entry"])
+def test_completing_the_round_puts_the_seats_either_side(name: str) -> None:
+    """Under `complete_the_round` the round's first player is worth at most, and the
+    second at least, the same state under `every_other_player_once` (docs/solver.md, "The
+    seats against every_other_player_once"), and the seat changes the chance."""
+    every_other, complete = solved(name), solved(f"{name}_complete_the_round")
+    assert every_other.seat_values.shape == (1, 20, 20)
+    assert complete.seat_values.shape == (2, 20, 20)
+    first, second = complete.seat_values
+    assert np.all(first <= every_other.values + 1e-12)
+    assert np.all(second >= every_other.values - 1e-12)
+    assert float(np.max(second - first)) > 0.01
+    # the first player's goal still gives the other his last turn (the same race, solved to
+    # fewer gaps: the first seat's cap is shallower), the second's wins
+    gaps = complete.last_turn.shape[1]
+    assert gaps <= every_other.last_turn.shape[1]
+    np.testing.assert_array_equal(complete.last_turn, every_other.last_turn[:, :gaps])
+    assert complete.turn(19, 5, 1).stop[1, 0] == 1.0
+    assert complete.turn(19, 5, 0).stop[1, 0] < 1.0
+
+
+def test_the_seat_is_asked_for_only_when_the_round_is_completed() -> None:
+    complete, every_other = solved("to_1000_complete_the_round"), solved("to_1000")
+    with pytest.raises(ValueError, match="started the round"):
+        complete.win_probability(200, True, 600, True)
+    with pytest.raises(ValueError, match="started the round"):
+        complete.advise(200, 600, 0, (1, 5, 2))
+    second = complete.win_probability(200, True, 600, True, first_in_round=False)
+    assert second == complete.seat_values[1, 4, 12]
+    # a Yardkle hands the opponent the first seat's turn at the swapped totals
+    advice = complete.advise(200, 600, 0, (2, 3, 4), first_in_round=False)
+    assert advice.win_probability == 1.0 - complete.seat_values[0, 12, 4]
+    for started in (None, True, False):
+        got = every_other.win_probability(200, True, 600, True, first_in_round=started)
+        assert got == every_other.values[4, 12]
 
 
 def test_last_turn_without_shared_ties_is_the_race() -> None:
@@ -284,9 +354,10 @@ def test_advice_is_the_best_option() -> None:
             for option in set_asides(throw, rules):
                 after = t + option.points // UNIT
                 left = rules.dice - len(option.dice) or rules.dice
-                worth = table.turns[(a, b)].stop[after, left - 1]
+                worth = table.turns[(a, b, 0)].stop[after, left - 1]
                 assert worth <= advice.win_probability + 1e-15
-        assert expected == pytest.approx(table.turns[(a, b)].throw[t, rules.dice - 1], abs=1e-12)
+        expected_throw = table.turns[(a, b, 0)].throw[t, rules.dice - 1]
+        assert expected == pytest.approx(expected_throw, abs=1e-12)
 
 
 def _ordered(n: int) -> list[tuple[int, ...]]:
@@ -298,7 +369,8 @@ def _ordered(n: int) -> list[tuple[int, ...]]:
 
 def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
     """Mean and standard error of the first player's result (1 win, tie value, 0 loss),
-    both players following the table, the last turn the chaser's race with ties."""
+    both players following the table, the last turn the chaser's race with ties.  Who is
+    owed a last turn is the referee's reading of the rules (`games.last_turns_due`)."""
     unit, dice = table.rules.unit, table.rules.dice
     rng = random.Random(seed)
     scores = []
@@ -310,7 +382,7 @@ def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
             t, n = 0, dice
             while True:
                 throw = [rng.randint(1, 6) for _ in range(n)]
-                advice = table.advise(a * unit, b * unit, t * unit, throw)
+                advice = table.advise(a * unit, b * unit, t * unit, throw, player == 0)
                 if not advice.keep:
                     t = 0
                     break
@@ -323,6 +395,9 @@ def simulate(table: DuelTable, games: int, seed: int) -> tuple[float, float]:
                 break
             player = 1 - player
         leader, chaser = player, 1 - player
+        if not last_turns_due(["first", "second"], leader, table.rules):
+            scores.append(1.0 if leader == 0 else 0.0)  # the round is complete
+            continue
         gap = totals[leader] - totals[chaser]
         assert totals[chaser] > 0 or gap >= table.entry_levels
         made = _last_turn(table, gap, rng)
@@ -372,6 +447,14 @@ def test_simulation_agrees_on_three_dice() -> None:
     assert abs(mean - table.values[0, 0]) <= 4 * error
 
 
+def test_simulation_agrees_when_the_round_is_completed() -> None:
+    """The seats as the referee reads `complete_the_round`: the first player's goal owes
+    the other a last turn, the second's ends the game."""
+    table = solved("to_1000_complete_the_round")
+    mean, error = simulate(table, games=3_000, seed=20261204)
+    assert abs(mean - table.values[0, 0]) <= 4 * error
+
+
 @pytest.mark.slow
 def test_simulation_agrees_on_six_dice() -> None:
     """The whole six-dice game to 1,000 (about a minute to solve)."""
@@ -382,7 +465,7 @@ def test_simulation_agrees_on_six_dice() -> None:
 
 def test_lookup_takes_points_and_refuses_impossible_states() -> None:
     table = solved("to_1000")
-    turn = table.turns[(4, 12)]
+    turn = table.turns[(4, 12, 0)]
     assert table.win_probability(200, True, 600, True, 150, 2) == turn.stop[3, 1]
     with pytest.raises(ValueError, match="on_pad"):
         table.win_probability(200, False, 600, True)  # 200 banked: on the pad

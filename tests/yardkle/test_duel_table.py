@@ -34,6 +34,7 @@ from diceref.games.yardkle.tables import (
 
 ROOT = Path(__file__).parents[2]
 SMALL = YardkleRules(dice=3, target=1000)
+ROUND = YardkleRules(dice=3, target=1000, last_turns="complete_the_round")
 THROWS = [(1, 5, 2), (1, 1, 1), (5, 3), (1,), (2, 3, 4), (5, 5, 5)]
 
 
@@ -85,6 +86,28 @@ def test_the_array_round_trips_the_lookups() -> None:
             )
 
 
+def test_both_seats_round_trip_under_complete_the_round() -> None:
+    """Under `complete_the_round` the array holds both seats' values, Yardkle values and
+    caps, and its lookups read the seat asked for."""
+    fast = solve_duel_fast(ROUND)
+    stored = duel_array.to_array(fast)
+    k = fast.levels
+    rest = fast.last_turn.size + fast.last_turn_throws.size
+    assert stored[9] == 2 and len(stored) == duel_array.HEADER + 3 * 2 * k * k + rest
+    back = duel_array.from_array(ROUND, stored)
+    assert back.seat_values.shape == (2, k, k)
+    np.testing.assert_array_equal(back.seat_values, fast.seat_values)
+    np.testing.assert_array_equal(back.yardkle_values, fast.yardkle_values)
+    np.testing.assert_array_equal(back.caps, fast.caps)
+    assert np.shares_memory(back.seat_values, stored)
+    for started, seat in ((True, 0), (False, 1)):
+        got = back.win_probability(500, True, 750, True, first_in_round=started)
+        assert got == pytest.approx(float(fast.seat_values[seat, 10, 15]), abs=1e-12)
+    # the same totals under the other reading are another table
+    with pytest.raises(ValueError, match="other rules"):
+        duel_array.from_array(SMALL, stored)
+
+
 def test_a_stored_array_for_other_rules_is_refused() -> None:
     stored = duel_array.to_array(compact())
     with pytest.raises(ValueError, match="other rules"):
@@ -105,14 +128,14 @@ def test_the_spec_solves_the_array_and_the_loader_keeps_one_game_per_table() -> 
 
 
 def test_the_default_table_size_from_k() -> None:
-    """3 K^2 + (2 + D) G + 9 float64 numbers: 998,344 bytes at the default rules (K and G
-    from the rules alone, without solving)."""
+    """3 K^2 + (2 + D) G + 10 float64 numbers: 998,352 bytes at the default rules (K and G
+    from the rules alone, without solving; one seat)."""
     from diceref.games.yardkle.solver.duel import _game
 
     game = _game(DEFAULT_RULES)
-    assert game.levels == 200 and game.last.shape == (2, 598)
+    assert game.levels == 200 and game.last.shape == (2, 598) and game.seats == 1
     numbers = duel_array.HEADER + 3 * 200**2 + (2 + 6) * 598
-    assert numbers * 8 == 998_344
+    assert numbers * 8 == 998_352
     assert MAX_DUEL_LEVELS >= 200
 
 
@@ -122,7 +145,6 @@ def test_the_default_table_size_from_k() -> None:
         ({"target": 12_050}, "target"),
         ({"single_five": 25}, "single_five"),  # the unit 25: 400 levels to 10,000
         ({"hot_dice_optional": False}, "hot_dice_optional"),
-        ({"last_turns": "complete_the_round"}, "last_turns"),
     ],
 )
 def test_rules_beyond_the_bound_are_a_ruleset_limit(rules: dict[str, object], name: str) -> None:
@@ -136,6 +158,8 @@ def test_rules_beyond_the_bound_are_a_ruleset_limit(rules: dict[str, object], na
 def test_the_bound_itself_is_accepted() -> None:
     check_duel_solvable(YardkleRules(target=12_000))
     check_duel_solvable(DEFAULT_RULES)
+    for reading in ("every_other_player_once", "complete_the_round", "none"):
+        check_duel_solvable(YardkleRules(last_turns=reading))
 
 
 def documented_precompute() -> str:

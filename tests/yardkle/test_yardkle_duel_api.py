@@ -34,25 +34,35 @@ from helpers import put_policy, registry_table
 
 Client = TestClient[Litestar]
 HOUSE = {"dice": 3, "target": 1000}
+ROUND = {**HOUSE, "last_turns": "complete_the_round"}  # the seat in the state
 UNIT = 50
 
 
 @cache
-def rules() -> YardkleRules:
-    return FAMILY.game_of(YardkleGame, "yardkle", HOUSE).rules
+def rules(house: tuple[tuple[str, Any], ...] = tuple(HOUSE.items())) -> YardkleRules:
+    return FAMILY.game_of(YardkleGame, "yardkle", dict(house)).rules
+
+
+def round_rules() -> YardkleRules:
+    return rules(tuple(ROUND.items()))
 
 
 @cache
-def reference() -> DuelTable:
-    return solve_duel(rules())
+def reference(house: tuple[tuple[str, Any], ...] = tuple(HOUSE.items())) -> DuelTable:
+    return solve_duel(rules(house))
+
+
+def round_reference() -> DuelTable:
+    return reference(tuple(ROUND.items()))
 
 
 @pytest.fixture(scope="module")
 def app() -> Litestar:
     app = make_test_app()
-    app.state.tables.put(policy_spec(rules()), solve_policy_table(rules()), "memory")
-    table = duel_array.to_array(solve_duel_fast(rules()))
-    app.state.tables.put(duel_spec(rules()), table, "memory")
+    for house in (rules(), round_rules()):
+        app.state.tables.put(policy_spec(house), solve_policy_table(house), "memory")
+        table = duel_array.to_array(solve_duel_fast(house))
+        app.state.tables.put(duel_spec(house), table, "memory")
     return app
 
 
@@ -102,7 +112,7 @@ def test_every_option_carries_the_reference_chance_to_win(
     )
     table = reference()
     a, b = total // UNIT, theirs // UNIT
-    turn = table.turns[(a, b)]
+    turn = table.turns[(a, b, 0)]
     options = body["options"]
     assert options
     for o in options:
@@ -149,8 +159,8 @@ def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
         )
         plain = holds(client, dice=[1, 5, 2], on_pad=total > 0, turn_points=points)
         a, b = total // UNIT, theirs // UNIT
-        bank, _, cap = game.bank(a, b, reference().values)
-        turn = reference().turns[(a, b)]
+        bank, _, cap = game.bank(a, b, reference().seat_values)
+        turn = reference().turns[(a, b, 0)]
         by_keep = {tuple(o["set_aside"]): o for o in plain["options"]}
         for o in body["options"]:
             after, left = o["turn_points"] // UNIT, o["dice_left_count"]
@@ -337,7 +347,7 @@ def reference_chance(total: int, theirs: int, points: int, left: int, banks: boo
         if a + points // UNIT >= table.levels:  # reached the goal: the other's last turn
             return 1.0 - table.last_turn_probability(theirs, True, total + points)
         return 1.0 - float(table.values[b, a + points // UNIT])
-    return float(table.turns[(a, b)].throw[points // UNIT, left - 1])
+    return float(table.turns[(a, b, 0)].throw[points // UNIT, left - 1])
 
 
 def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Client) -> None:
@@ -386,7 +396,7 @@ def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Clien
             left = len(d["dice"]) - len(kept) or rules().dice
             chosen = reference_chance(total, theirs, points, left, banks)
             assert d["chosen"]["win_probability"] == pytest.approx(chosen, abs=1e-9)
-            turn_table = reference().turns[(total // UNIT, theirs // UNIT)]
+            turn_table = reference().turns[(total // UNIT, theirs // UNIT, 0)]
             best = max(
                 float(
                     turn_table.stop[
@@ -413,3 +423,133 @@ def test_a_two_player_review_names_a_total_the_table_cannot_take(
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["field"] == "turns[0].opponent.total"
     assert r.json()["errors"][0]["code"] == code
+
+
+# --- last_turns: complete_the_round: the thrower's seat ---------------------------------
+
+
+@pytest.mark.parametrize(("first", "seat"), [(True, 0), (False, 1)])
+@pytest.mark.parametrize(("total", "on_pad", "theirs", "their_pad", "points", "dice"), STATES)
+def test_completing_the_round_reads_the_thrower_s_seat(
+    client: Client,
+    first: bool,
+    seat: int,
+    total: int,
+    on_pad: bool,
+    theirs: int,
+    their_pad: bool,
+    points: int,
+    dice: list[int],
+) -> None:
+    r = client.post(
+        "/yardkle/holds",
+        json={
+            "rules": ROUND,
+            "dice": dice,
+            "on_pad": on_pad,
+            "turn_points": points,
+            "total": total,
+            "opponent": {"total": theirs, "on_pad": their_pad},
+            "first_in_round": first,
+        },
+    )
+    assert r.status_code == 200, r.text
+    table = round_reference()
+    turn = table.turns[(total // UNIT, theirs // UNIT, seat)]
+    for o in r.json()["options"]:
+        after, left = o["turn_points"] // UNIT, o["dice_left_count"]
+        assert o["win_probability"] == pytest.approx(float(turn.stop[after, left - 1]), abs=1e-9)
+    best = table.advise(total, theirs, points, dice, first_in_round=first)
+    assert r.json()["best_option"]["win_probability"] == pytest.approx(
+        best.win_probability, abs=1e-9
+    )
+
+
+def test_the_seat_changes_the_chance_and_banking_the_goal_wins_for_the_second(
+    client: Client,
+) -> None:
+    """At 900 against 950, 100 in hand reaches the goal: the round's second player wins by
+    banking it, the first only leaves the opponent his last turn."""
+    body = {"rules": ROUND, "dice": [1, 2, 3], "on_pad": True, "turn_points": 0, "total": 900,
+            "opponent": {"total": 950, "on_pad": True}}  # fmt: skip
+    second = client.post("/yardkle/holds", json={**body, "first_in_round": False}).json()
+    first = client.post("/yardkle/holds", json={**body, "first_in_round": True}).json()
+    assert second["best_option"]["win_probability"] == 1.0
+    assert second["best_option"]["decision"] == "bank"
+    last_turn = round_reference().last_turn_probability(950, True, 1000)
+    assert first["options"][0]["win_probability"] >= 1.0 - last_turn - 1e-12
+    assert first["best_option"]["win_probability"] < 1.0
+
+
+def test_completing_the_round_without_the_seat_is_a_422_naming_it(client: Client) -> None:
+    body = {"rules": ROUND, "dice": [1, 5, 2], "on_pad": True, "total": 500, "opponent": OPP}
+    r = client.post("/yardkle/holds", json=body)
+    assert r.status_code == 422, r.text
+    assert [(e["field"], e["code"]) for e in r.json()["errors"]] == [
+        ("first_in_round", "seat_needed")
+    ]
+    # without an opponent the seat is not read
+    alone = {k: v for k, v in body.items() if k != "opponent"}
+    assert client.post("/yardkle/holds", json=alone).status_code == 200
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_under_other_readings_the_seat_changes_nothing(client: Client, first: bool) -> None:
+    body = {"rules": HOUSE, "dice": [1, 5, 2], "on_pad": True, "total": 500, "opponent": OPP}
+    plain = client.post("/yardkle/holds", json=body)
+    seated = client.post("/yardkle/holds", json={**body, "first_in_round": first})
+    assert plain.status_code == seated.status_code == 200
+    assert plain.json() == seated.json()
+
+
+def test_a_game_completing_the_round_gives_each_seat_its_chance(client: Client) -> None:
+    """ann, listed first, starts every round: her chance at her turn is the first seat's,
+    bob's at his the second seat's; ann's goal leaves bob his last turn, bob's ends it."""
+    table = round_reference()
+    ann, bob = ({**t, "player": p} for t, p in ((BANK_500, "ann"), (YARDKLE, "bob")))
+    bob_banks, ann_yardkle = {**BANK_500, "player": "bob"}, {**YARDKLE, "player": "ann"}
+
+    def chances(turns: list[Any]) -> dict[str, Any]:
+        r = game(client, ["ann", "bob"], turns, chances=True, rules=ROUND)
+        assert r.status_code == 200, r.text
+        answer: dict[str, Any] = r.json()
+        return answer
+
+    start = chances_of(chances([]))
+    assert start["ann"] == pytest.approx(float(table.seat_values[0, 0, 0]), abs=1e-9)
+    one = chances_of(chances([ann]))
+    assert one["bob"] == pytest.approx(float(table.seat_values[1, 0, 10]), abs=1e-9)
+    assert one["ann"] + one["bob"] == pytest.approx(1.0, abs=1e-12)
+    two = chances_of(chances([ann, bob]))
+    assert two["ann"] == pytest.approx(float(table.seat_values[0, 10, 0]), abs=1e-9)
+    # ann reaches 1,000: bob's last turn
+    last = chances([ann, bob, ann])
+    assert last["last_turns_due"] == ["bob"]
+    assert chances_of(last)["bob"] == pytest.approx(
+        table.last_turn_probability(0, False, 1000), abs=1e-9
+    )
+    # bob reaches 1,000 second in the round: the game is over at once
+    done = chances([ann, bob_banks, ann_yardkle, bob_banks])
+    assert done["finished"] and done["winners"] == ["bob"]
+    assert all("win_probability" not in s for s in done["standings"])
+
+
+def test_a_review_completing_the_round_reads_each_turn_s_seat(client: Client) -> None:
+    turn = {"throws": [{"dice": [1, 5, 2], "set_aside": [1, 5]}], "end": "bank",
+            "banked_total": 850, "opponent": {"total": 550, "on_pad": True}}  # fmt: skip
+    table = round_reference()
+    for first, seat in ((True, 0), (False, 1)):
+        r = client.post(
+            "/yardkle/reviews", json={"rules": ROUND, "turns": [{**turn, "first_in_round": first}]}
+        )
+        assert r.status_code == 200, r.text
+        decision = r.json()["turns"][0]["decisions"][0]
+        assert decision["chosen"]["decision"] == "bank"
+        # 850 + 150 reaches the goal: a win for the second, the other's last turn for the first
+        want = 1.0 if seat == 1 else 1.0 - table.last_turn_probability(550, True, 1000)
+        assert decision["chosen"]["win_probability"] == pytest.approx(want, abs=1e-9)
+    r = client.post("/yardkle/reviews", json={"rules": ROUND, "turns": [turn]})
+    assert r.status_code == 422, r.text
+    assert [(e["field"], e["code"]) for e in r.json()["errors"]] == [
+        ("turns[0].first_in_round", "seat_needed")
+    ]

@@ -348,7 +348,9 @@ export interface paths {
          *     banked `total`), each option's `win_probability` is instead the chance to win the game
          *     under optimal play by both, and the ranking, the decision and the loss follow it, from
          *     the rules' two-player table (solved when first asked for: a 503 with `progress` until
-         *     then).  Under house rules the coach reads the tables solved for them (503 with
+         *     then); under `last_turns: complete_the_round` the chance depends on whether the
+         *     thrower started the round, `first_in_round` (required there, ignored otherwise).
+         *     Under house rules the coach reads the tables solved for them (503 with
          *     Retry-After while they are not ready) and races by their scoring.
          */
         post: operations["yardkleHolds"];
@@ -378,7 +380,8 @@ export interface paths {
          *     `Retry-After` (the solve is queued).  A turn sent with its `opponent` also gives each
          *     decision's `win_loss` and the chosen choice's `win_probability`, against that
          *     opponent under two-player optimal play (the rules' two-player table: a 503 with
-         *     `progress` until it is solved).
+         *     `progress` until it is solved); under `last_turns: complete_the_round` such a turn
+         *     also says whether its player started the round (`first_in_round`).
          */
         post: operations["yardkleReviews"];
         delete?: never;
@@ -2123,11 +2126,14 @@ export interface components {
         /**
          * YardkleHoldsRequest
          * @description A throw, the turn points set aside before it, and whether the player is on the pad;
-         *     with an `opponent`, the thrower's banked `total` too (0 when omitted).
+         *     with an `opponent`, the thrower's banked `total` too (0 when omitted), and under
+         *     `last_turns: complete_the_round` whether he started the round (`first_in_round`).
          */
         YardkleHoldsRequest: {
             /** @description One to six dice, 1 to 6 each */
             dice: number[];
+            /** @description Whether the thrower started the round (read with an `opponent`): under `last_turns: complete_the_round` his reaching the target gives the opponent a last turn and the opponent's ends the game, so it is required there; under the other readings it changes nothing. */
+            first_in_round?: boolean | null;
             /** @description Turn points to reach (the race: a last turn, the entry minimum); omitted: maximise expected points */
             need?: number | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
@@ -2205,6 +2211,8 @@ export interface components {
             banked_total?: number;
             /** @description How the turn ended: `bank` or `yardkle` (nothing to set aside). */
             end: components["schemas"]["TurnEnd"];
+            /** @description Whether the thrower started the round (read with an `opponent`): under `last_turns: complete_the_round` his reaching the target gives the opponent a last turn and the opponent's ends the game, so it is required there; under the other readings it changes nothing. */
+            first_in_round?: boolean | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad?: boolean | null;
             /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */

@@ -444,6 +444,7 @@ class SyncMethods:
         dice: Sequence[int],
         on_pad: bool,
         *,
+        first_in_round: bool | None = None,
         need: int | None = None,
         opponent: OpponentIn | None = None,
         rules: Mapping[str, Any] | None = None,
@@ -459,6 +460,7 @@ class SyncMethods:
             YardkleHoldsRequest(
                 dice=list(dice),
                 on_pad=on_pad,
+                first_in_round=first_in_round,
                 need=need,
                 opponent=opponent,
                 rules=None if rules is None else dict(rules),
@@ -900,6 +902,7 @@ class AsyncMethods:
         dice: Sequence[int],
         on_pad: bool,
         *,
+        first_in_round: bool | None = None,
         need: int | None = None,
         opponent: OpponentIn | None = None,
         rules: Mapping[str, Any] | None = None,
@@ -915,6 +918,7 @@ class AsyncMethods:
             YardkleHoldsRequest(
                 dice=list(dice),
                 on_pad=on_pad,
+                first_in_round=first_in_round,
                 need=need,
                 opponent=opponent,
                 rules=None if rules is None else dict(rules),
@@ -1356,6 +1360,7 @@ class SyncRawMethods:
         dice: Sequence[int],
         on_pad: bool,
         *,
+        first_in_round: bool | None = None,
         need: int | None = None,
         opponent: OpponentIn | None = None,
         rules: Mapping[str, Any] | None = None,
@@ -1371,6 +1376,7 @@ class SyncRawMethods:
             YardkleHoldsRequest(
                 dice=list(dice),
                 on_pad=on_pad,
+                first_in_round=first_in_round,
                 need=need,
                 opponent=opponent,
                 rules=None if rules is None else dict(rules),
@@ -1812,6 +1818,7 @@ class AsyncRawMethods:
         dice: Sequence[int],
         on_pad: bool,
         *,
+        first_in_round: bool | None = None,
         need: int | None = None,
         opponent: OpponentIn | None = None,
         rules: Mapping[str, Any] | None = None,
@@ -1827,6 +1834,7 @@ class AsyncRawMethods:
             YardkleHoldsRequest(
                 dice=list(dice),
                 on_pad=on_pad,
+                first_in_round=first_in_round,
                 need=need,
                 opponent=opponent,
                 rules=None if rules is None else dict(rules),

@@ -2153,11 +2153,17 @@ class YardkleHoldOut(_Out, kw_only=True):
 
 class YardkleHoldsRequest(_In, kw_only=True):
     """A throw, the turn points set aside before it, and whether the player is on the pad; with
-    an `opponent`, the thrower's banked `total` too (0 when omitted).
+    an `opponent`, the thrower's banked `total` too (0 when omitted), and under `last_turns:
+    complete_the_round` whether he started the round (`first_in_round`).
     """
 
     # One to six dice, 1 to 6 each
     dice: list[int]
+
+    # Whether the thrower started the round (read with an `opponent`): under `last_turns:
+    # complete_the_round` his reaching the target gives the opponent a last turn and the opponent's
+    # ends the game, so it is required there; under the other readings it changes nothing.
+    first_in_round: bool | None = None
 
     # Turn points to reach (the race: a last turn, the entry minimum); omitted: maximise expected
     # points
@@ -2258,6 +2264,11 @@ class YardkleReviewTurnIn(_In, kw_only=True):
 
     # How the turn ended: `bank` or `yardkle` (nothing to set aside).
     end: TurnEnd
+
+    # Whether the thrower started the round (read with an `opponent`): under `last_turns:
+    # complete_the_round` his reaching the target gives the opponent a last turn and the opponent's
+    # ends the game, so it is required there; under the other readings it changes nothing.
+    first_in_round: bool | None = None
 
     # Whether the player has reached the entry minimum once (is on the pad).
     on_pad: bool | None = None

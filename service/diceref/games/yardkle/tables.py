@@ -4,11 +4,12 @@
 (32 KB, at most 1.92 MB, `MAX_LEVELS`) and quick, loaded before the first request, read
 by `/yardkle/holds` (503 while it loads, never solved inline).
 `duel` (`duel_spec`): two players' chance to win for every pair of banked totals, stored
-as `solver/duel_array.py` lays it out, 3 K^2 + (2 + D) G + 9 float64 numbers (998,344
-bytes at the default rules: K = 200 levels, G = 598); minutes to solve, so on demand only
-(`/yardkle/holds` with an `opponent`: 503 until loaded; `diceref precompute yardkle
---target` ahead).  House rules are solved up to `MAX_DUEL_LEVELS` = 240 levels to the goal;
-beyond it, or with hot dice forced or `complete_the_round`, a 422 `ruleset_limit`.
+as `solver/duel_array.py` lays it out, 3 S K^2 + (2 + D) G + 10 float64 numbers (998,352
+bytes at the default rules: S = 1 seat, K = 200 levels, G = 598; S = 2 under
+`complete_the_round`); minutes to solve, so on demand only (`/yardkle/holds` with an
+`opponent`: 503 until loaded; `diceref precompute yardkle --target` ahead).  House rules
+are solved up to `MAX_DUEL_LEVELS` = 240 levels to the goal; beyond it, or with hot dice
+forced, a 422 `ruleset_limit`.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def check_solvable(rules: YardkleRules) -> None:
 
 # --- two players: the duel table ---------------------------------------------------------
 
-DUEL_SOLVER_VERSION = "1"  # bump whenever a duel table solved before would differ
+DUEL_SOLVER_VERSION = "2"  # bump whenever a duel table solved before would differ
 
 MAX_DUEL_LEVELS = 240
 """The most levels to the goal (K, the totals 0 .. K - 1 units that have not reached it) a
@@ -162,7 +163,7 @@ about K deep): 5 to 8 minutes for the default's 200 on two shared cores, so the 
 the last turn, stays under 1.5 MB."""
 
 # The duel solve covers these readings only (`solver/duel.py`).
-DUEL_READINGS = {"hot_dice_optional": (True,), "last_turns": ("every_other_player_once", "none")}
+DUEL_READINGS: dict[str, tuple[object, ...]] = {"hot_dice_optional": (True,)}
 
 
 def check_duel_solvable(rules: YardkleRules) -> None:

@@ -104,7 +104,8 @@ class OpponentIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     """A throw, the turn points set aside before it, and whether the player is on the pad;
-    with an `opponent`, the thrower's banked `total` too (0 when omitted)."""
+    with an `opponent`, the thrower's banked `total` too (0 when omitted), and under
+    `last_turns: complete_the_round` whether he started the round (`first_in_round`)."""
 
     dice: YardkleDice
     on_pad: bool
@@ -112,6 +113,7 @@ class HoldsRequest(msgspec.Struct, forbid_unknown_fields=True):
     need: Need | None = None
     total: BankedTotal | None = None  # read with an `opponent` only
     opponent: OpponentIn | None = None
+    first_in_round: bool | None = None  # read with an `opponent` only
     rules: Rules | None = None
 
 

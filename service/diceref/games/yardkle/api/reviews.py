@@ -24,7 +24,7 @@ from msgspec import Meta
 from diceref.core.arrays import FloatArray
 from diceref.core.errors import RuleViolation
 from diceref.games.yardkle.api.models import OpponentIn, Total, TurnThrows
-from diceref.games.yardkle.api.routes import _game, _records, duel_levels
+from diceref.games.yardkle.api.routes import _game, _records, duel_levels, duel_seat
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.turns import TurnEnd, TurnResult, adjudicate_turn
 from diceref.games.yardkle.solver.advice import Decision
@@ -43,6 +43,7 @@ class YardkleReviewTurnIn(msgspec.Struct, forbid_unknown_fields=True):
     banked_total: Total = 0
     on_pad: bool | None = None  # omitted: follows from banked_total
     opponent: OpponentIn | None = None
+    first_in_round: bool | None = None  # read with an `opponent` only
 
 
 class YardkleReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -137,7 +138,8 @@ def yardkle_reviews(
     `Retry-After` (the solve is queued).  A turn sent with its `opponent` also gives each
     decision's `win_loss` and the chosen choice's `win_probability`, against that
     opponent under two-player optimal play (the rules' two-player table: a 503 with
-    `progress` until it is solved)."""
+    `progress` until it is solved); under `last_turns: complete_the_round` such a turn
+    also says whether its player started the round (`first_in_round`)."""
     registry = registry_of(request)
     return review_answer(
         data,
@@ -212,7 +214,7 @@ def duel_turns(
     """Per turn, the two-player game it was played in (None without an `opponent`): both
     totals checked against the rules and the table (a 422 naming `turns[i]...`) before
     the table is asked for."""
-    pairs: list[tuple[int, int] | None] = []
+    pairs: list[tuple[int, int, int] | None] = []
     for i, turn in enumerate(data.turns):
         if turn.opponent is None:
             pairs.append(None)
@@ -236,7 +238,8 @@ def duel_turns(
             f"turns[{i}].opponent.total",
             f"turns[{i}].opponent.on_pad",
         )
-        pairs.append((a, b))
+        seat = duel_seat(rules, turn.first_in_round, f"turns[{i}].first_in_round")
+        pairs.append((a, b, seat))
     if all(p is None for p in pairs):
         return [None] * len(pairs)
     assert duel_table_of is not None
@@ -246,6 +249,7 @@ def duel_turns(
         if pair is None:
             out.append(None)
             continue
-        bank, _, _ = duel.game.bank(*pair, duel.values)
-        out.append(DuelTurn(duel.turn(*pair), bank))
+        a, b, seat = pair
+        bank, _, _ = duel.game.bank(a, b, duel.seat_values, seat)
+        out.append(DuelTurn(duel.turn(a, b, seat), bank))
     return out

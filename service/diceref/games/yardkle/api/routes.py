@@ -110,17 +110,20 @@ def yardkle_game(data: JSONBody[GameRequest], request: Request) -> GameResponse:
         check_duel_solvable(game.rules)
     turns = tuple(GameTurn(t.player, _records(t.throws), t.end) for t in data.turns)
     result = adjudicate_game(data.players, turns, game.rules)
-    chances = _chances(result, game.rules, request) if data.chances else None
+    chances = _chances(result, data.players[0], game.rules, request) if data.chances else None
     return game_out(result, ruleset_id_of(game, data.rules), chances)
 
 
 def _chances(
     result: GameResult,
+    starter: str,
     rules: YardkleRules,
     request: Request,  # type: ignore[type-arg]
 ) -> dict[str, float] | None:
     """Each of the two players' chance to win, None when the game is over or the duel
-    table is not loaded (asked for in the background: a full queue only leaves it out)."""
+    table is not loaded (asked for in the background: a full queue only leaves it out).
+    The `starter` (the first listed) started every round: the mover's seat under
+    `complete_the_round`."""
     if result.finished or result.next_player is None:
         return None
     try:
@@ -135,7 +138,7 @@ def _chances(
     other = next(s for s in result.standings if s.player != mover.player)
     a, b = mover.total // rules.unit, other.total // rules.unit
     if result.reached is None:  # both under the target: the mover's turn starts at (a, b)
-        chance = float(duel.values[a, b])
+        chance = float(duel.seat_values[duel.seat(mover.player == starter), a, b])
     else:  # the mover's last turn, behind the leader
         gap = b - a
         if gap >= duel.last_turn.shape[1]:
@@ -144,17 +147,36 @@ def _chances(
     return {mover.player: chance, other.player: 1.0 - chance}
 
 
-def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int]:
-    """(a, b, t) in units for a request with an `opponent`: the thrower's and the
-    opponent's banked totals and the turn points, each checked against the rules (a 422
-    naming the field), and the rules against what the two-player table is solved for."""
+def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int, int]:
+    """(a, b, t, seat) in units for a request with an `opponent`: the thrower's and the
+    opponent's banked totals, the turn points and the thrower's seat, each checked against
+    the rules (a 422 naming the field), and the rules against what the two-player table is
+    solved for."""
     assert data.opponent is not None
     check_duel_solvable(rules)
     a = duel_levels(rules, data.total or 0, data.on_pad, "total", "on_pad")
     b = duel_levels(
         rules, data.opponent.total, data.opponent.on_pad, "opponent.total", "opponent.on_pad"
     )
-    return a, b, data.turn_points // rules.unit
+    seat = duel_seat(rules, data.first_in_round, "first_in_round")
+    return a, b, data.turn_points // rules.unit, seat
+
+
+def duel_seat(rules: YardkleRules, first_in_round: bool | None, field: str) -> int:
+    """The thrower's seat in the two-player table: under `complete_the_round` whether he
+    started the round decides who gets a last turn, so it must be given (a 422 naming
+    `field`); under the other readings there is one seat and the field changes nothing."""
+    if rules.last_turns != "complete_the_round":
+        return 0
+    if first_in_round is None:
+        raise RuleViolation(
+            field,
+            "under last_turns complete_the_round the chance to win depends on the seat: "
+            "say whether the thrower started the round (his reaching the target gives the "
+            "opponent a last turn, the opponent's ends the game)",
+            "seat_needed",
+        )
+    return 0 if first_in_round else 1
 
 
 def duel_levels(rules: YardkleRules, total: int, on_pad: bool, field: str, pad_field: str) -> int:
@@ -192,7 +214,9 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     banked `total`), each option's `win_probability` is instead the chance to win the game
     under optimal play by both, and the ranking, the decision and the loss follow it, from
     the rules' two-player table (solved when first asked for: a 503 with `progress` until
-    then).  Under house rules the coach reads the tables solved for them (503 with
+    then); under `last_turns: complete_the_round` the chance depends on whether the
+    thrower started the round, `first_in_round` (required there, ignored otherwise).
+    Under house rules the coach reads the tables solved for them (503 with
     Retry-After while they are not ready) and races by their scoring."""
     game = _game(data.rules)
     rules = game.rules
@@ -211,8 +235,8 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
     if duel_state is not None:
         duel = duel_of(rules, registry.require(duel_spec(rules)))
-        a, b, t = duel_state
-        bank, _, cap = duel.game.bank(a, b, duel.values)
+        a, b, t, seat = duel_state
+        bank, _, cap = duel.game.bank(a, b, duel.seat_values, seat)
         if t > cap:
             raise RuleViolation(
                 "turn_points",
@@ -220,7 +244,7 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
                 "win most, and the two-player table holds no more: bank",
                 "banking_proven",
             )
-        options = advise_duel(options, rules, duel.turn(a, b), bank)
+        options = advise_duel(options, rules, duel.turn(a, b, seat), bank)
     best = options[0] if options else None
     top = 0.0 if best is None else best.value
     if best is not None and best.win_probability is not None:

@@ -6,8 +6,10 @@ thrower's chance to win.  Banking moves (a, b) to (b, a + t), a Yardkle to (b, a
 are solved by decreasing a + b, each unordered pair a two-unknown fixed point solved by
 Newton steps and accepted on its residual, with its proven distance kept.  Within a turn
 t only grows (one sweep down from a proven cap, `_turn_cap`); the last turn after a goal
-is a race with a tie (`last_turn_chances`).  Only `hot_dice_optional` and `last_turns` in
-(`every_other_player_once`, `none`) are solved; others raise `NotImplementedError`.
+is a race with a tie (`last_turn_chances`).  Under `last_turns: complete_the_round` the
+state adds the thrower's seat (0: he started the round, 1: the other), and each pair is
+V(a, b, 0) with V(b, a, 1) (`_Game.systems`).  Only `hot_dice_optional` is solved; forced hot
+dice raise `NotImplementedError`.
 """
 
 from __future__ import annotations
@@ -120,18 +122,36 @@ class Advice:
 
 class DuelLookup:
     """The lookups of a solved two-player game, over its values, its last turn and each
-    pair's turn (`turn`).  Totals and turn points are in units of `rules.unit`."""
+    pair's turn (`turn`).  Totals and turn points are in units of `rules.unit`.
+
+    A seat is 0 when the rules have one (every reading but `complete_the_round`); under
+    `complete_the_round`, 0 for the thrower who started the round, 1 for the other."""
 
     rules: YardkleRules
     levels: int  # totals 0 .. levels - 1 do not reach the goal
     entry_levels: int
     tie_value: float
-    values: FloatArray
+    seat_values: FloatArray  # (seats, K, K)
     last_turn: FloatArray  # (2, gaps)
 
-    def turn(self, a: int, b: int) -> Turn:
-        """The thrower's turn at (a, b), at the pair's fixed point."""
+    @property
+    def values(self) -> FloatArray:
+        """(K, K): the thrower's chance to win in seat 0 (the one who started the round)."""
+        first: FloatArray = self.seat_values[0]
+        return first
+
+    def turn(self, a: int, b: int, seat: int = 0) -> Turn:
+        """The thrower's turn at (a, b) in `seat`, at the pair's fixed point."""
         raise NotImplementedError
+
+    def seat(self, first_in_round: bool | None) -> int:
+        """The thrower's seat: whether he started the round matters under
+        `complete_the_round` only (it must be given there), and is ignored otherwise."""
+        if len(self.seat_values) == 1:
+            return 0
+        if first_in_round is None:
+            raise ValueError("complete_the_round: say whether the thrower started the round")
+        return 0 if first_in_round else 1
 
     def _level(self, points: int, what: str) -> int:
         if points < 0 or points % self.rules.unit:
@@ -150,11 +170,13 @@ class DuelLookup:
         opponent_on_pad: bool,
         turn_points: int = 0,
         dice: int | None = None,
+        first_in_round: bool | None = None,
     ) -> float:
         """Chance that the player to act wins, playing optimally against optimal play.
 
         With turn_points = 0 the turn starts (all dice to throw); otherwise the player has
-        `turn_points` in hand and `dice` to throw, and may still bank.  Points, not units."""
+        `turn_points` in hand and `dice` to throw, and may still bank.  Points, not units.
+        `first_in_round` is the thrower's seat (`seat`)."""
         dice = self.rules.dice if dice is None else dice
         a = self._level(total, "total")
         b = self._level(opponent_total, "opponent_total")
@@ -163,7 +185,7 @@ class DuelLookup:
         self._check_pad(b, opponent_on_pad, "opponent_total")
         if a >= self.levels or b >= self.levels:
             raise ValueError("both totals must be under the goal (the last turn: last_turn)")
-        turn = self.turn(a, b)
+        turn = self.turn(a, b, self.seat(first_in_round))
         if t == 0:
             return float(turn.throw[0, dice - 1])
         if t >= len(turn.stop):
@@ -182,16 +204,19 @@ class DuelLookup:
         opponent_total: int,
         turn_points: int,
         throw: Sequence[int],
+        first_in_round: bool | None = None,
     ) -> Advice:
         """The best play after `throw` (turn_points in hand before it).  A Yardkle keeps
-        nothing and is worth the opponent's turn at the same totals."""
+        nothing and is worth the opponent's turn at the same totals, in his seat."""
         a = self._level(total, "total")
         b = self._level(opponent_total, "opponent_total")
         t = self._level(turn_points, "turn_points")
-        turn = self.turn(a, b)
+        seat = self.seat(first_in_round)
+        turn = self.turn(a, b, seat)
         options = set_asides(canonical(throw), self.rules)
         if not options:
-            return Advice((), 0, False, 1.0 - float(self.values[b, a]))
+            other = len(self.seat_values) - 1 - seat
+            return Advice((), 0, False, 1.0 - float(self.seat_values[other, b, a]))
         best: Advice | None = None
         for o in options:
             after = t + o.points // self.rules.unit
@@ -210,9 +235,10 @@ class DuelLookup:
 class DuelTable(DuelLookup):
     """The solved two-player game, every turn kept.
 
-    values[a, b]: chance the player about to throw wins with a banked against b (both
-    under the goal).  last_turn[on_pad][g]: chance the last-turn player wins when
-    g units behind the leader.  turns[(a, b)]: the thrower's turn at the fixed point.
+    seat_values[seat, a, b]: chance the player about to throw wins with a banked against b
+    (both under the goal), in his seat.  last_turn[on_pad][g]: chance the last-turn player
+    wins when g units behind the leader.  turns[(a, b, seat)]: the thrower's turn at the
+    fixed point.
     error_bound: the largest proven error of a pair's fixed point (see module docstring).
     """
 
@@ -220,15 +246,15 @@ class DuelTable(DuelLookup):
     levels: int
     entry_levels: int
     tie_value: float
-    values: FloatArray
+    seat_values: FloatArray
     last_turn: FloatArray
     last_turn_throws: FloatArray  # (gaps, D) U(m, n) on the pad
-    turns: dict[tuple[int, int], Turn]
+    turns: dict[tuple[int, int, int], Turn]
     error_bound: float
     contraction: float  # the largest L over pairs
 
-    def turn(self, a: int, b: int) -> Turn:
-        return self.turns[(a, b)]
+    def turn(self, a: int, b: int, seat: int = 0) -> Turn:
+        return self.turns[(a, b, seat)]
 
 
 def _tie_value(rules: YardkleRules) -> float:
@@ -291,70 +317,97 @@ def _race_to_goal(rules: YardkleRules, levels: int, entry: int) -> FloatArray:
     return np.array([w[r, d - 1] for r in need])
 
 
+Side = tuple[int, int, int]  # (a, b, seat): a thrower's state at the start of his turn
+
+
 @dataclass(frozen=True)
 class _Game:
     """What every pair's turn needs besides the values: the throws, the sizes, the lower
-    bound on V and the caps it proves, and the last turn (shared with `duel_fast`)."""
+    bound on V and the caps it proves, and the last turn (shared with `duel_fast`).
+
+    Seats as `DuelLookup`'s: one, or two under `complete_the_round`, where only seat 0's
+    goal gives the other a last turn (seat 1's completes the round and wins)."""
 
     opt: _Options
     dice: int
     levels: int
     entry_levels: int
     tie: float
-    last_turns: bool
-    lower: FloatArray  # [b]: the proven lower bound on V(b, .)
-    d_star: IndexArray  # [b]: the lead from which banking is optimal
+    last_turns: bool  # seat 0 reaching the goal gives the other a last turn
+    lower: FloatArray  # [seat, b]: the proven lower bound on V(b, ., seat)
+    d_star: IndexArray  # [b]: the lead from which banking is optimal, for seat 0
     last: FloatArray  # (2, gaps) the last turn, [on_pad][g]
     last_throws: FloatArray
+    seats: int = 1
 
-    def cap(self, a: int, b: int) -> int:
+    def other(self, seat: int) -> int:
+        """The opponent's seat."""
+        return self.seats - 1 - seat
+
+    def cap(self, a: int, b: int, seat: int = 0) -> int:
         """The turn points from which banking is proven optimal for the thrower at (a, b)."""
         cap = max(self.levels - a, self.entry_levels, 1)
-        if self.last_turns:
+        if self.last_turns and seat == 0:
             cap = max(cap, int(self.d_star[b]) + b - a)
         return cap
 
-    def bank(self, a: int, b: int, values: FloatArray) -> tuple[FloatArray, np.ndarray, int]:
-        """(bank[t], legal[t], cap) for the thrower at (a, b): the worth of banking t units
-        and whether the rules allow it, for t up to cap + max_step."""
+    def bank(
+        self, a: int, b: int, values: FloatArray, seat: int = 0
+    ) -> tuple[FloatArray, np.ndarray, int]:
+        """(bank[t], legal[t], cap) for the thrower at (a, b) in `seat`: the worth of banking
+        t units and whether the rules allow it, for t up to cap + max_step.  `values` is
+        (seats, K, K), read at larger sums for the opponent's seat ((K, K) with one seat)."""
+        if values.ndim == 2:
+            values = values[None]
         k, e = self.levels, self.entry_levels
-        cap = self.cap(a, b)
+        cap = self.cap(a, b, seat)
         t = np.arange(cap + self.opt.max_step + 1)
         bank = np.zeros(len(t))
         done = a + t >= k
-        if self.last_turns:
+        if self.last_turns and seat == 0:
             bank[done] = 1.0 - self.last[int(b > 0 or not e), a + t[done] - b]
         else:
             bank[done] = 1.0
         inside = t[~done]
-        bank[~done] = 1.0 - values[b, a + inside]
+        bank[~done] = 1.0 - values[self.other(seat), b, a + inside]
         legal = (t > 0) & ((a > 0) | (t >= e))
         return bank, legal, cap
+
+    def systems(self, a: int, b: int) -> list[tuple[Side, Side]]:
+        """The two-unknown fixed points at the totals {a, b} (a <= b): each pairs a thrower's
+        state with the one a Yardkle hands the opponent (the same state when a = b with one
+        seat).  With two seats, (a, b, 0) goes with (b, a, 1) and (b, a, 0) with (a, b, 1)."""
+        if self.seats == 1:
+            return [((a, b, 0), (b, a, 0))]
+        out = [((a, b, 0), (b, a, 1))]
+        if a != b:
+            out.append(((b, a, 0), (a, b, 1)))
+        return out
 
 
 def _game(rules: YardkleRules) -> _Game:
     if not rules.hot_dice_optional:
         raise NotImplementedError("hot dice forced: the turn's cap is not proven here")
-    if rules.last_turns not in ("every_other_player_once", "none"):
-        raise NotImplementedError("complete_the_round needs who started in the state")
     opt = _options(rules)
     d = rules.dice
     k = open_levels(rules)
     e = math.ceil(rules.entry_minimum / rules.unit)
-    last_turns = rules.last_turns == "every_other_player_once"
+    last_turns = rules.last_turns != "none"
+    seats = 2 if rules.last_turns == "complete_the_round" else 1
     q_min, q_all = float(opt.yardkle.min()), float(opt.yardkle[d - 1])
 
-    # A lower bound on V[b, a]: b makes the goal this turn, and a's last turn opens with
-    # a Yardkle (or, with no last turns, reaching the goal wins at once).
+    # A lower bound on V[b, a, seat]: b makes the goal this turn, and a's last turn opens
+    # with a Yardkle (or, where his goal ends the game, reaching it wins at once).
     reach = _race_to_goal(rules, k, e)
-    lower = reach * (q_all if last_turns else 1.0)
-    # The lead d_star[b] from which banking is optimal whatever the Yardkle value allowed
-    # by `lower`: U(lead) <= W(lead, the chaser's need to tie) <= q_min * lower[b].
+    lower = np.stack([reach * (q_all if last_turns and s == 0 else 1.0) for s in range(seats)])
+    # The lead d_star[b] from which banking is optimal for seat 0 whatever the Yardkle value
+    # allowed by the opponent's `lower`: U(lead) <= W(lead, the chaser's need to tie) <=
+    # q_min * lower[opponent's seat, b].
     w = win_chances(rules, 2_000)
     d_star = np.zeros(k, dtype=np.intp)
     if last_turns:
         for b in range(k):
-            bound = q_min * lower[b]
+            bound = q_min * lower[seats - 1, b]
             need = np.arange(w.shape[0])
             if b == 0:
                 need = np.maximum(need, e)
@@ -364,7 +417,9 @@ def _game(rules: YardkleRules) -> _Game:
             d_star[b] = int(below[0])
     gaps = int(max(d_star.max(), k)) + k + opt.max_step + 2
     last, last_throws = last_turn_chances(rules, gaps)
-    return _Game(opt, d, k, e, _tie_value(rules), last_turns, lower, d_star, last, last_throws)
+    return _Game(
+        opt, d, k, e, _tie_value(rules), last_turns, lower, d_star, last, last_throws, seats
+    )
 
 
 def solve_duel(rules: YardkleRules) -> DuelTable:
@@ -372,55 +427,61 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
     game = _game(rules)
     opt, d, k, lower = game.opt, game.dice, game.levels, game.lower
 
-    values = np.zeros((k, k))
-    turns: dict[tuple[int, int], Turn] = {}
+    values = np.zeros((game.seats, k, k))
+    turns: dict[Side, Turn] = {}
     worst_error, worst_l = 0.0, 0.0
 
-    def turn_for(a: int, b: int, yardkle_value: float) -> Turn:
-        bank, legal, cap = game.bank(a, b, values)
+    def turn_for(side: Side, yardkle_value: float) -> Turn:
+        a, b, seat = side
+        bank, legal, cap = game.bank(a, b, values, seat)
         return _solve_turn(opt, bank, legal, yardkle_value, cap)
 
     for s in range(2 * k - 2, -1, -1):
         for a in range(max(0, s - k + 1), s // 2 + 1):
-            b = s - a
-            x, y = 0.5, 0.5
-            for _ in range(MAX_NEWTON):
-                ta = turn_for(a, b, 1.0 - y)
-                tb = turn_for(b, a, 1.0 - x) if a != b else ta
-                fa, sa = float(ta.throw[0, d - 1]), ta.slope
-                fb, sb = float(tb.throw[0, d - 1]), tb.slope
-                if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
-                    break
-                if a == b:  # x = F(1 - x): Newton on the linearisation
-                    x = y = (fa + sa * x) / (1.0 + sa)
-                    continue
-                nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
-                y = fb - sb * (nx - x)
-                x = nx
-            else:
-                raise RuntimeError(f"pair ({a}, {b}) did not converge")
-            # The proven error: a first bound from each turn's slope past the top of its
-            # domain (a subgradient there bounds every slope below, F being convex), then
-            # the slopes just past the solution, which that first bound places.
-            residual = max(abs(fa - x), abs(fb - y))
-            top_a, top_b = max(1.0 - lower[b] / 2, 1.0 - y), max(1.0 - lower[a] / 2, 1.0 - x)
-            first = _error_bound(
-                residual,
-                turn_for(a, b, top_a).slope,
-                turn_for(b, a, top_b).slope if a != b else None,
-            )
-            la = turn_for(a, b, min(top_a, 1.0 - y + first)).slope
-            lb = turn_for(b, a, min(top_b, 1.0 - x + first)).slope if a != b else None
-            worst_error = max(worst_error, min(first, _error_bound(residual, la, lb)))
-            worst_l = max(worst_l, la if lb is None else la * lb)
-            values[a, b], values[b, a] = fa, fb
-            turns[(a, b)], turns[(b, a)] = ta, tb
+            for side_a, side_b in game.systems(a, s - a):
+                one = side_a == side_b  # x = F(1 - x), one equation
+                x, y = 0.5, 0.5
+                for _ in range(MAX_NEWTON):
+                    ta = turn_for(side_a, 1.0 - y)
+                    tb = turn_for(side_b, 1.0 - x) if not one else ta
+                    fa, sa = float(ta.throw[0, d - 1]), ta.slope
+                    fb, sb = float(tb.throw[0, d - 1]), tb.slope
+                    if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
+                        break
+                    if one:  # Newton on the linearisation
+                        x = y = (fa + sa * x) / (1.0 + sa)
+                        continue
+                    nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
+                    y = fb - sb * (nx - x)
+                    x = nx
+                else:
+                    raise RuntimeError(f"pair {side_a}, {side_b} did not converge")
+                # The proven error: a first bound from each turn's slope past the top of its
+                # domain (a subgradient there bounds every slope below, F being convex),
+                # then the slopes just past the solution, which that first bound places.
+                # A side's domain is bounded by the lower bound on its opponent's value.
+                residual = max(abs(fa - x), abs(fb - y))
+                low_a = lower[side_b[2], side_a[1]]  # the opponent's seat and total
+                low_b = lower[side_a[2], side_b[1]]
+                top_a, top_b = max(1.0 - low_a / 2, 1.0 - y), max(1.0 - low_b / 2, 1.0 - x)
+                first = _error_bound(
+                    residual,
+                    turn_for(side_a, top_a).slope,
+                    turn_for(side_b, top_b).slope if not one else None,
+                )
+                la = turn_for(side_a, min(top_a, 1.0 - y + first)).slope
+                lb = turn_for(side_b, min(top_b, 1.0 - x + first)).slope if not one else None
+                worst_error = max(worst_error, min(first, _error_bound(residual, la, lb)))
+                worst_l = max(worst_l, la if lb is None else la * lb)
+                values[side_a[2], side_a[0], side_a[1]] = fa
+                values[side_b[2], side_b[0], side_b[1]] = fb
+                turns[side_a], turns[side_b] = ta, tb
     return DuelTable(
         rules=rules,
         levels=k,
         entry_levels=game.entry_levels,
         tie_value=game.tie,
-        values=values,
+        seat_values=values,
         last_turn=game.last,
         last_turn_throws=game.last_throws,
         turns=turns,

@@ -5,9 +5,9 @@ residual and two-stage error bound; only the turn sweep is machine code (numba, 
 the first solve, never at service start-up).  Throws offering the same set-asides are one
 class, their chances added; each side's bank row is built once per pair, and the pairs of
 one sum are solved by two threads.  The values equal the reference's to float rounding
-(`tests/yardkle/test_duel.py`).  Kept for serving: `values` (K, K), the Yardkle value each
-pair's turn was solved at and its cap; a turn's within-turn table (`CompactDuel.turn`) is
-one sweep away (docs/solver.md, "Size and cost at full size").
+(`tests/yardkle/test_duel.py`).  Kept for serving: `seat_values` (seats, K, K), the Yardkle
+value each turn was solved at and its cap; a turn's within-turn table (`CompactDuel.turn`)
+is one sweep away (docs/solver.md, "Size and cost at full size").
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from diceref.games.yardkle.solver.duel import (
     MAX_NEWTON,
     RESIDUAL,
     DuelLookup,
+    Side,
     Turn,
     _error_bound,
     _Game,
@@ -187,16 +188,17 @@ class CompactDuel(DuelLookup):
     (`win_probability`, `advise`, `last_turn_probability`) over the same numbers, a
     turn's table recomputed on demand (`turn`).  Totals in units of `rules.unit`.
 
-    values[a, b]: the thrower's chance to win; yardkle_values[a, b]: the Yardkle value
-    the thrower's turn at (a, b) was solved at (1 - the opponent's last Newton iterate,
-    within the residual of 1 - values[b, a]); caps[a, b]: that turn's cap.
+    seat_values[seat, a, b]: the thrower's chance to win; yardkle_values[seat, a, b]: the
+    Yardkle value the thrower's turn at (a, b) in `seat` was solved at (1 - the opponent's
+    last Newton iterate, within the residual of 1 - his value at (b, a)); caps[seat, a, b]:
+    that turn's cap.
     """
 
     rules: YardkleRules
     levels: int
     entry_levels: int
     tie_value: float
-    values: FloatArray
+    seat_values: FloatArray
     yardkle_values: FloatArray
     caps: IndexArray
     last_turn: FloatArray
@@ -206,11 +208,11 @@ class CompactDuel(DuelLookup):
     game: _Game
     kernel: _Kernel
 
-    def turn(self, a: int, b: int) -> Turn:
-        """The thrower's turn at (a, b), as the solve had it (one compiled sweep)."""
-        bank, legal, cap = self.game.bank(a, b, self.values)
+    def turn(self, a: int, b: int, seat: int = 0) -> Turn:
+        """The thrower's turn at (a, b) in `seat`, as the solve had it (one compiled sweep)."""
+        bank, legal, cap = self.game.bank(a, b, self.seat_values, seat)
         throw, stop = self.kernel.buffers(cap)
-        yardkle_value = float(self.yardkle_values[a, b])
+        yardkle_value = float(self.yardkle_values[seat, a, b])
         _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop))
         stop_values = stop.reshape(len(throw), self.kernel.dice, 2)[:, :, 0]
         return Turn(throw[:cap], stop_values, slope, cap)
@@ -230,12 +232,14 @@ class _Solve:
     yardkle_values: FloatArray
     caps: IndexArray
 
-    def pair(self, a: int, b: int, buffers: _Buffers) -> tuple[float, float]:
-        """Solve the pair {a, b} (a <= b) into the tables: `duel.solve_duel`'s Newton
-        steps and bound, step for step.  Returns (its error bound, its L)."""
+    def pair(self, state_a: Side, state_b: Side, buffers: _Buffers) -> tuple[float, float]:
+        """Solve one of `_Game.systems` into the tables: `duel.solve_duel`'s Newton steps and
+        bound, step for step.  Returns (its error bound, its L)."""
         game, kernel, lower = self.game, self.kernel, self.game.lower
-        bank_a, legal_a, cap_a = game.bank(a, b, self.values)
-        bank_b, legal_b, cap_b = game.bank(b, a, self.values)
+        (a, b, seat_a), (_, _, seat_b) = state_a, state_b
+        one = state_a == state_b
+        bank_a, legal_a, cap_a = game.bank(a, b, self.values, seat_a)
+        bank_b, legal_b, cap_b = game.bank(b, a, self.values, seat_b)
 
         def side_a(yardkle_value: float) -> tuple[float, float]:
             return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0])
@@ -247,29 +251,31 @@ class _Solve:
         for _ in range(MAX_NEWTON):
             ya, yb = 1.0 - y, 1.0 - x
             fa, sa = side_a(ya)
-            fb, sb = side_b(yb) if a != b else (fa, sa)
+            fb, sb = side_b(yb) if not one else (fa, sa)
             if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
                 break
-            if a == b:  # x = F(1 - x): Newton on the linearisation
+            if one:  # x = F(1 - x): Newton on the linearisation
                 x = y = (fa + sa * x) / (1.0 + sa)
                 continue
             nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
             y = fb - sb * (nx - x)
             x = nx
         else:
-            raise RuntimeError(f"pair ({a}, {b}) did not converge")
+            raise RuntimeError(f"pair {state_a}, {state_b} did not converge")
         residual = max(abs(fa - x), abs(fb - y))
-        top_a, top_b = max(1.0 - lower[b] / 2, 1.0 - y), max(1.0 - lower[a] / 2, 1.0 - x)
-        first = _error_bound(residual, side_a(top_a)[1], side_b(top_b)[1] if a != b else None)
+        low_a, low_b = lower[seat_b, b], lower[seat_a, a]  # the opponent's seat and total
+        top_a, top_b = max(1.0 - low_a / 2, 1.0 - y), max(1.0 - low_b / 2, 1.0 - x)
+        first = _error_bound(residual, side_a(top_a)[1], side_b(top_b)[1] if not one else None)
         la = side_a(min(top_a, 1.0 - y + first))[1]
-        lb = side_b(min(top_b, 1.0 - x + first))[1] if a != b else None
-        self.values[a, b], self.values[b, a] = fa, fb
-        self.yardkle_values[a, b], self.yardkle_values[b, a] = ya, (yb if a != b else ya)
-        assert (cap_a, cap_b) == (self.caps[a, b], self.caps[b, a])
+        lb = side_b(min(top_b, 1.0 - x + first))[1] if not one else None
+        self.values[seat_a, a, b], self.values[seat_b, b, a] = fa, fb
+        self.yardkle_values[seat_a, a, b] = ya
+        self.yardkle_values[seat_b, b, a] = yb if not one else ya
+        assert (cap_a, cap_b) == (self.caps[seat_a, a, b], self.caps[seat_b, b, a])
         return min(first, _error_bound(residual, la, lb)), la if lb is None else la * lb
 
-    def pairs(self, pairs: list[tuple[int, int]], buffers: _Buffers) -> list[tuple[float, float]]:
-        return [self.pair(a, b, buffers) for a, b in pairs]
+    def pairs(self, pairs: list[tuple[Side, Side]], buffers: _Buffers) -> list[tuple[float, float]]:
+        return [self.pair(side_a, side_b, buffers) for side_a, side_b in pairs]
 
 
 def solve_duel_fast(
@@ -279,17 +285,22 @@ def solve_duel_fast(
     The pairs of one sum are shared among `workers` threads (the sweep releases the GIL)."""
     game = _game(rules)
     kernel = _Kernel.of(game.opt)
-    k = game.levels
-    caps = np.array([[game.cap(a, b) for b in range(k)] for a in range(k)], dtype=np.intp)
+    k, seats = game.levels, game.seats
+    caps = np.array(
+        [[[game.cap(a, b, seat) for b in range(k)] for a in range(k)] for seat in range(seats)],
+        dtype=np.intp,
+    )
     sums = np.add.outer(np.arange(k), np.arange(k))
-    work = np.bincount(sums.ravel(), caps.ravel().astype(np.float64))  # levels per sum
-    solve = _Solve(game, kernel, np.zeros((k, k)), np.zeros((k, k)), caps)
+    work = np.bincount(sums.ravel(), caps.sum(axis=0).ravel().astype(np.float64))  # per sum
+    solve = _Solve(game, kernel, np.zeros((seats, k, k)), np.zeros((seats, k, k)), caps)
     top = int(caps.max())
     buffers = [(kernel.buffers(top), kernel.buffers(top)) for _ in range(workers)]
     worst_error, worst_l = 0.0, 0.0
     with ThreadPoolExecutor(workers) as pool:
         for s in range(2 * k - 2, -1, -1):
-            pairs = [(a, s - a) for a in range(max(0, s - k + 1), s // 2 + 1)]
+            pairs = [
+                p for a in range(max(0, s - k + 1), s // 2 + 1) for p in game.systems(a, s - a)
+            ]
             chunks = [pairs[w::workers] for w in range(workers)]
             for done in pool.map(solve.pairs, chunks, buffers):
                 for error, contraction in done:
@@ -301,7 +312,7 @@ def solve_duel_fast(
         levels=k,
         entry_levels=game.entry_levels,
         tie_value=game.tie,
-        values=solve.values,
+        seat_values=solve.values,
         yardkle_values=solve.yardkle_values,
         caps=solve.caps,
         last_turn=game.last,
