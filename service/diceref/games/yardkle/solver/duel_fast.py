@@ -47,17 +47,27 @@ def _sweep_py(
     cap: int,
     throw: FloatArray,
     stop: FloatArray,
+    forced: bool,
+    hot: FloatArray,
+    hot_slope: float,
 ) -> float:
     """`duel._solve_turn` as loops: fills throw[:cap] and stop, returns the slope.
 
     stop is flat, (t, n, value or slope) in C order over rows t < cap + max_step + 1 and
     the D dice.  Throw class j has the options ends[j - 1] .. ends[j] - 1 (ends[-1] = 0),
     option o reaching stop at 2 * D * t + offsets[o]; its chance prob[j], its dice
-    throw_dice[j] + 1.  A tie between options takes the largest slope, as the reference."""
+    throw_dice[j] + 1.  A tie between options takes the largest slope, as the reference.
+    With hot dice `forced` the state after hot dice never banks, and from the cap on it is
+    worth hot[t] + hot_slope * yardkle_value (`duel._Game.forced`)."""
     d = yardkle.shape[0]
     for i in range((cap + max_step + 1) * d):
         stop[2 * i] = bank[i // d]
         stop[2 * i + 1] = 0.0
+    if forced:
+        for t in range(cap, cap + max_step + 1):
+            i = 2 * (d * t + d - 1)
+            stop[i] = hot[t] + hot_slope * yardkle_value
+            stop[i + 1] = hot_slope
     acc = np.zeros(d)
     acc_slope = np.zeros(d)
     for t in range(cap - 1, -1, -1):
@@ -84,7 +94,7 @@ def _sweep_py(
             value = acc[n] + yardkle[n] * yardkle_value
             throw[t, n] = value
             i = base + 2 * n
-            if legal[t] and bank[t] >= value:
+            if legal[t] and bank[t] >= value and not (forced and n == d - 1):
                 stop[i], stop[i + 1] = bank[t], 0.0
             else:
                 stop[i], stop[i + 1] = value, acc_slope[n] + yardkle[n]
@@ -158,9 +168,12 @@ class _Kernel:
         yardkle_value: float,
         cap: int,
         buffers: tuple[FloatArray, FloatArray],
+        forced: tuple[FloatArray, float] | None = None,
     ) -> tuple[float, float]:
-        """(throw[0, D - 1], its slope) of the turn; the buffers hold its tables after."""
+        """(throw[0, D - 1], its slope) of the turn; the buffers hold its tables after.
+        `forced`: with hot dice forced, `duel._Game.forced` of the pair."""
         throw, stop = buffers
+        hot, hot_slope = (_NO_HOT, 0.0) if forced is None else forced
         slope = _sweep()(
             self.offsets,
             self.ends,
@@ -174,8 +187,14 @@ class _Kernel:
             cap,
             throw,
             stop,
+            forced is not None,
+            hot,
+            hot_slope,
         )
         return float(throw[0, -1]), float(slope)
+
+
+_NO_HOT = np.zeros(1)  # the sweep's `hot` with hot dice optional (never read)
 
 
 _Buffers = tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
@@ -211,7 +230,8 @@ class CompactDuel(DuelLookup):
         bank, legal, cap = self.game.bank(a, b, self.values)
         throw, stop = self.kernel.buffers(cap)
         yardkle_value = float(self.yardkle_values[a, b])
-        _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop))
+        forced = self.game.forced(a, b)
+        _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop), forced)
         stop_values = stop.reshape(len(throw), self.kernel.dice, 2)[:, :, 0]
         return Turn(throw[:cap], stop_values, slope, cap)
 
@@ -236,12 +256,13 @@ class _Solve:
         game, kernel, lower = self.game, self.kernel, self.game.lower
         bank_a, legal_a, cap_a = game.bank(a, b, self.values)
         bank_b, legal_b, cap_b = game.bank(b, a, self.values)
+        forced_a, forced_b = game.forced(a, b), game.forced(b, a)
 
         def side_a(yardkle_value: float) -> tuple[float, float]:
-            return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0])
+            return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0], forced_a)
 
         def side_b(yardkle_value: float) -> tuple[float, float]:
-            return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1])
+            return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1], forced_b)
 
         x, y = 0.5, 0.5
         for _ in range(MAX_NEWTON):
@@ -266,7 +287,8 @@ class _Solve:
         self.values[a, b], self.values[b, a] = fa, fb
         self.yardkle_values[a, b], self.yardkle_values[b, a] = ya, (yb if a != b else ya)
         assert (cap_a, cap_b) == (self.caps[a, b], self.caps[b, a])
-        return min(first, _error_bound(residual, la, lb)), la if lb is None else la * lb
+        bound = min(first, _error_bound(residual, la, lb)) + game.chain_error
+        return bound, la if lb is None else la * lb
 
     def pairs(self, pairs: list[tuple[int, int]], buffers: _Buffers) -> list[tuple[float, float]]:
         return [self.pair(a, b, buffers) for a, b in pairs]
