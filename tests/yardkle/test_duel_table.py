@@ -121,7 +121,7 @@ def test_the_default_table_size_from_k() -> None:
     [
         ({"target": 12_050}, "target"),
         ({"single_five": 25}, "single_five"),  # the unit 25: 400 levels to 10,000
-        ({"hot_dice_optional": False}, "hot_dice_optional"),
+        ({"target": 12_050, "hot_dice_optional": False}, "target"),  # hot dice: not the size
         ({"last_turns": "complete_the_round"}, "last_turns"),
     ],
 )
@@ -136,6 +136,7 @@ def test_rules_beyond_the_bound_are_a_ruleset_limit(rules: dict[str, object], na
 def test_the_bound_itself_is_accepted() -> None:
     check_duel_solvable(YardkleRules(target=12_000))
     check_duel_solvable(DEFAULT_RULES)
+    check_duel_solvable(YardkleRules(target=12_000, hot_dice_optional=False))
 
 
 def documented_precompute() -> str:

@@ -29,25 +29,28 @@ from diceref.games.yardkle.tables import duel_spec, policy_spec, solve_policy_ta
 
 Client = TestClient[Litestar]
 HOUSE = {"dice": 3, "target": 1000}
+FORCED = {**HOUSE, "hot_dice_optional": False}  # the state after hot dice may not bank
 UNIT = 50
 
 
 @cache
-def rules() -> YardkleRules:
-    return FAMILY.game_of(YardkleGame, "yardkle", HOUSE).rules
+def rules(house: tuple[tuple[str, Any], ...] = tuple(HOUSE.items())) -> YardkleRules:
+    return FAMILY.game_of(YardkleGame, "yardkle", dict(house)).rules
 
 
 @cache
-def reference() -> DuelTable:
-    return solve_duel(rules())
+def reference(house: tuple[tuple[str, Any], ...] = tuple(HOUSE.items())) -> DuelTable:
+    return solve_duel(rules(house))
 
 
 @pytest.fixture(scope="module")
 def app() -> Litestar:
     app = make_test_app()
-    app.state.tables.put(policy_spec(rules()), solve_policy_table(rules()), "memory")
-    table = duel_array.to_array(solve_duel_fast(rules()))
-    app.state.tables.put(duel_spec(rules()), table, "memory")
+    for house in (HOUSE, FORCED):
+        game = rules(tuple(house.items()))
+        app.state.tables.put(policy_spec(game), solve_policy_table(game), "memory")
+        table = duel_array.to_array(solve_duel_fast(game))
+        app.state.tables.put(duel_spec(game), table, "memory")
     return app
 
 
@@ -124,6 +127,64 @@ def test_every_option_carries_the_reference_chance_to_win(
         loss = top - o["win_probability"]
         assert o["loss"] == pytest.approx(0.0 if loss <= 1e-9 else loss, abs=1e-15)
         assert o["expected_points"] == max(o["bank_expected_points"], o["throw_on_expected_points"])
+
+
+FORCED_STATES = [
+    # thrower's total and pad, opponent's, turn points before the throw, the throw
+    (0, False, 0, False, 0, [1, 5, 5]),  # hot dice at 200: throw again
+    (500, True, 850, True, 0, [2, 2, 2]),  # only hot dice
+    (900, True, 550, True, 400, [5, 5, 5]),  # hot dice or keep dice back
+    (650, True, 950, True, 0, [1, 1, 1]),
+    (550, True, 700, True, 300, [1, 5]),
+]
+
+
+@pytest.mark.parametrize(
+    ("total", "on_pad", "theirs", "their_pad", "points", "dice"), FORCED_STATES
+)
+def test_forced_hot_dice_carry_the_reference_chance_to_win(
+    client: Client,
+    total: int,
+    on_pad: bool,
+    theirs: int,
+    their_pad: bool,
+    points: int,
+    dice: list[int],
+) -> None:
+    """Under hot dice forced every option's chance to win is the reference solve's (itself
+    held to a brute force, `test_duel.py`), and hot dice throw on, never bank."""
+    r = client.post(
+        "/yardkle/holds",
+        json={
+            "rules": FORCED,
+            "dice": dice,
+            "on_pad": on_pad,
+            "turn_points": points,
+            "total": total,
+            "opponent": {"total": theirs, "on_pad": their_pad},
+        },
+    )
+    assert r.status_code == 200, r.text
+    options = r.json()["options"]
+    table = reference(tuple(FORCED.items()))
+    turn = table.turns[(total // UNIT, theirs // UNIT)]
+    assert options and any(o["hot_dice"] for o in options)
+    for o in options:
+        after, left = o["turn_points"] // UNIT, o["dice_left_count"]
+        assert o["win_probability"] == pytest.approx(float(turn.stop[after, left - 1]), abs=1e-9)
+        if o["hot_dice"]:
+            assert o["decision"] == "throw_on" and not o["bank_allowed"]
+            if after < turn.cap:
+                thrown = table.win_probability(total, on_pad, theirs, their_pad, after * UNIT, 3)
+                assert o["win_probability"] == pytest.approx(thrown, abs=1e-9)
+    best = table.advise(total, theirs, points, dice)
+    assert options[0]["win_probability"] == pytest.approx(best.win_probability, abs=1e-9)
+    # Not the chances of the rules with hot dice optional, where the same options may bank.
+    optional = reference().turns[(total // UNIT, theirs // UNIT)]
+    hot = [o for o in options if o["hot_dice"]]
+    assert any(
+        abs(o["win_probability"] - optional.stop[o["turn_points"] // UNIT, 2]) > 1e-6 for o in hot
+    )
 
 
 def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
@@ -212,8 +273,8 @@ BAD: list[tuple[dict[str, Any], int, str, str]] = [
     ({"opponent": OPP, "need": 300}, 422, "opponent", "exclusive_fields"),
     ({"opponent": OPP, "total": 500, "turn_points": 2500, "dice": [1, 5]}, 422, "turn_points",
      "banking_proven"),
-    ({"opponent": OPP, "rules": {**HOUSE, "hot_dice_optional": False}}, 422,
-     "rules.hot_dice_optional", "ruleset_limit"),
+    ({"opponent": OPP, "rules": {"target": 20_000, "hot_dice_optional": False},
+      "dice": [1, 5, 2, 2, 3, 4]}, 422, "rules.target", "ruleset_limit"),
     ({"opponent": OPP, "rules": {"target": 20_000}, "dice": [1, 5, 2, 2, 3, 4]}, 422,
      "rules.target", "ruleset_limit"),
 ]  # fmt: skip

@@ -8,7 +8,7 @@ as `solver/duel_array.py` lays it out, 3 K^2 + (2 + D) G + 9 float64 numbers (99
 bytes at the default rules: K = 200 levels, G = 598); minutes to solve, so on demand only
 (`/yardkle/holds` with an `opponent`: 503 until loaded; `diceref precompute yardkle
 --target` ahead).  House rules are solved up to `MAX_DUEL_LEVELS` = 240 levels to the goal;
-beyond it, or with hot dice forced or `complete_the_round`, a 422 `ruleset_limit`.
+beyond it, or with `complete_the_round`, a 422 `ruleset_limit`.
 """
 
 from __future__ import annotations
@@ -162,7 +162,10 @@ about K deep): 5 to 8 minutes for the default's 200 on two shared cores, so the 
 the last turn, stays under 1.5 MB."""
 
 # The duel solve covers these readings only (`solver/duel.py`).
-DUEL_READINGS = {"hot_dice_optional": (True,), "last_turns": ("every_other_player_once", "none")}
+DUEL_READINGS = {"last_turns": ("every_other_player_once", "none")}
+# The parameters whose value changes the levels to the goal (`open_levels`): those of
+# `SIZE_PARAMETERS` but hot dice, which raise the coach's banking bound, not the goal.
+DUEL_SIZE_PARAMETERS = tuple(n for n in SIZE_PARAMETERS if n != "hot_dice_optional")
 
 
 def check_duel_solvable(rules: YardkleRules) -> None:
@@ -180,8 +183,8 @@ def check_duel_solvable(rules: YardkleRules) -> None:
     levels = open_levels(rules)
     if levels <= MAX_DUEL_LEVELS:
         return
-    defaults: dict[str, Any] = {n: getattr(DEFAULT_RULES, n) for n in SIZE_PARAMETERS}
-    changed = [n for n in SIZE_PARAMETERS if getattr(rules, n) != defaults[n]]
+    defaults: dict[str, Any] = {n: getattr(DEFAULT_RULES, n) for n in DUEL_SIZE_PARAMETERS}
+    changed = [n for n in DUEL_SIZE_PARAMETERS if getattr(rules, n) != defaults[n]]
     back = {n: open_levels(dataclasses.replace(rules, **{n: defaults[n]})) for n in changed}
     name = min(changed, key=lambda n: back[n]) if changed else "target"
     raise RuleParameterError(
