@@ -2,8 +2,9 @@
 (`solver/duel_fast.py`) on the same games, one after the other in one run; and the
 compiled solve of the default rules (goal 10,000).
 
-    uv run python benchmarks/bench_yardkle_duel.py [--six]
+    uv run python benchmarks/bench_yardkle_duel.py [--six] [--forced]
     uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
+        [--forced]
 
 The games table prints, for each small game, the first player's chance to win, the proven
 error bound and contraction factor (the reference's), the deepest turn cap, both solve
@@ -16,7 +17,8 @@ import and, on a first run, its compile (cached on disk after).
 all turn levels, by the caps) and stops at the deadline if one is given, printing how far
 it got and the time that share extrapolates to.  A finished solve prints V(0, 0), the
 bound, the sizes of the compact table, and the time to recompute the deepest turn.
-`--save` writes values, Yardkle values and caps to an `.npz`.  Times are wall time on a
+`--save` writes values, Yardkle values and caps to an `.npz`.  `--forced` plays every game
+with hot dice forced (`hot_dice_optional: false`) instead.  Times are wall time on a
 shared machine, so the load average is printed with them.
 """
 
@@ -41,6 +43,7 @@ THREE_DICE: dict[str, dict[str, Any]] = {
     "3 dice to 2,000": {"dice": 3, "target": 2000},
     "3 dice to 2,000, no entry minimum": {"dice": 3, "target": 2000, "entry_minimum": 0},
 }
+FORCED = {"hot_dice_optional": False}
 SIX_DICE: dict[str, dict[str, Any]] = {
     "6 dice to 1,000": {"target": 1000},
     "6 dice to 1,000, no entry minimum": {"target": 1000, "entry_minimum": 0},
@@ -51,8 +54,10 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def games(six: bool) -> None:
+def games(six: bool, forced: bool) -> None:
     cases = {**THREE_DICE, **(SIX_DICE if six else {})}
+    if forced:
+        cases = {f"{name}, hot dice forced": {**r, **FORCED} for name, r in cases.items()}
     print(
         "| game | first player wins | error bound | L | deepest cap | reference s | "
         "compiled s | ratio | largest difference | load |"
@@ -79,7 +84,7 @@ class Deadline(Exception):
     pass
 
 
-def full(deadline: float | None, save: str | None) -> None:
+def full(deadline: float | None, save: str | None, forced: bool) -> None:
     start = time.perf_counter()
     reached = [0.0, 0.0]  # share of the levels, seconds
 
@@ -96,7 +101,8 @@ def full(deadline: float | None, save: str | None) -> None:
             raise Deadline
 
     try:
-        table = solve_duel_fast(YardkleRules(), progress=progress)
+        rules = YardkleRules(**(FORCED if forced else {}))
+        table = solve_duel_fast(rules, progress=progress)
     except Deadline:
         share, took = reached
         print(
@@ -145,11 +151,12 @@ def main() -> None:
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--deadline", type=float, default=None, help="seconds (--full)")
     parser.add_argument("--save", default=None, help="an .npz for the full table (--full)")
+    parser.add_argument("--forced", action="store_true", help="hot dice forced")
     args = parser.parse_args()
     if args.full:
-        full(args.deadline, args.save)
+        full(args.deadline, args.save, args.forced)
     else:
-        games(args.six)
+        games(args.six, args.forced)
 
 
 if __name__ == "__main__":
