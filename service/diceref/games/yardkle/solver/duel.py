@@ -334,9 +334,10 @@ class _Game:
     d_star: IndexArray  # [b]: the lead from which banking is optimal
     last: FloatArray  # (2, gaps) the last turn, [on_pad][g]
     last_throws: FloatArray
-    # With hot dice forced (None otherwise): E_G[on_pad][lead], the chance the opponent
-    # wins the last turn after a forced chain from that lead (`_forced_chain`), with rho
-    # the chain's chance to bank and chain_error the truncation's bound.
+    # With hot dice forced (None otherwise): E_G[on_pad][lead], the opponent's expected
+    # chance in the last turn after a forced chain from that lead (0 for a chain ending in
+    # a Yardkle; `_forced_chain`), with rho the chain's chance to bank and chain_error the
+    # truncation's bound.
     chain: FloatArray | None = None
     reach: float = 1.0
     chain_error: float = 0.0
@@ -392,7 +393,9 @@ def _forced_chain(
         return np.zeros((2, top + 1)), 0.0
     race = w[:, d - 1]
     small = np.nonzero(race[top + 1 :] <= CHAIN_TAIL)[0]
-    size = top + 1 + int(small[0]) if len(small) else len(race) - 1
+    # Without such a lead in the race's levels, G stays past `top` and W at its last level
+    # bounds W(G) (W is nonincreasing).
+    size = top + 1 + int(small[0]) if len(small) else max(top + 1, len(race) - 1)
     u = last_turn_chances(rules, size + opt.max_step)[0]
     ends = np.append(opt.starts[1:], len(opt.steps))
     kept = np.zeros((2, size))
@@ -410,7 +413,7 @@ def _forced_chain(
         chain[:, g] = kept[:, g]
         for p, steps in hot_throws:
             chain[:, g] += p * chain[:, g + steps].min(axis=1)
-    return chain[:, : top + 1], float(race[size])
+    return chain[:, : top + 1], float(race[min(size, len(race) - 1)])
 
 
 def _game(rules: YardkleRules) -> _Game:
