@@ -187,6 +187,20 @@ def test_forced_hot_dice_carry_the_reference_chance_to_win(
     )
 
 
+def test_a_forced_throw_past_the_cap_is_told_to_keep_dice_back(client: Client) -> None:
+    """Past the cap a throw of all the dice comes only after hot dice, forced: the table
+    holds no more, and the answer says to bank only where dice can be kept back."""
+    cap = reference(tuple(FORCED.items())).turns[(10, 11)].cap
+    body = {"dice": [2, 3, 4], "on_pad": True, "turn_points": (cap + 1) * UNIT, "total": 500}
+    body["opponent"] = {"total": 550, "on_pad": True}
+    r = client.post("/yardkle/holds", json={"rules": FORCED, **body})
+    assert r.status_code == 422, r.text
+    (error,) = r.json()["errors"]
+    assert error["code"] == "banking_proven" and "keep dice back" in error["reason"]
+    r = client.post("/yardkle/holds", json={"rules": HOUSE, **body})
+    assert r.status_code == 422 and "keep dice back" not in r.json()["errors"][0]["reason"]
+
+
 def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
     """Bank exactly when banking is at least as likely to win as throwing on (or the turn
     is past its cap, where banking is proven best); over a grid of totals the two-player
