@@ -2,9 +2,9 @@
 (`solver/duel_fast.py`) on the same games, one after the other in one run; and the
 compiled solve of the default rules (goal 10,000).
 
-    uv run python benchmarks/bench_yardkle_duel.py [--six]
+    uv run python benchmarks/bench_yardkle_duel.py [--six] [--forced]
     uv run python benchmarks/bench_yardkle_duel.py --full [--deadline SECONDS] [--save FILE]
-        [--last-turns complete_the_round]
+        [--last-turns complete_the_round] [--forced]
 
 The games table prints, for each small game, the first player's chance to win (under
 `complete_the_round` the round's first player's, seat 0), the proven
@@ -19,7 +19,8 @@ line every few sums (the share is of all turn levels, by the caps) and stops at 
 deadline if one is given, printing how far it got and the time that share extrapolates
 to.  A finished solve prints V(0, 0) (seat 0's), the bound, the sizes of the compact
 table, and the time to recompute the deepest turn.
-`--save` writes values, Yardkle values and caps to an `.npz`.  Times are wall time on a
+`--save` writes values, Yardkle values and caps to an `.npz`.  `--forced` plays every game
+with hot dice forced (`hot_dice_optional: false`) instead.  Times are wall time on a
 shared machine, so the load average is printed with them.
 """
 
@@ -55,6 +56,7 @@ THREE_DICE: dict[str, dict[str, Any]] = {
         "last_turns": "complete_the_round",
     },
 }
+FORCED = {"hot_dice_optional": False}
 SIX_DICE: dict[str, dict[str, Any]] = {
     "6 dice to 1,000": {"target": 1000},
     "6 dice to 1,000, no entry minimum": {"target": 1000, "entry_minimum": 0},
@@ -66,8 +68,10 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def games(six: bool) -> None:
+def games(six: bool, forced: bool) -> None:
     cases = {**THREE_DICE, **(SIX_DICE if six else {})}
+    if forced:
+        cases = {f"{name}, hot dice forced": {**r, **FORCED} for name, r in cases.items()}
     print(
         "| game | first player wins | error bound | L | deepest cap | reference s | "
         "compiled s | ratio | largest difference | load |"
@@ -94,7 +98,7 @@ class Deadline(Exception):
     pass
 
 
-def full(deadline: float | None, save: str | None, last_turns: str) -> None:
+def full(deadline: float | None, save: str | None, last_turns: str, forced: bool) -> None:
     start = time.perf_counter()
     reached = [0.0, 0.0]  # share of the levels, seconds
 
@@ -111,7 +115,8 @@ def full(deadline: float | None, save: str | None, last_turns: str) -> None:
             raise Deadline
 
     try:
-        table = solve_duel_fast(YardkleRules(last_turns=last_turns), progress=progress)
+        rules = YardkleRules(last_turns=last_turns, **(FORCED if forced else {}))
+        table = solve_duel_fast(rules, progress=progress)
     except Deadline:
         share, took = reached
         print(
@@ -166,11 +171,12 @@ def main() -> None:
     parser.add_argument(
         "--last-turns", default="every_other_player_once", choices=LAST_TURNS, help="(--full)"
     )
+    parser.add_argument("--forced", action="store_true", help="hot dice forced")
     args = parser.parse_args()
     if args.full:
-        full(args.deadline, args.save, args.last_turns)
+        full(args.deadline, args.save, args.last_turns, args.forced)
     else:
-        games(args.six)
+        games(args.six, args.forced)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,12 @@ from yardkle_reference import outcome_options
 from diceref.games.yardkle.rules.games import last_turns_due
 from diceref.games.yardkle.rules.ruleset import YardkleRules
 from diceref.games.yardkle.rules.scoring import set_asides
-from diceref.games.yardkle.solver.duel import DuelLookup, DuelTable, solve_duel
+from diceref.games.yardkle.solver.duel import (
+    DuelLookup,
+    DuelTable,
+    last_turn_chances,
+    solve_duel,
+)
 from diceref.games.yardkle.solver.duel_fast import CompactDuel, solve_duel_fast
 from diceref.games.yardkle.solver.race import win_chances
 
@@ -70,25 +75,33 @@ def brute_force(
     tie: float,
     cap: int,
     complete_the_round: bool = False,
+    forced: bool = False,
+    margin: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(throw[seat, a, b, t, n - 1], chaser[on_pad, gap]): the chance to win of the player
     about to throw n dice with t units in hand, a banked against b, in his seat; and of a
     last-turn player `gap` units behind the leader.  From `cap` units in hand the player
     must bank.  One seat, or with `complete_the_round` two: 0 started the round (his goal
     gives the other a last turn), 1 did not (his goal wins); a turn's end hands the other
-    seat the throw."""
+    seat the throw.
+
+    With hot dice `forced` the state after hot dice (all the dice to throw again) may not
+    bank below the cap; at and above it the brute force still makes it bank, which is not
+    the game: the values move by at most the chance of a chain of forced throws climbing
+    from the compared states to the cap.  `margin` raises the last turn's cap as far."""
     throws = reference_throws(dice, three_ones)
     k = math.ceil(goal / UNIT)
     e = math.ceil(entry / UNIT)
     top = max(s.max() for s, *_ in throws)
     rows = cap + top + 1
+    free = np.arange(dice) < dice - 1 if forced else np.ones(dice, dtype=bool)
 
     # The last turn, for every gap at once: bank 1 above the leader, `tie` level with him,
     # 0 below (as a Yardkle); off the pad only from the entry minimum.
     gaps = np.arange(k + rows + 1)
     chaser = np.zeros((2, len(gaps)))
     for on_pad in (0, 1):
-        high = int(max(gaps.max() + 1, e)) + top + 1
+        high = int(max(gaps.max() + 1, e)) + top + 1 + margin
         t = np.arange(high)
         bank = np.where(t[None, :] > gaps[:, None], 1.0, 0.0)
         bank[t[None, :] == gaps[:, None]] = tie
@@ -100,7 +113,8 @@ def brute_force(
             for n, (steps, cols, starts, chances, _) in enumerate(throws):
                 best = np.maximum.reduceat(stop[:, i + steps, cols], starts, axis=1)
                 value[:, n] = best @ chances
-            stop[:, i] = np.maximum(bank[:, i, None], value) if legal[i] else value
+            banks = legal[i] & free
+            stop[:, i] = np.where(banks, np.maximum(bank[:, i, None], value), value)
             first = value
         chaser[on_pad] = first[:, dice - 1]
 
@@ -109,7 +123,7 @@ def brute_force(
     t_of = np.arange(rows)[None, None, :]
     total = a_of + t_of
     done = total >= k
-    legal = (t_of > 0) & ((a_of > 0) | (t_of >= e))
+    legal = ((t_of > 0) & ((a_of > 0) | (t_of >= e)))[..., None] & free
     seats = 2 if complete_the_round else 1
     throw = np.zeros((seats, k, k, rows, dice))
     b_pad = (np.arange(k) > 0) | (e == 0)
@@ -130,9 +144,7 @@ def brute_force(
                     best = np.maximum.reduceat(stop[:, :, i + steps, cols], starts, axis=2)
                     new[seat, :, :, i, n] = best @ chances + q * yardkle
                 own = new[seat, :, :, i]
-                stop[:, :, i] = np.where(
-                    legal[:, :, i, None], np.maximum(bank[:, :, i, None], own), own
-                )
+                stop[:, :, i] = np.where(legal[:, :, i], np.maximum(bank[:, :, i, None], own), own)
         change = float(np.max(np.abs(new - throw)))
         throw = new
         if change < CONVERGED:
@@ -140,6 +152,7 @@ def brute_force(
     raise AssertionError("the brute force did not converge")
 
 
+FORCED = {"hot_dice_optional": False}
 CASES = {
     "to_1000": {"target": 1000},
     "to_1000_no_entry": {"target": 1000, "entry_minimum": 0},
@@ -151,6 +164,13 @@ CASES = {
         "entry_minimum": 0,
         "last_turns": "complete_the_round",
     },
+    "forced_to_1000": {"target": 1000, **FORCED},
+    "forced_to_1000_no_entry": {"target": 1000, "entry_minimum": 0, **FORCED},
+    "forced_to_1000_complete_the_round": {
+        "target": 1000,
+        "last_turns": "complete_the_round",
+        **FORCED,
+    },
 }
 # To 2,000 with the entry minimum is left out: its brute force takes two minutes, a fifth of
 # the suite's budget (the cases to 1,000 hold the entry minimum's reading).
@@ -161,7 +181,13 @@ SLOW_CASES = {
         "entry_minimum": 0,
         "last_turns": "complete_the_round",
     },
+    "forced_to_2000_no_entry": {"target": 2000, "entry_minimum": 0, **FORCED},
 }
+# With hot dice forced the brute force's cap is raised by this many units: a chain of forced
+# throws (three dice: an only-hot throw has the chance 4/216 and scores at most 12 units)
+# climbs 60 units more with a chance under (4/216)^5 = 2e-9, and the values with it move
+# less (without the margin its within-turn values are 2e-7 off).
+FORCED_MARGIN = 60
 
 
 @cache
@@ -178,14 +204,17 @@ def check_against_brute_force(name: str) -> None:
     """The reference and the compiled solve, each against one brute force."""
     rules = solved(name).rules
     k = math.ceil(rules.target / UNIT)  # the rules play to the goal inclusive
+    margin = 0 if rules.hot_dice_optional else FORCED_MARGIN
     throw, chaser = brute_force(
         rules.dice,
         rules.target,
         rules.entry_minimum,
         rules.three_ones,
         tie=0.5 if rules.ties_share_win else 0.0,
-        cap=2 * k + 20,
+        cap=2 * k + 20 + margin,
         complete_the_round=rules.last_turns == "complete_the_round",
+        forced=not rules.hot_dice_optional,
+        margin=margin,
     )
     tables: tuple[DuelTable | CompactDuel, ...] = (solved(name), solved_fast(name))
     for table in tables:
@@ -326,6 +355,65 @@ def test_last_turn_without_shared_ties_is_the_race() -> None:
     np.testing.assert_allclose(table.last_turn[1, gaps], w[gaps + 1], rtol=0, atol=1e-12)
     off = np.maximum(gaps + 1, table.entry_levels)
     np.testing.assert_allclose(table.last_turn[0, gaps], w[off], rtol=0, atol=1e-12)
+
+
+def test_forced_last_turn_is_the_forced_race() -> None:
+    """With hot dice forced the chaser cannot bank right after hot dice, past the leader
+    or level with him; the last turn is still the race of `race.py` (solved separately,
+    with its own forced throws) when a tie loses, and between W(gap + 1) and W(gap) when
+    it is shared."""
+    gaps = np.arange(1, 60)
+    for ties in (False, True):
+        rules = YardkleRules(dice=3, target=1000, ties_share_win=ties, hot_dice_optional=False)
+        last, _ = last_turn_chances(rules, 60)
+        w = win_chances(rules, 70)[:, rules.dice - 1]
+        e = math.ceil(rules.entry_minimum / rules.unit)
+        if ties:
+            assert np.all(last[1, gaps] >= w[gaps + 1] - 1e-12)
+            assert np.all(last[1, gaps] <= w[gaps] + 1e-12)
+            assert np.any(last[1, gaps] > w[gaps + 1] + 1e-6)
+        else:
+            np.testing.assert_allclose(last[1, gaps], w[gaps + 1], rtol=0, atol=1e-12)
+            off = np.maximum(gaps + 1, e)
+            np.testing.assert_allclose(last[0, gaps], w[off], rtol=0, atol=1e-12)
+    # Forced on past the leader, he wins less than banking would: 1 - q_3 = 0.72 against
+    # the rho of the forced chain, 0.7170.
+    optional = last_turn_chances(YardkleRules(dice=3, target=1000), 60)[0]
+    assert np.all(last[1, gaps] <= optional[1, gaps] + 1e-15)
+    assert np.any(last[1, gaps] < optional[1, gaps] - 1e-4)
+
+
+def test_forced_hot_dice_are_thrown_again() -> None:
+    """Hot dice forced: the advice never banks right after hot dice, the state after hot
+    dice is worth its throw under the cap, and from the cap on its closed form holds the
+    turn's equation: the chance-weighted best option over all 216 ordered throws plus the
+    Yardkle's share."""
+    table = solved("forced_to_1000")
+    rules, d = table.rules, table.rules.dice
+    q = 1 - sum(bool(set_asides(t, rules)) for t in _ordered(d)) / 6**d
+    hot_advised = 0
+    for (a, b, _), turn in table.turns.items():  # one seat
+        np.testing.assert_array_equal(turn.stop[1 : turn.cap, d - 1], turn.throw[1:, d - 1])
+        free = turn.stop[turn.cap :, : d - 1]
+        assert np.all(turn.stop[turn.cap :, d - 1] < free.min(axis=1))  # banking is better
+        if (a, b) not in ((0, 0), (4, 12), (18, 19), (19, 0), (7, 3)):
+            continue
+        for t in (0, 2, turn.cap - 1):
+            for throw in _ordered(d):
+                advice = table.advise(a * UNIT, b * UNIT, t * UNIT, throw)
+                if len(advice.keep) == d:
+                    hot_advised += 1
+                    assert not advice.bank
+        yardkle = 1.0 - table.values[b, a]
+        expected = q * yardkle
+        for throw in _ordered(d):
+            options = set_asides(throw, rules)
+            worth = [
+                turn.stop[turn.cap + o.points // UNIT, (d - len(o.dice) or d) - 1] for o in options
+            ]
+            expected += max(worth, default=0.0) / 6**d
+        assert turn.stop[turn.cap, d - 1] == pytest.approx(expected, abs=1e-12)
+    assert hot_advised > 0
 
 
 def test_shared_ties_are_worth_half_a_win() -> None:

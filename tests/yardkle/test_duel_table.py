@@ -144,7 +144,7 @@ def test_the_default_table_size_from_k() -> None:
     [
         ({"target": 12_050}, "target"),
         ({"single_five": 25}, "single_five"),  # the unit 25: 400 levels to 10,000
-        ({"hot_dice_optional": False}, "hot_dice_optional"),
+        ({"target": 12_050, "hot_dice_optional": False}, "target"),  # hot dice: not the size
     ],
 )
 def test_rules_beyond_the_bound_are_a_ruleset_limit(rules: dict[str, object], name: str) -> None:
@@ -158,8 +158,10 @@ def test_rules_beyond_the_bound_are_a_ruleset_limit(rules: dict[str, object], na
 def test_the_bound_itself_is_accepted() -> None:
     check_duel_solvable(YardkleRules(target=12_000))
     check_duel_solvable(DEFAULT_RULES)
+    check_duel_solvable(YardkleRules(target=12_000, hot_dice_optional=False))
     for reading in ("every_other_player_once", "complete_the_round", "none"):
         check_duel_solvable(YardkleRules(last_turns=reading))
+        check_duel_solvable(YardkleRules(last_turns=reading, hot_dice_optional=False))
 
 
 def documented_precompute() -> str:

@@ -35,6 +35,7 @@ from helpers import put_policy, registry_table
 Client = TestClient[Litestar]
 HOUSE = {"dice": 3, "target": 1000}
 ROUND = {**HOUSE, "last_turns": "complete_the_round"}  # the seat in the state
+FORCED = {**HOUSE, "hot_dice_optional": False}  # the state after hot dice may not bank
 UNIT = 50
 
 
@@ -59,10 +60,11 @@ def round_reference() -> DuelTable:
 @pytest.fixture(scope="module")
 def app() -> Litestar:
     app = make_test_app()
-    for house in (rules(), round_rules()):
-        app.state.tables.put(policy_spec(house), solve_policy_table(house), "memory")
-        table = duel_array.to_array(solve_duel_fast(house))
-        app.state.tables.put(duel_spec(house), table, "memory")
+    for house in (HOUSE, ROUND, FORCED):
+        game = rules(tuple(house.items()))
+        app.state.tables.put(policy_spec(game), solve_policy_table(game), "memory")
+        table = duel_array.to_array(solve_duel_fast(game))
+        app.state.tables.put(duel_spec(game), table, "memory")
     return app
 
 
@@ -139,6 +141,78 @@ def test_every_option_carries_the_reference_chance_to_win(
         loss = top - o["win_probability"]
         assert o["loss"] == pytest.approx(0.0 if loss <= 1e-9 else loss, abs=1e-15)
         assert o["expected_points"] == max(o["bank_expected_points"], o["throw_on_expected_points"])
+
+
+FORCED_STATES = [
+    # thrower's total and pad, opponent's, turn points before the throw, the throw
+    (0, False, 0, False, 0, [1, 5, 5]),  # hot dice at 200: throw again
+    (500, True, 850, True, 0, [2, 2, 2]),  # only hot dice
+    (900, True, 550, True, 400, [5, 5, 5]),  # hot dice or keep dice back
+    (650, True, 950, True, 0, [1, 1, 1]),
+    (550, True, 700, True, 300, [1, 5]),
+]
+
+
+@pytest.mark.parametrize(
+    ("total", "on_pad", "theirs", "their_pad", "points", "dice"), FORCED_STATES
+)
+def test_forced_hot_dice_carry_the_reference_chance_to_win(
+    client: Client,
+    total: int,
+    on_pad: bool,
+    theirs: int,
+    their_pad: bool,
+    points: int,
+    dice: list[int],
+) -> None:
+    """Under hot dice forced every option's chance to win is the reference solve's (itself
+    held to a brute force, `test_duel.py`), and hot dice throw on, never bank."""
+    r = client.post(
+        "/yardkle/holds",
+        json={
+            "rules": FORCED,
+            "dice": dice,
+            "on_pad": on_pad,
+            "turn_points": points,
+            "total": total,
+            "opponent": {"total": theirs, "on_pad": their_pad},
+        },
+    )
+    assert r.status_code == 200, r.text
+    options = r.json()["options"]
+    table = reference(tuple(FORCED.items()))
+    turn = table.turns[(total // UNIT, theirs // UNIT, 0)]
+    assert options and any(o["hot_dice"] for o in options)
+    for o in options:
+        after, left = o["turn_points"] // UNIT, o["dice_left_count"]
+        assert o["win_probability"] == pytest.approx(float(turn.stop[after, left - 1]), abs=1e-9)
+        if o["hot_dice"]:
+            assert o["decision"] == "throw_on" and not o["bank_allowed"]
+            if after < turn.cap:
+                thrown = table.win_probability(total, on_pad, theirs, their_pad, after * UNIT, 3)
+                assert o["win_probability"] == pytest.approx(thrown, abs=1e-9)
+    best = table.advise(total, theirs, points, dice)
+    assert options[0]["win_probability"] == pytest.approx(best.win_probability, abs=1e-9)
+    # Not the chances of the rules with hot dice optional, where the same options may bank.
+    optional = reference().turns[(total // UNIT, theirs // UNIT, 0)]
+    hot = [o for o in options if o["hot_dice"]]
+    assert any(
+        abs(o["win_probability"] - optional.stop[o["turn_points"] // UNIT, 2]) > 1e-6 for o in hot
+    )
+
+
+def test_a_forced_throw_past_the_cap_is_told_to_keep_dice_back(client: Client) -> None:
+    """Past the cap a throw of all the dice comes only after hot dice, forced: the table
+    holds no more, and the answer says to bank only where dice can be kept back."""
+    cap = reference(tuple(FORCED.items())).turns[(10, 11, 0)].cap
+    body = {"dice": [2, 3, 4], "on_pad": True, "turn_points": (cap + 1) * UNIT, "total": 500}
+    body["opponent"] = {"total": 550, "on_pad": True}
+    r = client.post("/yardkle/holds", json={"rules": FORCED, **body})
+    assert r.status_code == 422, r.text
+    (error,) = r.json()["errors"]
+    assert error["code"] == "banking_proven" and "keep dice back" in error["reason"]
+    r = client.post("/yardkle/holds", json={"rules": HOUSE, **body})
+    assert r.status_code == 422 and "keep dice back" not in r.json()["errors"][0]["reason"]
 
 
 def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
@@ -243,8 +317,8 @@ BAD: list[tuple[dict[str, Any], int, str, str]] = [
     ({"opponent": OPP, "need": 300}, 422, "opponent", "exclusive_fields"),
     ({"opponent": OPP, "total": 500, "turn_points": 2500, "dice": [1, 5]}, 422, "turn_points",
      "banking_proven"),
-    ({"opponent": OPP, "rules": {**HOUSE, "hot_dice_optional": False}}, 422,
-     "rules.hot_dice_optional", "ruleset_limit"),
+    ({"opponent": OPP, "rules": {"target": 20_000, "hot_dice_optional": False},
+      "dice": [1, 5, 2, 2, 3, 4]}, 422, "rules.target", "ruleset_limit"),
     ({"opponent": OPP, "rules": {"target": 20_000}, "dice": [1, 5, 2, 2, 3, 4]}, 422,
      "rules.target", "ruleset_limit"),
 ]  # fmt: skip

@@ -238,10 +238,14 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
         a, b, t, seat = duel_state
         bank, _, cap = duel.game.bank(a, b, duel.seat_values, seat)
         if t > cap:
+            # With hot dice forced a throw of all the dice can come from there (after hot
+            # dice): set-asides that keep dice back bank, hot dice throw again.
+            forced = not rules.hot_dice_optional and len(data.dice) == rules.dice
             raise RuleViolation(
                 "turn_points",
                 f"from {cap * rules.unit:,} turn points at these totals banking is proven to "
-                "win most, and the two-player table holds no more: bank",
+                "win most, and the two-player table holds no more: "
+                + ("keep dice back and bank if the throw allows it" if forced else "bank"),
                 "banking_proven",
             )
         options = advise_duel(options, rules, duel.turn(a, b, seat), bank)

@@ -8,12 +8,14 @@ Newton steps and accepted on its residual, with its proven distance kept.  Withi
 t only grows (one sweep down from a proven cap, `_turn_cap`); the last turn after a goal
 is a race with a tie (`last_turn_chances`).  Under `last_turns: complete_the_round` the
 state adds the thrower's seat (0: he started the round, 1: the other), and each pair is
-V(a, b, 0) with V(b, a, 1) (`_Game.systems`).  Only `hot_dice_optional` is solved; forced hot
-dice raise `NotImplementedError`.
+V(a, b, 0) with V(b, a, 1) (`_Game.systems`).  With hot dice forced the state after hot dice
+never banks, and from the cap on its value is a closed form less one truncated row per pad
+flag (`_forced_chain`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,12 +25,13 @@ import numpy as np
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.core.dice import Dice, canonical
 from diceref.games.yardkle.rules.scoring import YardkleRules, set_asides
-from diceref.games.yardkle.solver.policy import throw_options
+from diceref.games.yardkle.solver.policy import hot_dice_forced, throw_options
 from diceref.games.yardkle.solver.race import win_chances
 from diceref.games.yardkle.solver.throws import throw_summary
 
 RESIDUAL = 1e-13  # a pair's fixed point is accepted once both equations hold to this
 MAX_NEWTON = 60
+CHAIN_TAIL = 1e-18  # the forced chain's row runs up to a lead where the race is this small
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,8 @@ class Turn:
     throw[t, n - 1]: chance to win when about to throw n dice with t units in hand;
     stop[t, n - 1]: the same once a set-aside left t and n, the choice to bank still
     open (max of bank and throw; rows from `cap` on are the bank value, proven optimal).
+    With hot dice forced the state after hot dice (n = D) never banks: its stop is its
+    throw, from `cap` on the closed form of `_Game.forced`.
     slope: d throw[0, D - 1] / d yardkle_value, the chance the turn ends in a Yardkle.
     """
 
@@ -77,16 +82,27 @@ class Turn:
 
 
 def _solve_turn(
-    opt: _Options, bank: FloatArray, legal: np.ndarray, yardkle_value: float, cap: int
+    opt: _Options,
+    bank: FloatArray,
+    legal: np.ndarray,
+    yardkle_value: float,
+    cap: int,
+    forced: tuple[FloatArray, float] | None = None,
 ) -> Turn:
     """The turn by one sweep from t = cap - 1 down: every set-aside scores at least one unit,
     so a state needs only states of larger t.  `bank[t]` is the worth of banking t units
     (`legal[t]` whether the rules allow it), given for t up to cap + max_step; from `cap` on
-    the caller has proven banking optimal, and `legal` must hold there."""
+    the caller has proven banking optimal, and `legal` must hold there.  With hot dice
+    forced, `forced` is (hot, slope): the state after hot dice never banks, and from `cap`
+    on it is worth hot[t] + slope * yardkle_value (`_Game.forced`)."""
     d = opt.yardkle.shape[0]
     rows = cap + opt.max_step + 1
     stop = np.repeat(bank[:rows, None], d, axis=1)
     stop_slope = np.zeros((rows, d))
+    if forced is not None:
+        hot, hot_slope = forced
+        stop[cap:, d - 1] = hot[cap:rows] + hot_slope * yardkle_value
+        stop_slope[cap:, d - 1] = hot_slope
     throw = np.zeros((cap, d))
     throw_slope = np.zeros((cap, d))
     base, base_slope = opt.yardkle * yardkle_value, opt.yardkle
@@ -102,6 +118,8 @@ def _solve_turn(
         throw_slope[t] = np.maximum.reduceat(slopes, opt.starts) @ opt.chance + base_slope
         if legal[t]:
             banks = bank[t] >= throw[t]
+            if forced is not None:
+                banks[d - 1] = False  # right after hot dice all the dice are thrown again
             stop[t] = np.where(banks, bank[t], throw[t])
             stop_slope[t] = np.where(banks, 0.0, throw_slope[t])
         else:
@@ -224,7 +242,8 @@ class DuelLookup:
             if after >= len(turn.stop):
                 raise ValueError("turn points beyond the table: banking is proven best")
             worth = float(turn.stop[after, left - 1])
-            banks = after >= turn.cap or worth > float(turn.throw[after, left - 1])
+            forced = not self.rules.hot_dice_optional and len(o.dice) == len(throw)
+            banks = not forced and (after >= turn.cap or worth > float(turn.throw[after, left - 1]))
             if best is None or worth > best.win_probability:
                 best = Advice(o.dice, o.points, banks, worth)
         assert best is not None
@@ -277,16 +296,24 @@ def last_turn_chances(rules: YardkleRules, gaps: int) -> tuple[FloatArray, Float
     S(m', n') = 1 for m' < 0 (bank and win), max(tie_value, U(0, n')) for m' = 0 and
     U(m', n') above (banking short is worth 0, as a Yardkle).  One sweep up in m.
     Off the pad banking needs the entry minimum e: for g >= e nothing changes (no bank
-    short of the leader counts anyway); for g < e every legal bank wins, the race W(e)."""
+    short of the leader counts anyway); for g < e every legal bank wins, the race W(e).
+    With hot dice forced the state after hot dice cannot bank: past the leader it throws
+    on and wins with the chance rho of the forced chain (`policy.HotDiceForced.reach`),
+    level with him it cannot bank the tie."""
     opt = _options(rules)
     d = rules.dice
     tie = _tie_value(rules)
     shift = opt.max_step + 1  # row m + shift holds m; rows below are m < 0
     u = np.ones((gaps + 1 + shift, d))
+    forced = not rules.hot_dice_optional
+    if forced:
+        u[:shift, d - 1] = hot_dice_forced(rules).reach
     for m in range(gaps + 1):
         reached = u[m + shift - opt.steps, opt.cols]
         if m:
             tied = opt.steps == m
+            if forced:
+                tied &= opt.cols < d - 1
             reached = np.where(tied, np.maximum(tie, u[shift, opt.cols]), reached)
         best = np.maximum.reduceat(reached, opt.starts)
         u[m + shift] = best @ opt.chance
@@ -339,6 +366,13 @@ class _Game:
     last: FloatArray  # (2, gaps) the last turn, [on_pad][g]
     last_throws: FloatArray
     seats: int = 1
+    # With hot dice forced (None otherwise): E_G[on_pad][lead], the opponent's expected
+    # chance in the last turn after a forced chain from that lead (0 for a chain ending in
+    # a Yardkle; `_forced_chain`), with rho the chain's chance to bank and chain_error the
+    # truncation's bound.
+    chain: FloatArray | None = None
+    reach: float = 1.0
+    chain_error: float = 0.0
 
     def other(self, seat: int) -> int:
         """The opponent's seat."""
@@ -384,10 +418,60 @@ class _Game:
             out.append(((b, a, 0), (a, b, 1)))
         return out
 
+    def forced(self, a: int, b: int, seat: int = 0) -> tuple[FloatArray, float] | None:
+        """With hot dice forced, (hot[t], slope): from the cap on, the state after hot dice
+        is worth hot[t] + slope * Y, H(t) = rho + (1 - rho) Y - E_G(a + t - b)
+        (docs/solver.md, "Hot dice forced"), E = 0 where the thrower's goal gives no last
+        turn (seat 1 completing the round); None with hot dice optional."""
+        if self.chain is None:
+            return None
+        cap = self.cap(a, b, seat)
+        hot = np.zeros(cap + self.opt.max_step + 1)
+        hot[cap:] = self.reach
+        if self.last_turns and seat == 0:
+            lead = a - b + np.arange(cap, len(hot))
+            hot[cap:] -= self.chain[int(b > 0 or not self.entry_levels), lead]
+        return hot, 1.0 - self.reach
+
+
+def _forced_chain(
+    rules: YardkleRules, opt: _Options, top: int, w: FloatArray, last_turns: bool
+) -> tuple[FloatArray, float]:
+    """(E_G[on_pad][g] for leads g <= top, its bound tau = W(G)): with hot dice forced,
+    from the cap on a throw of all the dice keeps dice back when it can (the largest bank)
+    and else takes the best hot set-aside, so E(g) = sum over kept-back throws of P min_k
+    U(g + k) + sum over only-hot throws of P min_h E(g + h).  Swept down from G - 1 with
+    E = 0 from G on, G the first lead past `top` where the race W is at most CHAIN_TAIL;
+    0 <= E - E_G <= W(G) (docs/solver.md, "Hot dice forced").  With no last turns E = 0."""
+    d = rules.dice
+    if not last_turns:
+        return np.zeros((2, top + 1)), 0.0
+    race = w[:, d - 1]
+    small = np.nonzero(race[top + 1 :] <= CHAIN_TAIL)[0]
+    # Without such a lead in the race's levels, G stays past `top` and W at its last level
+    # bounds W(G) (W is nonincreasing).
+    size = top + 1 + int(small[0]) if len(small) else max(top + 1, len(race) - 1)
+    u = last_turn_chances(rules, size + opt.max_step)[0]
+    ends = np.append(opt.starts[1:], len(opt.steps))
+    kept = np.zeros((2, size))
+    hot_throws: list[tuple[float, IndexArray]] = []
+    for j in np.nonzero(opt.chance[:, d - 1] > 0)[0]:  # the throws of all the dice
+        steps, cols = opt.steps[opt.starts[j] : ends[j]], opt.cols[opt.starts[j] : ends[j]]
+        p = float(opt.chance[j, d - 1])
+        back = steps[cols < d - 1]
+        if len(back):
+            kept += p * np.minimum.reduce([u[:, k : k + size] for k in back.tolist()])
+        else:
+            hot_throws.append((p, steps))
+    chain = np.zeros((2, size + opt.max_step + 1))
+    for g in range(size - 1, -1, -1):
+        chain[:, g] = kept[:, g]
+        for p, steps in hot_throws:
+            chain[:, g] += p * chain[:, g + steps].min(axis=1)
+    return chain[:, : top + 1], float(race[min(size, len(race) - 1)])
+
 
 def _game(rules: YardkleRules) -> _Game:
-    if not rules.hot_dice_optional:
-        raise NotImplementedError("hot dice forced: the turn's cap is not proven here")
     opt = _options(rules)
     d = rules.dice
     k = open_levels(rules)
@@ -417,9 +501,19 @@ def _game(rules: YardkleRules) -> _Game:
             d_star[b] = int(below[0])
     gaps = int(max(d_star.max(), k)) + k + opt.max_step + 2
     last, last_throws = last_turn_chances(rules, gaps)
-    return _Game(
+    game = _Game(
         opt, d, k, e, _tie_value(rules), last_turns, lower, d_star, last, last_throws, seats
     )
+    if rules.hot_dice_optional:
+        return game
+    rho = hot_dice_forced(rules).reach
+    # Single 1s score, so a throw of two or more dice can keep some back: rho > 0, and a
+    # forced turn banks with a chance above 0 (one die with hot dice forced is refused).
+    assert rho > 0.0
+    # The largest lead a turn's rows from its cap read: cap + a - b + max_step at most.
+    top = max(k, k - 1 + e, int(d_star.max())) + opt.max_step
+    chain, error = _forced_chain(rules, opt, top, w, last_turns)
+    return dataclasses.replace(game, chain=chain, reach=rho, chain_error=error)
 
 
 def solve_duel(rules: YardkleRules) -> DuelTable:
@@ -434,7 +528,7 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
     def turn_for(side: Side, yardkle_value: float) -> Turn:
         a, b, seat = side
         bank, legal, cap = game.bank(a, b, values, seat)
-        return _solve_turn(opt, bank, legal, yardkle_value, cap)
+        return _solve_turn(opt, bank, legal, yardkle_value, cap, game.forced(a, b, seat))
 
     for s in range(2 * k - 2, -1, -1):
         for a in range(max(0, s - k + 1), s // 2 + 1):
@@ -471,7 +565,9 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
                 )
                 la = turn_for(side_a, min(top_a, 1.0 - y + first)).slope
                 lb = turn_for(side_b, min(top_b, 1.0 - x + first)).slope if not one else None
-                worst_error = max(worst_error, min(first, _error_bound(residual, la, lb)))
+                # The forced chain's truncation moves the pair at most as much (docs/solver.md).
+                bound = min(first, _error_bound(residual, la, lb)) + game.chain_error
+                worst_error = max(worst_error, bound)
                 worst_l = max(worst_l, la if lb is None else la * lb)
                 values[side_a[2], side_a[0], side_a[1]] = fa
                 values[side_b[2], side_b[0], side_b[1]] = fb

@@ -48,17 +48,27 @@ def _sweep_py(
     cap: int,
     throw: FloatArray,
     stop: FloatArray,
+    forced: bool,
+    hot: FloatArray,
+    hot_slope: float,
 ) -> float:
     """`duel._solve_turn` as loops: fills throw[:cap] and stop, returns the slope.
 
     stop is flat, (t, n, value or slope) in C order over rows t < cap + max_step + 1 and
     the D dice.  Throw class j has the options ends[j - 1] .. ends[j] - 1 (ends[-1] = 0),
     option o reaching stop at 2 * D * t + offsets[o]; its chance prob[j], its dice
-    throw_dice[j] + 1.  A tie between options takes the largest slope, as the reference."""
+    throw_dice[j] + 1.  A tie between options takes the largest slope, as the reference.
+    With hot dice `forced` the state after hot dice never banks, and from the cap on it is
+    worth hot[t] + hot_slope * yardkle_value (`duel._Game.forced`)."""
     d = yardkle.shape[0]
     for i in range((cap + max_step + 1) * d):
         stop[2 * i] = bank[i // d]
         stop[2 * i + 1] = 0.0
+    if forced:
+        for t in range(cap, cap + max_step + 1):
+            i = 2 * (d * t + d - 1)
+            stop[i] = hot[t] + hot_slope * yardkle_value
+            stop[i + 1] = hot_slope
     acc = np.zeros(d)
     acc_slope = np.zeros(d)
     for t in range(cap - 1, -1, -1):
@@ -85,7 +95,7 @@ def _sweep_py(
             value = acc[n] + yardkle[n] * yardkle_value
             throw[t, n] = value
             i = base + 2 * n
-            if legal[t] and bank[t] >= value:
+            if legal[t] and bank[t] >= value and not (forced and n == d - 1):
                 stop[i], stop[i + 1] = bank[t], 0.0
             else:
                 stop[i], stop[i + 1] = value, acc_slope[n] + yardkle[n]
@@ -159,9 +169,12 @@ class _Kernel:
         yardkle_value: float,
         cap: int,
         buffers: tuple[FloatArray, FloatArray],
+        forced: tuple[FloatArray, float] | None = None,
     ) -> tuple[float, float]:
-        """(throw[0, D - 1], its slope) of the turn; the buffers hold its tables after."""
+        """(throw[0, D - 1], its slope) of the turn; the buffers hold its tables after.
+        `forced`: with hot dice forced, `duel._Game.forced` of the pair."""
         throw, stop = buffers
+        hot, hot_slope = (_NO_HOT, 0.0) if forced is None else forced
         slope = _sweep()(
             self.offsets,
             self.ends,
@@ -175,8 +188,14 @@ class _Kernel:
             cap,
             throw,
             stop,
+            forced is not None,
+            hot,
+            hot_slope,
         )
         return float(throw[0, -1]), float(slope)
+
+
+_NO_HOT = np.zeros(1)  # the sweep's `hot` with hot dice optional (never read)
 
 
 _Buffers = tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
@@ -213,7 +232,8 @@ class CompactDuel(DuelLookup):
         bank, legal, cap = self.game.bank(a, b, self.seat_values, seat)
         throw, stop = self.kernel.buffers(cap)
         yardkle_value = float(self.yardkle_values[seat, a, b])
-        _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop))
+        forced = self.game.forced(a, b, seat)
+        _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop), forced)
         stop_values = stop.reshape(len(throw), self.kernel.dice, 2)[:, :, 0]
         return Turn(throw[:cap], stop_values, slope, cap)
 
@@ -240,12 +260,13 @@ class _Solve:
         one = state_a == state_b
         bank_a, legal_a, cap_a = game.bank(a, b, self.values, seat_a)
         bank_b, legal_b, cap_b = game.bank(b, a, self.values, seat_b)
+        forced_a, forced_b = game.forced(a, b, seat_a), game.forced(b, a, seat_b)
 
         def side_a(yardkle_value: float) -> tuple[float, float]:
-            return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0])
+            return kernel.run(bank_a, legal_a, yardkle_value, cap_a, buffers[0], forced_a)
 
         def side_b(yardkle_value: float) -> tuple[float, float]:
-            return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1])
+            return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1], forced_b)
 
         x, y = 0.5, 0.5
         for _ in range(MAX_NEWTON):
@@ -272,7 +293,8 @@ class _Solve:
         self.yardkle_values[seat_a, a, b] = ya
         self.yardkle_values[seat_b, b, a] = yb if not one else ya
         assert (cap_a, cap_b) == (self.caps[seat_a, a, b], self.caps[seat_b, b, a])
-        return min(first, _error_bound(residual, la, lb)), la if lb is None else la * lb
+        bound = min(first, _error_bound(residual, la, lb)) + game.chain_error
+        return bound, la if lb is None else la * lb
 
     def pairs(self, pairs: list[tuple[Side, Side]], buffers: _Buffers) -> list[tuple[float, float]]:
         return [self.pair(side_a, side_b, buffers) for side_a, side_b in pairs]

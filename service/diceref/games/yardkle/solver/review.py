@@ -90,6 +90,8 @@ def _win_chances(
     after = kept.turn_points // rules.unit
     if banked:
         return best, float(duel.bank[after])
+    if kept.hot_dice and not rules.hot_dice_optional:  # forced on: the turn holds the throw
+        return best, float(duel.turn.stop[after, kept.dice_left - 1])
     if after >= duel.turn.cap:
         return None
     return best, float(duel.turn.throw[after, kept.dice_left - 1])
