@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -336,6 +337,65 @@ def _error_bound(residual: float, la: float, lb: float | None) -> float:
     return residual * (1.0 + max(la, la if lb is None else lb)) / (1.0 - factor)
 
 
+# A side of a pair: its turn's value at the start and its slope, at a Yardkle value.
+TurnValue = Callable[[float], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class PairSolution:
+    """One pair's fixed point: the two values, the Yardkle values the accepted turns were
+    solved at, the proven distance to the true values, and the stage-two L."""
+
+    x: float
+    y: float
+    yardkle_a: float
+    yardkle_b: float
+    bound: float
+    contraction: float
+
+
+def solve_pair(
+    side_a: TurnValue,
+    side_b: TurnValue | None,
+    low_a: float,
+    low_b: float,
+    chain_error: float,
+    name: str,
+) -> PairSolution:
+    """x = F_a(1 - y), y = F_b(1 - x) by Newton steps from 1/2, accepted on the residual, and
+    its proven bound in two stages (docs/solver.md, "The bound actually used"); `side_b`
+    None for one equation, x = F_a(1 - x).  `low_a` bounds the value of side a's opponent
+    from below (it caps a's Yardkle value), `low_b` b's.  The reference and the compiled
+    solve both run this, with their own turns."""
+    one = side_b is None
+    x, y = 0.5, 0.5
+    for _ in range(MAX_NEWTON):
+        ya, yb = 1.0 - y, 1.0 - x
+        fa, sa = side_a(ya)
+        fb, sb = (fa, sa) if side_b is None else side_b(yb)
+        if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
+            break
+        if one:  # x = F(1 - x): Newton on the linearisation
+            x = y = (fa + sa * x) / (1.0 + sa)
+            continue
+        nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
+        y = fb - sb * (nx - x)
+        x = nx
+    else:
+        raise RuntimeError(f"pair {name} did not converge")
+    # The proven error: a first bound from each turn's slope past the top of its domain (a
+    # subgradient there bounds every slope below, F being convex), then the slopes just
+    # past the solution, which that first bound places.
+    residual = max(abs(fa - x), abs(fb - y))
+    top_a, top_b = max(1.0 - low_a / 2, 1.0 - y), max(1.0 - low_b / 2, 1.0 - x)
+    first = _error_bound(residual, side_a(top_a)[1], None if side_b is None else side_b(top_b)[1])
+    la = side_a(min(top_a, 1.0 - y + first))[1]
+    lb = None if side_b is None else side_b(min(top_b, 1.0 - x + first))[1]
+    # The forced chain's truncation moves the pair at most as much (docs/solver.md).
+    bound = min(first, _error_bound(residual, la, lb)) + chain_error
+    return PairSolution(fa, fb, ya, ya if one else yb, bound, la if lb is None else la * lb)
+
+
 def _race_to_goal(rules: YardkleRules, levels: int, entry: int) -> FloatArray:
     """[b]: chance that a player with b units makes the goal in one turn (the race)."""
     d = rules.dice
@@ -530,48 +590,29 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
         bank, legal, cap = game.bank(a, b, values, seat)
         return _solve_turn(opt, bank, legal, yardkle_value, cap, game.forced(a, b, seat))
 
+    def turn_value(side: Side, yardkle_value: float) -> tuple[float, float]:
+        turn = turn_for(side, yardkle_value)
+        return float(turn.throw[0, d - 1]), turn.slope
+
     for s in range(2 * k - 2, -1, -1):
         for a in range(max(0, s - k + 1), s // 2 + 1):
             for side_a, side_b in game.systems(a, s - a):
                 one = side_a == side_b  # x = F(1 - x), one equation
-                x, y = 0.5, 0.5
-                for _ in range(MAX_NEWTON):
-                    ta = turn_for(side_a, 1.0 - y)
-                    tb = turn_for(side_b, 1.0 - x) if not one else ta
-                    fa, sa = float(ta.throw[0, d - 1]), ta.slope
-                    fb, sb = float(tb.throw[0, d - 1]), tb.slope
-                    if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
-                        break
-                    if one:  # Newton on the linearisation
-                        x = y = (fa + sa * x) / (1.0 + sa)
-                        continue
-                    nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
-                    y = fb - sb * (nx - x)
-                    x = nx
-                else:
-                    raise RuntimeError(f"pair {side_a}, {side_b} did not converge")
-                # The proven error: a first bound from each turn's slope past the top of its
-                # domain (a subgradient there bounds every slope below, F being convex),
-                # then the slopes just past the solution, which that first bound places.
-                # A side's domain is bounded by the lower bound on its opponent's value.
-                residual = max(abs(fa - x), abs(fb - y))
-                low_a = lower[side_b[2], side_a[1]]  # the opponent's seat and total
-                low_b = lower[side_a[2], side_b[1]]
-                top_a, top_b = max(1.0 - low_a / 2, 1.0 - y), max(1.0 - low_b / 2, 1.0 - x)
-                first = _error_bound(
-                    residual,
-                    turn_for(side_a, top_a).slope,
-                    turn_for(side_b, top_b).slope if not one else None,
+                pair = solve_pair(
+                    partial(turn_value, side_a),
+                    None if one else partial(turn_value, side_b),
+                    lower[side_b[2], side_a[1]],  # the opponent's seat and total
+                    lower[side_a[2], side_b[1]],
+                    game.chain_error,
+                    f"{side_a}, {side_b}",
                 )
-                la = turn_for(side_a, min(top_a, 1.0 - y + first)).slope
-                lb = turn_for(side_b, min(top_b, 1.0 - x + first)).slope if not one else None
-                # The forced chain's truncation moves the pair at most as much (docs/solver.md).
-                bound = min(first, _error_bound(residual, la, lb)) + game.chain_error
-                worst_error = max(worst_error, bound)
-                worst_l = max(worst_l, la if lb is None else la * lb)
-                values[side_a[2], side_a[0], side_a[1]] = fa
-                values[side_b[2], side_b[0], side_b[1]] = fb
-                turns[side_a], turns[side_b] = ta, tb
+                worst_error = max(worst_error, pair.bound)
+                worst_l = max(worst_l, pair.contraction)
+                values[side_a[2], side_a[0], side_a[1]] = pair.x
+                values[side_b[2], side_b[0], side_b[1]] = pair.y
+                # each side's turn at its accepted Yardkle value (the same numbers again)
+                turns[side_a] = turn_for(side_a, pair.yardkle_a)
+                turns[side_b] = turns[side_a] if one else turn_for(side_b, pair.yardkle_b)
     return DuelTable(
         rules=rules,
         levels=k,

@@ -23,15 +23,13 @@ import numpy as np
 from diceref.core.arrays import FloatArray, IndexArray
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.duel import (
-    MAX_NEWTON,
-    RESIDUAL,
     DuelLookup,
     Side,
     Turn,
-    _error_bound,
     _Game,
     _game,
     _Options,
+    solve_pair,
 )
 
 
@@ -268,33 +266,15 @@ class _Solve:
         def side_b(yardkle_value: float) -> tuple[float, float]:
             return kernel.run(bank_b, legal_b, yardkle_value, cap_b, buffers[1], forced_b)
 
-        x, y = 0.5, 0.5
-        for _ in range(MAX_NEWTON):
-            ya, yb = 1.0 - y, 1.0 - x
-            fa, sa = side_a(ya)
-            fb, sb = side_b(yb) if not one else (fa, sa)
-            if max(abs(fa - x), abs(fb - y)) <= RESIDUAL:
-                break
-            if one:  # x = F(1 - x): Newton on the linearisation
-                x = y = (fa + sa * x) / (1.0 + sa)
-                continue
-            nx = (fa - sa * (fb - y) - sa * sb * x) / (1.0 - sa * sb)
-            y = fb - sb * (nx - x)
-            x = nx
-        else:
-            raise RuntimeError(f"pair {state_a}, {state_b} did not converge")
-        residual = max(abs(fa - x), abs(fb - y))
         low_a, low_b = lower[seat_b, b], lower[seat_a, a]  # the opponent's seat and total
-        top_a, top_b = max(1.0 - low_a / 2, 1.0 - y), max(1.0 - low_b / 2, 1.0 - x)
-        first = _error_bound(residual, side_a(top_a)[1], side_b(top_b)[1] if not one else None)
-        la = side_a(min(top_a, 1.0 - y + first))[1]
-        lb = side_b(min(top_b, 1.0 - x + first))[1] if not one else None
-        self.values[seat_a, a, b], self.values[seat_b, b, a] = fa, fb
-        self.yardkle_values[seat_a, a, b] = ya
-        self.yardkle_values[seat_b, b, a] = yb if not one else ya
+        pair = solve_pair(
+            side_a, None if one else side_b, low_a, low_b, game.chain_error, f"{state_a}, {state_b}"
+        )
+        self.values[seat_a, a, b], self.values[seat_b, b, a] = pair.x, pair.y
+        self.yardkle_values[seat_a, a, b] = pair.yardkle_a
+        self.yardkle_values[seat_b, b, a] = pair.yardkle_b
         assert (cap_a, cap_b) == (self.caps[seat_a, a, b], self.caps[seat_b, b, a])
-        bound = min(first, _error_bound(residual, la, lb)) + game.chain_error
-        return bound, la if lb is None else la * lb
+        return pair.bound, pair.contraction
 
     def pairs(self, pairs: list[tuple[Side, Side]], buffers: _Buffers) -> list[tuple[float, float]]:
         return [self.pair(side_a, side_b, buffers) for side_a, side_b in pairs]
