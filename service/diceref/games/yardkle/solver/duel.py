@@ -3,14 +3,12 @@
 A reference solver for small games, following docs/solver.md, "Two-player Yardkle: the
 chance to win", step by step rather than fast.  V[a, b] (banked totals in units) is the
 thrower's chance to win.  Banking moves (a, b) to (b, a + t), a Yardkle to (b, a): pairs
-are solved by decreasing a + b, each unordered pair a two-unknown fixed point solved by
-Newton steps and accepted on its residual, with its proven distance kept.  Within a turn
-t only grows (one sweep down from a proven cap, `_turn_cap`); the last turn after a goal
-is a race with a tie (`last_turn_chances`).  Under `last_turns: complete_the_round` the
-state adds the thrower's seat (0: he started the round, 1: the other), and each pair is
-V(a, b, 0) with V(b, a, 1) (`_Game.systems`).  With hot dice forced the state after hot dice
-never banks, and from the cap on its value is a closed form less one truncated row per pad
-flag (`_forced_chain`).
+by decreasing a + b, each a two-unknown fixed point (`solve_pair`: Newton steps accepted on
+the residual, with the proven distance).  Within a turn t only grows (one sweep down from a
+proven cap, `_Game.cap`); the last turn after a goal is a race with a tie
+(`last_turn_chances`).  Under `complete_the_round` the state adds the thrower's seat
+(`_Game.systems`); with hot dice forced the state after hot dice never banks, and from the
+cap on is a closed form less one truncated row per pad flag (`_forced_chain`).
 """
 
 from __future__ import annotations
