@@ -158,11 +158,10 @@ DUEL_SOLVER_VERSION = "2"  # bump whenever a duel table solved before would diff
 MAX_DUEL_LEVELS = 240
 """The most levels to the goal (K, the totals 0 .. K - 1 units that have not reached it) a
 two-player table is solved for.  Its solve grows about as K^3 (K^2 pairs, each turn's cap
-about K deep): 5 to 8 minutes for the default's 200 on two shared cores, so the bound's 240
-(the target 12,000 at the unit 50) takes some 9 to 14; its table, 3 K^2 float64 numbers and
-the last turn, stays under 1.5 MB."""
+about K deep): 3 to 5 minutes for the default's 200 on two shared cores, so the bound's 240
+(the target 12,000 at the unit 50) takes some 6 to 9; its table, 3 S K^2 float64 numbers
+(S seats) and the last turn, stays under 3 MB."""
 
-# The duel solve covers these readings only (`solver/duel.py`).
 # Readings the duel solve does not cover, with the values it does: none today (hot dice
 # forced and every `last_turns` reading are solved), kept for the check below.
 DUEL_READINGS: dict[str, tuple[object, ...]] = {}
