@@ -27,7 +27,8 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total, validate_scorecard
 from diceref.games.scorecard.rules.turn import card_state
 from diceref.games.scorecard.solver.advice import advise, expected_final_score
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.bands import Bands, BandTable
+from diceref.games.scorecard.solver.packed import PackedBands, pack, unpack
 from diceref.games.scorecard.solver.request_turn import RequestTurn
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
@@ -362,13 +363,23 @@ class SubGame:
         """target.py's numpy solve of the win table (the kernel's reference)."""
         return solve_win(self.ruleset, within=self.mask)
 
+    @cached_property
+    def dist_stored(self) -> PackedBands:
+        """The kernel's distribution table as the service stores and reads it."""
+        return unpack(pack(self.dist_fast))
+
     def final(
-        self, dice: Dice | None = None, throws_left: int = 0, fast: bool = False
+        self,
+        dice: Dice | None = None,
+        throws_left: int = 0,
+        fast: bool = False,
+        stored: bool = False,
     ) -> FinalDistribution:
+        table: Bands = self.dist_stored if stored else self.dist_fast if fast else self.dist
         return final_distribution(
             self.ruleset,
             self.values,
-            self.dist_fast if fast else self.dist,
+            table,
             self.mask,
             self.sub,
             self.flag,
@@ -433,7 +444,7 @@ def some_needs(game: SubGame, count: int) -> list[int]:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_win_table_equals_the_brute_force(case: Case, sub_game: Callable[[Case], SubGame]) -> None:
     game = sub_game(case)
-    stored = BandTable.from_array(game.win_fast.to_array())  # float32, as served
+    stored = unpack(pack(game.win_fast))  # packed, as served
     lo, hi = game.brute.bounds(game.state)
     for need in range(lo - 3, hi + 4):
         want = game.brute.win(game.state, need)
@@ -511,6 +522,12 @@ def test_final_distribution_equals_the_brute_force(
         assert_same_distribution(as_dict(dist), want, where)
         assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-7), where
         assert np.all(dist.probabilities >= 0.0), where
+        # as served: each probability on its grid of 2**-24, their sum 1 to the float's bit
+        stored = as_dict(game.final(dice, left, stored=True))
+        worst = max(abs(stored.get(t, 0.0) - want.get(t, 0.0)) for t in set(stored) | set(want))
+        assert worst <= 2.0**-24 + 1e-10, (where, worst)
+        assert sum(stored.values()) == pytest.approx(1.0, abs=1e-12), where
+        assert min(stored.values()) >= 0.0, where
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -530,6 +547,10 @@ def test_distribution_mean_is_the_value_table(
                 o.expected_total for o in advise(ruleset, game.values, game.card, dice, left)
             )
         assert game.final(dice, left).mean == pytest.approx(mean, abs=1e-7), where
+        # as served: the stored moments, not the rounded probabilities, give mean and sd
+        stored, exact = game.final(dice, left, stored=True), game.final(dice, left, fast=True)
+        assert stored.mean == pytest.approx(mean, abs=1e-7), where
+        assert stored.sd == pytest.approx(exact.sd, abs=1e-9), where
 
 
 def play_for_target(game: SubGame, target: int, games: int, seed: int) -> int:

@@ -19,7 +19,7 @@ from diceref.core.arrays import FloatArray
 from diceref.core.cache import PerRuleset
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.bands import Float32Array
 from diceref.games.scorecard.solver.engine import (
     SOLVER_VERSION,
     solve,
@@ -28,6 +28,7 @@ from diceref.games.scorecard.solver.engine import (
     solve_win,
     solve_with_max,
 )
+from diceref.games.scorecard.solver.packed import PackedBands, pack, unpack
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import TARGET_VERSION
 from diceref.tables.spec import Progress, TableSpec
@@ -96,8 +97,9 @@ def _empty_card(ruleset: Ruleset, table: FloatArray) -> FloatArray:
     return best
 
 
-# The play-to-win tables: one flat float32 array each (`BandTable.to_array`), whose length
-# only the solve tells; each loads apart from the ruleset's value and max tables.
+# The play-to-win tables: one flat float32 array each, the cells of `packed.pack`'s form,
+# whose length only the solve tells; each loads apart from the ruleset's value and max
+# tables, and its decoder is compiled (or read from numba's cache) before it is served.
 TARGET_SOLVER_VERSION = f"{SOLVER_VERSION}.{TARGET_VERSION}"
 
 
@@ -124,7 +126,8 @@ def _target_spec(ruleset: Ruleset, kind: str, solve_bands: partial[Float32Array]
             solve_bands,
             dtype="<f4",
             group=kind,
-            in_redis=False,  # up to a GB (Yahtzee's), above what a Redis string holds
+            in_redis=False,  # Yahtzee's are 250 MB each: docs/tables.md, "Play to win"
+            warm=_warm_bands,
         ),
     )
 
@@ -134,15 +137,19 @@ def target_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:
     return (distribution_spec(ruleset), win_spec(ruleset))
 
 
-def band_table(table: FloatArray) -> BandTable:
-    """A loaded win or distribution table as the `BandTable` it stores (views of it)."""
+def band_table(table: FloatArray) -> PackedBands:
+    """A loaded win or distribution table as the `PackedBands` it stores (views of it)."""
     if table.dtype != np.float32:
         raise TypeError(f"a band table is stored as float32, not {table.dtype}")
-    return BandTable.from_array(cast(Float32Array, table))
+    return unpack(cast(Float32Array, table))
+
+
+def _warm_bands(table: FloatArray) -> None:
+    band_table(table).warm()
 
 
 def _win(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
-    return solve_win(ruleset, progress).to_array()
+    return pack(solve_win(ruleset, progress))
 
 
 def _distribution(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
@@ -156,7 +163,7 @@ def _distribution(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
         return lambda done, total: report(start + width * done // max(total, 1), 1000)
 
     values = solve(ruleset, part(0, 100))
-    return solve_distribution(ruleset, values, part(100, 900)).to_array()
+    return pack(solve_distribution(ruleset, values, part(100, 900)))
 
 
 def ruleset_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:

@@ -45,7 +45,6 @@ from diceref.games.scorecard.rules.scorecard import (
 )
 from diceref.games.scorecard.rules.sheets import Entry, Sheet, check_sheet, rank
 from diceref.games.scorecard.solver.advice import (
-    CardState,
     Target,
     advise,
     by_chance,
@@ -163,23 +162,6 @@ def holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsResponse:  # t
 QUANTILES = (1, 5, 25, 50, 75, 95, 99)  # the percentiles answered, p1 to p99
 
 
-def _expected_total(
-    ruleset: Ruleset,
-    values: FloatArray,
-    card: Scorecard,
-    state: CardState,
-    total: int,
-    dice: list[int] | None,
-    throws_left: int,
-) -> float:
-    """The final total's expectation under expected-points play: the value table's at the
-    start of a turn, the best option's with dice."""
-    if dice is None:
-        index = state_space(ruleset).index_one(state.mask, state.sub, state.flag)
-        return total + float(values[index])
-    return max(o.expected_total for o in advise(ruleset, values, card, dice, throws_left))
-
-
 @operation(
     "/distributions",
     summary="Forecast the final total",
@@ -241,21 +223,18 @@ def distributions(data: JSONBody[DistributionRequest], request: Request) -> Dist
             )  # fmt: skip
         except TooManyTurns as exc:
             raise RuleViolation("play", str(exc), "target_too_early") from exc
-        mean = final.mean
     else:
+        # mean and sd from the table's exact moments (its stored probabilities are rounded)
         final = final_distribution(
             ruleset, values, dist, state.mask, state.sub, state.flag, total, dice, throws_left
         )
-        # expected-points play's mean is the value table's (exact: the stored bands are
-        # float32, whose rounding moves the mean of their sum by a few 1e-7)
-        mean = _expected_total(ruleset, values, card, state, total, data.dice, throws_left)
     percentiles = {f"p{q}": final.quantile(q / 100) for q in QUANTILES}
     totals = final.totals.tolist()
     return DistributionResponse(
         game=ruleset.id,
         total=total,
         play=play,
-        mean=mean,
+        mean=final.mean,
         sd=final.sd,
         min=totals[0],
         max=totals[-1],

@@ -19,7 +19,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
 from diceref.games.scorecard.rules.turn import card_state as turn_card_state
 from diceref.games.scorecard.rules.turn import turn_model
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.bands import Bands
 from diceref.games.scorecard.solver.request_turn import RequestTurn, request_turn
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import win_turn
@@ -83,10 +83,9 @@ def _turn(ruleset: Ruleset, values: FloatArray, state: CardState) -> RequestTurn
 _WIN_TURNS: PerRuleset[tuple[str, int, CardState, int], RequestTurn] = PerRuleset(TURN_CACHE_SIZE)
 
 
-def _win_turn(ruleset: Ruleset, win: BandTable, state: CardState, need: int) -> RequestTurn:
+def _win_turn(ruleset: Ruleset, win: Bands, state: CardState, need: int) -> RequestTurn:
     """A turn's keeps' chances to reach `need` more points, cached as `_turn` is."""
-    table = win.values if win.values.base is None else win.values.base
-    key = (ruleset.rules_hash, id(table), state, need)
+    key = (ruleset.rules_hash, win.identity, state, need)
     return _WIN_TURNS.get(
         key, lambda: win_turn(ruleset, win, state.mask, state.sub, state.flag, need)
     )
@@ -97,7 +96,7 @@ class Target:
     """Play to win: the total to reach and the ruleset's win table."""
 
     total: int
-    win: BandTable
+    win: Bands
 
 
 def advise(

@@ -4,14 +4,15 @@ The play-to-win tables hold, for every state, a probability for each number of p
 still to come: the chance to reach n points (a win table) or to score exactly k (a
 distribution table).  Outside a narrow band per state the value is known without storing it
 (1 below the band of a win table, 0 above it; 0 outside a distribution's band), so a state
-stores only its band.  The stored form is one flat float32 array, read as views (a
-memory-mapped file is shared by the workers, nothing is copied); docs/solver.md, "Play to
-win", says why float32 is exact enough and how wide the bands are.
+keeps only its band.  A `BandTable` is a table being solved, in float64; the stored form is
+`packed.PackedBands`, and both are read through `Bands`.  docs/solver.md, "Play to win",
+says how wide the bands are.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -19,13 +20,23 @@ import numpy.typing as npt
 from diceref.core.arrays import FloatArray, IntArray
 
 Float32Array = npt.NDArray[np.float32]
-FORMAT = 1.0  # the stored layout's version (cell 0)
-HEADER = 8  # cells: format, below, size (two halves), values (two halves), two spare
-SPLIT = 1 << 24  # float32 holds integers below 2**24 exactly: larger ones take two cells
 
 
-def _split(values: IntArray) -> tuple[IntArray, IntArray]:
-    return values // SPLIT, values % SPLIT
+class Bands(Protocol):
+    """What the play-to-win lookups read of a table, solved or stored."""
+
+    @property
+    def lo(self) -> npt.NDArray[np.integer]: ...
+    @property
+    def hi(self) -> npt.NDArray[np.integer]: ...
+    @property
+    def below(self) -> float: ...
+    @property
+    def identity(self) -> int: ...
+    def at(self, index: int, n: int) -> float: ...
+    def row(self, index: int, first: int, stop: int) -> FloatArray: ...
+    def lookup(self, index: IntArray, n: IntArray) -> FloatArray: ...
+    def mean_and_second(self, index: IntArray) -> tuple[FloatArray, FloatArray]: ...
 
 
 @dataclass(frozen=True)
@@ -33,11 +44,10 @@ class BandTable:
     """f(index, n): `below` for n < lo[index], 0 for n >= hi[index], else
     values[start[index] + n - lo[index]].  A state without a band has lo == hi."""
 
-    lo: IntArray | Float32Array  # float32 views of a stored table (exact integers)
-    hi: IntArray | Float32Array
-    start_hi: IntArray | Float32Array  # start = start_hi * 2**24 + start_lo
-    start_lo: IntArray | Float32Array
-    values: FloatArray | Float32Array
+    lo: IntArray
+    hi: IntArray
+    start: IntArray
+    values: FloatArray
     below: float
 
     @classmethod
@@ -45,19 +55,20 @@ class BandTable:
         cls, lo: IntArray, hi: IntArray, start: IntArray, values: FloatArray, below: float
     ) -> BandTable:
         """A table being built (int64 bounds, float64 values)."""
-        return cls(lo, hi, np.zeros_like(start), start, values, below)
-
-    def start(self, index: int) -> int:
-        return int(self.start_hi[index]) * SPLIT + int(self.start_lo[index])
+        return cls(lo, hi, start, values, below)
 
     def starts(self, index: IntArray) -> IntArray:
-        hi = self.start_hi[index].astype(np.int64)
-        out: IntArray = hi * SPLIT + self.start_lo[index].astype(np.int64)
+        out: IntArray = self.start[index]
         return out
 
     @property
     def size(self) -> int:
         return len(self.lo)
+
+    @property
+    def identity(self) -> int:
+        """Which table this is, for caches keyed by table."""
+        return id(self.values)
 
     def at(self, index: int, n: int) -> float:
         lo = int(self.lo[index])
@@ -65,7 +76,7 @@ class BandTable:
             return self.below
         if n >= int(self.hi[index]):
             return 0.0
-        return float(self.values[self.start(index) + n - lo])
+        return float(self.values[int(self.start[index]) + n - lo])
 
     def row(self, index: int, first: int, stop: int) -> FloatArray:
         """f(index, n) for n in [first, stop), as float64."""
@@ -74,7 +85,7 @@ class BandTable:
         out[: max(0, min(lo, stop) - first)] = self.below
         a, b = max(lo, first), min(hi, stop)
         if b > a:
-            s = self.start(index) + a - lo
+            s = int(self.start[index]) + a - lo
             out[a - first : b - first] = self.values[s : s + b - a]
         return out
 
@@ -87,31 +98,12 @@ class BandTable:
         out: FloatArray = np.where(inside, got, np.where(n < lo, self.below, 0.0))
         return out
 
-    def to_array(self) -> Float32Array:
-        """The stored form: a header, then lo, hi and start (two cells each, as halves of
-        2**24) per state, then the values."""
-        size, n_values = len(self.lo), len(self.values)
-        header = np.zeros(HEADER, dtype=np.float64)
-        header[:6] = (FORMAT, self.below, size // SPLIT, size % SPLIT, *divmod(n_values, SPLIT))
-        start_hi, start_lo = _split(self.starts(np.arange(size)))
-        parts = [header, self.lo, self.hi, start_hi, start_lo, self.values]
-        return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts])
-
-    @classmethod
-    def from_array(cls, array: Float32Array) -> BandTable:
-        """The table over a stored array, as views of it (nothing is copied: a memory-mapped
-        file stays shared)."""
-        if len(array) < HEADER or float(array[0]) != FORMAT:
-            raise ValueError("not a band table of this format")
-        size = int(array[2]) * SPLIT + int(array[3])
-        n_values = int(array[4]) * SPLIT + int(array[5])
-        at = HEADER
-        fields = []
-        for _ in range(4):
-            fields.append(array[at : at + size])
-            at += size
-        lo, hi, start_hi, start_lo = fields
-        values = array[at : at + n_values]
-        if len(values) != n_values or at + n_values != len(array):
-            raise ValueError("a band table of the wrong length")
-        return cls(lo, hi, start_hi, start_lo, values, float(array[1]))
+    def mean_and_second(self, index: IntArray) -> tuple[FloatArray, FloatArray]:
+        """A distribution's E[R] and E[R**2] at the states `index` (R: the points to come)."""
+        first, second = np.zeros(len(index)), np.zeros(len(index))
+        for j, i in enumerate(np.asarray(index).tolist()):
+            lo, hi = int(self.lo[i]), int(self.hi[i])
+            points = np.arange(lo, hi, dtype=np.float64)
+            band = self.row(i, lo, hi)
+            first[j], second[j] = band @ points, band @ (points * points)
+        return first, second

@@ -24,7 +24,7 @@ from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS, throw_index
 from diceref.games.scorecard.rules.points import points_table
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.bands import Bands, BandTable
 from diceref.games.scorecard.solver.request_turn import (
     MAX_PLANS,
     RequestPlan,
@@ -37,7 +37,7 @@ from diceref.games.scorecard.solver.statespace import StateSpace, popcount, stat
 
 # Bump whenever a win or distribution table solved before would differ (a table's key
 # carries it beside the value solver's version).
-TARGET_VERSION = "1"
+TARGET_VERSION = "2"
 NEG = -np.inf
 # A win probability within EPS of 1 (or of 0) at the edge of a state's band is stored as 1
 # (or 0); a distribution's probabilities below EPS at its ends are dropped.  Each turn adds
@@ -177,7 +177,7 @@ def multiplied(ruleset: Ruleset) -> bool:
 # Win probabilities
 
 
-def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
+def stand_win(win: Bands, cand: Candidates, needs: IntArray) -> FloatArray:
     """(252, len(needs)): the best chance to reach each need when the turn ends on each
     throw (the need is counted before the placement's points)."""
     legal = cand.legal()
@@ -203,7 +203,7 @@ def stand_win(win: BandTable, cand: Candidates, needs: IntArray) -> FloatArray:
     return out
 
 
-def _five_rows(win: BandTable, cand: Candidates, needs: IntArray, out: FloatArray) -> None:
+def _five_rows(win: Bands, cand: Candidates, needs: IntArray, out: FloatArray) -> None:
     """The five-of-a-kind throws the Joker or the extra bonus overrides (`Candidates`)."""
     for t, tiers in cand.fives.items():
         out[t] = NEG
@@ -238,7 +238,7 @@ def turn_start(
 
 
 def win_turn(
-    ruleset: Ruleset, win: BandTable, mask: int, sub: int, flag: int, need: int
+    ruleset: Ruleset, win: Bands, mask: int, sub: int, flag: int, need: int
 ) -> RequestTurn:
     """One turn for a request under target play: `keeps_with(throws_left)` gives each keep's
     chance to reach `need` more points (KEEPS order), as `RequestTurn` does for points."""
@@ -247,7 +247,7 @@ def win_turn(
     return RequestTurn(ruleset.throws_per_turn - 1, later)
 
 
-def _band_bounds(win: BandTable, cands: list[Candidates]) -> tuple[int, int]:
+def _band_bounds(win: Bands, cands: list[Candidates]) -> tuple[int, int]:
     """Needs below `lo` are reached for sure and from `hi` never, whatever the throws: every
     candidate's next state is sure (or hopeless) there."""
     lo, hi = None, None
@@ -370,7 +370,7 @@ TIE_WIN = 1e-12  # win probabilities closer than this are tied (target play, tie
 
 
 def _choice(
-    values: FloatArray, cand: Candidates, win: BandTable | None, need: int
+    values: FloatArray, cand: Candidates, win: Bands | None, need: int
 ) -> tuple[FloatArray, FloatArray, IntArray, IntArray]:
     """The placement for every throw: expected-points play's (`win` None), or target play's
     (the best chance to reach `need` first, ties by expected total).  Returns each throw's
@@ -394,7 +394,7 @@ def _choice(
 def choose_fives(
     values: FloatArray,
     fives: dict[int, list[list[tuple[int, float]]]],
-    win: BandTable | None,
+    win: Bands | None,
     need: int,
     top: FloatArray,
     best: FloatArray,
@@ -435,7 +435,7 @@ def turn_ends(
     flag: int,
     mass: FloatArray,
     throws_left: int,
-    win: BandTable | None = None,
+    win: Bands | None = None,
     need: int = 0,
     cands: list[Candidates] | None = None,
 ) -> TurnEnds:
@@ -502,7 +502,7 @@ def turn_ends(
     )
 
 
-def mix(dist: BandTable, ends: TurnEnds) -> tuple[int, FloatArray]:
+def mix(dist: Bands, ends: TurnEnds) -> tuple[int, FloatArray]:
     """The distribution of the points still to come after the turn's ends: the next
     states' distributions shifted by the points and weighted by their chance."""
     lo = int((dist.lo[ends.succ] + ends.shift).min())
@@ -530,10 +530,13 @@ def solve_distribution(
 
 @dataclass(frozen=True)
 class FinalDistribution:
-    """P(final total = first + i) = probabilities[i]."""
+    """P(final total = first + i) = probabilities[i].  `moments`: the exact mean and
+    variance where the table gives them (the probabilities are each within 6e-8, so their
+    own mean is within the band's width times that)."""
 
     first: int
     probabilities: FloatArray
+    moments: tuple[float, float] | None = None
 
     @property
     def totals(self) -> IntArray:
@@ -541,10 +544,14 @@ class FinalDistribution:
 
     @property
     def mean(self) -> float:
+        if self.moments is not None:
+            return self.moments[0]
         return float(self.probabilities @ self.totals)
 
     @property
     def sd(self) -> float:
+        if self.moments is not None:
+            return float(np.sqrt(max(0.0, self.moments[1])))
         d = self.totals - self.mean
         return float(np.sqrt(max(0.0, float(self.probabilities @ (d * d)))))
 
@@ -561,7 +568,7 @@ class FinalDistribution:
 def final_distribution(
     ruleset: Ruleset,
     values: FloatArray,
-    dist: BandTable,
+    dist: Bands,
     mask: int,
     sub: int,
     flag: int,
@@ -575,12 +582,25 @@ def final_distribution(
     if dice is None:
         i = space.index_one(mask, sub, flag)
         lo, hi = int(dist.lo[i]), int(dist.hi[i])
-        return FinalDistribution(total + lo, dist.row(i, lo, hi))
+        ends = TurnEnds(np.array([i]), np.zeros(1, dtype=np.int64), np.ones(1))
+        lo, band = _trim(dist.row(i, lo, hi), lo, 0.0)  # a stored band's ends may read 0
+        return FinalDistribution(total + lo, band, _moments(dist, ends, total))
     mass = np.zeros(N_THROWS)
     mass[throw_index(dice)] = 1.0
-    lo, band = mix(dist, turn_ends(ruleset, values, mask, sub, flag, mass, throws_left))
+    ends = turn_ends(ruleset, values, mask, sub, flag, mass, throws_left)
+    lo, band = mix(dist, ends)
     lo, band = _trim(band, lo, 0.0)
-    return FinalDistribution(total + lo, band)
+    return FinalDistribution(total + lo, band, _moments(dist, ends, total))
+
+
+def _moments(dist: Bands, ends: TurnEnds, total: int) -> tuple[float, float]:
+    """The final total's exact mean and variance after the turn's ends, from the next
+    states' moments: E[q + R] and E[(q + R)**2] for each end's points q."""
+    first, second = dist.mean_and_second(ends.succ)
+    q = ends.shift.astype(np.float64)
+    mean = float(ends.probability @ (q + first))
+    square = float(ends.probability @ (q * q + 2 * q * first + second))
+    return total + mean, square - mean * mean
 
 
 # A target-play distribution follows every (state, need) pair its play reaches while the
@@ -612,8 +632,8 @@ def turn_candidates(ruleset: Ruleset, mask: int, sub: int, flag: int) -> list[Ca
 def target_distribution(
     ruleset: Ruleset,
     values: FloatArray,
-    win: BandTable,
-    dist: BandTable,
+    win: Bands,
+    dist: Bands,
     mask: int,
     sub: int,
     flag: int,

@@ -1,0 +1,262 @@
+"""`PackedBands`: a play-to-win table as stored, each band's values as integers, bit-packed.
+
+A band's values become integers on a grid of 2**-24 (a win table's chances 1 - m/2**24, a
+distribution's cumulative chances m/2**24), and what is stored is the second difference of
+m, zigzag-coded, in blocks of 32 each packed at its own width: neighbouring chances differ
+smoothly, so that takes about 9 bits a value against float32's 32.  A distribution also
+keeps each state's exact mean and second moment.  Reading a value decodes its band from the
+start (a few hundred values, compiled: `diceref.core.jit`).  docs/solver.md, "How the
+play-to-win tables are stored", proves the error bounds and gives the sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.core.arrays import FloatArray, IntArray
+from diceref.core.jit import compiled_on_first_call
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+
+FORMAT = 2.0  # cell 0 of the stored array (the float32 band table of before was 1.0)
+GRID_BITS = 24  # a value is a multiple of 2**-GRID_BITS
+BLOCK = 32  # values packed at one width
+WIDTH_BITS = 5  # each block's width, ahead of it (widths up to 26 bits occur)
+HEADER = 8  # cells: format, below, size, stream words, grid bits (two cells each but the first two)
+U64 = npt.NDArray[np.uint64]
+I32 = npt.NDArray[np.int32]
+
+
+@compiled_on_first_call
+def _code(
+    lo: IntArray,
+    hi: IntArray,
+    start: IntArray,
+    values: FloatArray,
+    cumulative: bool,
+    offset: IntArray,
+    moments: FloatArray,
+    stream: U64,
+    write: bool,
+) -> int:
+    """Count (`write` false: fills `offset` and `moments`, returns the bits) or write the
+    packed bands.  m: 2**24 (1 - value) of a win table, 2**24 times the running sum of a
+    distribution's values; what is packed is r = d - d_prev with d = m - m_prev."""
+    scale = float(1 << GRID_BITS)
+    block = np.empty(BLOCK, dtype=np.int64)
+    bit = 0
+    for i in range(len(lo)):
+        offset[i] = bit
+        width = hi[i] - lo[i]
+        m_prev = 0
+        d_prev = 0
+        acc = 0.0
+        first = 0.0
+        second = 0.0
+        for b0 in range(0, width, BLOCK):
+            n = min(BLOCK, width - b0)
+            top = 0
+            for j in range(n):
+                k = b0 + j
+                v = values[start[i] + k]
+                if cumulative:
+                    acc += v
+                    m = int(np.rint(acc * scale))
+                    points = lo[i] + k
+                    first += v * points
+                    second += v * points * points
+                else:
+                    m = (1 << GRID_BITS) - int(np.rint(v * scale))
+                d = m - m_prev
+                r = d - d_prev
+                m_prev = m
+                d_prev = d
+                u = (r << 1) ^ (r >> 63)  # zigzag: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+                block[j] = u
+                top |= u
+            bits = 0
+            while (top >> bits) > 0:
+                bits += 1
+            for j in range(-1, n):  # the width, then the values
+                value, size = (bits, WIDTH_BITS) if j < 0 else (block[j], bits)
+                if write and size > 0:
+                    w, b = bit >> 6, bit & 63
+                    stream[w] |= np.uint64(value) << np.uint64(b)
+                    if b + size > 64:
+                        stream[w + 1] |= np.uint64(value) >> np.uint64(64 - b)
+                bit += size
+        if cumulative and not write:
+            moments[2 * i] = first
+            moments[2 * i + 1] = second
+    return bit
+
+
+@compiled_on_first_call
+def _lookup(
+    lo: I32,
+    hi: I32,
+    offset: IntArray,
+    stream: U64,
+    cumulative: bool,
+    below: float,
+    index: IntArray,
+    points: IntArray,
+    order: IntArray,
+    out: FloatArray,
+) -> None:
+    """out[j] = f(index[j], points[j]), visiting j in `order` (by index, then points), so
+    that a band read at several points is decoded once, as far as its last point."""
+    scale = float(1 << GRID_BITS)
+    current = -1
+    k = 0
+    bit = 0
+    bits = np.int64(0)
+    m = 0
+    d = 0
+    for j in order:
+        i = index[j]
+        p = points[j] - lo[i]
+        if p < 0:
+            out[j] = below
+            continue
+        if p >= hi[i] - lo[i]:
+            out[j] = 0.0
+            continue
+        if i != current or p < k - 1:
+            current = i
+            k = 0
+            bit = offset[i]
+            m = 0
+            d = 0
+        while k <= p:
+            if k % BLOCK == 0:  # a block's width, ahead of its values
+                w, b = bit >> 6, bit & 63
+                v = stream[w] >> np.uint64(b)
+                if b + WIDTH_BITS > 64:
+                    v |= stream[w + 1] << np.uint64(64 - b)
+                bits = np.int64(v & np.uint64((1 << WIDTH_BITS) - 1))
+                bit += WIDTH_BITS
+            u = np.int64(0)
+            if bits > 0:
+                w, b = bit >> 6, bit & 63
+                v = stream[w] >> np.uint64(b)
+                if b + bits > 64:
+                    v |= stream[w + 1] << np.uint64(64 - b)
+                u = np.int64(v & ((np.uint64(1) << np.uint64(bits)) - np.uint64(1)))
+                bit += int(bits)
+            d += int((u >> 1) ^ -(u & 1))  # zigzag decoded
+            m = m + d
+            k += 1
+        out[j] = d / scale if cumulative else (scale - m) / scale
+
+
+@dataclass(frozen=True)
+class PackedBands:
+    """f(index, n) as `BandTable` gives it (`below` for n < lo, 0 for n >= hi), read from
+    the packed form: views of the stored array, nothing copied."""
+
+    lo: I32
+    hi: I32
+    offset: IntArray  # each band's first bit in `stream`
+    moments: FloatArray  # a distribution's (mean, second moment) per state; empty for a win table
+    stream: U64
+    below: float
+
+    @property
+    def size(self) -> int:
+        return len(self.lo)
+
+    @property
+    def cumulative(self) -> bool:
+        """A distribution (its values are the differences of what is packed)."""
+        return self.below == 0.0
+
+    @property
+    def identity(self) -> int:
+        """Which stored table this is, for caches keyed by table."""
+        return id(self.stream.base if self.stream.base is not None else self.stream)
+
+    def lookup(self, index: IntArray, n: IntArray) -> FloatArray:
+        """f at many (index, n) pairs (arrays that broadcast together)."""
+        index, n = np.broadcast_arrays(np.asarray(index, np.int64), np.asarray(n, np.int64))
+        flat_index, flat_n = index.ravel(), n.ravel()
+        out = np.empty(len(flat_index))
+        order = np.lexsort((flat_n, flat_index))
+        _lookup(
+            self.lo, self.hi, self.offset, self.stream, self.cumulative, self.below,
+            flat_index, flat_n, order, out,
+        )  # fmt: skip
+        return out.reshape(index.shape)
+
+    def at(self, index: int, n: int) -> float:
+        return float(self.lookup(np.array([index]), np.array([n]))[0])
+
+    def row(self, index: int, first: int, stop: int) -> FloatArray:
+        """f(index, n) for n in [first, stop)."""
+        n = np.arange(first, max(first, stop), dtype=np.int64)
+        return self.lookup(np.full(len(n), index, dtype=np.int64), n)
+
+    def mean_and_second(self, index: IntArray) -> tuple[FloatArray, FloatArray]:
+        """A distribution's exact E[R] and E[R**2] at the states `index` (R: the points to
+        come), computed from its float64 band before it was packed."""
+        return self.moments[2 * index], self.moments[2 * index + 1]
+
+    def warm(self) -> None:
+        """Compile (or read numba's cache of) the decoder now, not at a request."""
+        self.lookup(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+def pack(table: BandTable) -> Float32Array:
+    """The stored form of a solved table (float64 values): a header, lo and hi (int32),
+    each band's first bit (int64), a distribution's moments (float64), then the bit stream,
+    as the cells of one float32 array (the table store's format)."""
+    size = table.size
+    lo, hi = np.asarray(table.lo, np.int64), np.asarray(table.hi, np.int64)
+    start = table.starts(np.arange(size))
+    values = np.asarray(table.values, np.float64)
+    cumulative = table.below == 0.0
+    offset = np.zeros(size, dtype=np.int64)
+    moments = np.zeros(2 * size if cumulative else 0)
+    empty = np.zeros(1, dtype=np.uint64)
+    bits = _code(lo, hi, start, values, cumulative, offset, moments, empty, False)
+    stream = np.zeros(bits // 64 + 2, dtype=np.uint64)  # a spare word: reads take two
+    _code(lo, hi, start, values, cumulative, offset, moments, stream, True)
+    pad = size % 2  # int32 cells to an 8-byte boundary
+    parts: list[npt.NDArray[np.generic]] = [
+        np.array([FORMAT, table.below], dtype=np.float32),
+        np.array([size, len(stream), GRID_BITS], dtype=np.int64),
+        lo.astype(np.int32),
+        hi.astype(np.int32),
+        np.zeros(2 * pad, dtype=np.int32),
+        offset,
+        moments,
+        stream,
+    ]
+    raw = b"".join(p.tobytes() for p in parts)
+    return np.frombuffer(raw, dtype=np.float32).copy()
+
+
+def unpack(array: Float32Array) -> PackedBands:
+    """The table over a stored array, as views of it (a memory-mapped file stays shared)."""
+    if len(array) < HEADER or float(array[0]) != FORMAT:
+        raise ValueError("not a packed band table")
+    size, words, grid = (int(x) for x in array[2:HEADER].view(np.int64))
+    if grid != GRID_BITS:
+        raise ValueError(f"a packed band table on a grid of 2**-{grid}, not 2**-{GRID_BITS}")
+    below = float(array[1])
+    at = HEADER
+    lo = cast(I32, array[at : at + size].view(np.int32))
+    hi = cast(I32, array[at + size : at + 2 * size].view(np.int32))
+    at += 2 * size + 2 * (size % 2)
+    offset = cast(IntArray, array[at : at + 2 * size].view(np.int64))
+    at += 2 * size
+    n_moments = 2 * size if below == 0.0 else 0
+    moments = cast(FloatArray, array[at : at + 2 * n_moments].view(np.float64))
+    at += 2 * n_moments
+    stream = cast(U64, array[at : at + 2 * words].view(np.uint64))
+    if len(stream) != words or at + 2 * words != len(array):
+        raise ValueError("a packed band table of the wrong length")
+    return PackedBands(lo, hi, offset, moments, stream, below)
