@@ -519,11 +519,11 @@ class _Game:
     def beyond(self, a: int, b: int, seat: int, yardkle_value: float, t: int, dice: int) -> float:
         """The worth at t >= cap of the state a set-aside left with t units and `dice` dice,
         the turn at (a, b) in `seat` solved at `yardkle_value` Y (docs/solver.md, "Hot dice
-        forced", "Above the cap"): a free state banks, worth 1 - U_b(a + t - b) (1 where
-        the goal gives no last turn); with hot dice forced, the state after hot dice is
-        H(t) = rho + (1 - rho) Y - E_G(a + t - b).  The same sums as `bank` and `forced`
-        give the table's rows; from the lead `tail` on, U and E_G are taken as 0 (both are
-        at most the race there, W(tail) <= CHAIN_TAIL)."""
+        forced", "Past the table: the lookups"): a free state banks, worth
+        1 - U_b(a + t - b) (1 where the goal gives no last turn); with hot dice forced, the
+        state after hot dice is H(t) = rho + (1 - rho) Y - E_G(a + t - b).  The same sums
+        as `bank` and `forced` give the table's rows; from the lead `tail` on, U and E_G
+        are taken as 0 (both are at most the race there, W(tail) <= CHAIN_TAIL)."""
         if t < self.cap(a, b, seat):
             raise ValueError("under the cap a turn's worth is its table's")
         lead = a + t - b
