@@ -23,6 +23,7 @@ import subprocess
 import sys
 from collections import Counter
 from functools import cache
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -414,6 +415,85 @@ def test_forced_hot_dice_are_thrown_again() -> None:
             expected += max(worth, default=0.0) / 6**d
         assert turn.stop[turn.cap, d - 1] == pytest.approx(expected, abs=1e-12)
     assert hot_advised > 0
+
+
+# Small games for the states above the caps: the brute force takes about a second each.
+ABOVE_CAP = {
+    "forced_to_600": {"target": 600, "entry_minimum": 150, **FORCED},
+    "forced_to_600_no_entry_complete_the_round": {
+        "target": 600,
+        "entry_minimum": 0,
+        "last_turns": "complete_the_round",
+        **FORCED,
+    },
+    "to_600": {"target": 600, "entry_minimum": 150},
+}
+
+
+@pytest.mark.parametrize("name", ABOVE_CAP)
+def test_states_past_the_table_are_the_brute_forces(name: str) -> None:
+    """Past a turn's table (from cap + the largest set-aside on; with hot dice forced a
+    throw after hot dice gets there) the lookups read the closed forms: a free state
+    banks, the state after hot dice with hot dice forced is H.  Held to the brute force's
+    states above the solver's caps (its own cap 20 units past the compared ones, plus the
+    forced margin), for every state, each lookup and the advice of every throw just above
+    the cap; and the closed forms equal the table's rows where both hold."""
+    rules = YardkleRules(dice=3, **ABOVE_CAP[name])
+    k, d, e = math.ceil(rules.target / UNIT), rules.dice, rules.entry_minimum // UNIT
+    forced = not rules.hot_dice_optional
+    complete = rules.last_turns == "complete_the_round"
+    margin = FORCED_MARGIN if forced else 0
+    valid = 2 * k + 20  # the brute force's states below this are the game's (to 1e-9)
+    throw, chaser = brute_force(
+        d,
+        rules.target,
+        rules.entry_minimum,
+        rules.three_ones,
+        tie=0.5,
+        cap=valid + margin,
+        complete_the_round=complete,
+        forced=forced,
+        margin=margin,
+    )
+    ordered = _ordered(d)
+    past = 0
+    for table in (solve_duel(rules), solve_duel_fast(rules)):
+        for seat, a, b in np.ndindex(len(table.seat_values), k, k):
+            turn = table.turn(a, b, seat)
+            gives_last = seat == 0  # the last turn after his goal (every reading here has one)
+            pad = int(b > 0 or not e)
+
+            # The brute force's states once a set-aside left t >= cap units and n dice: a
+            # free state may bank (and banking is best there), after hot dice with hot
+            # dice forced the dice are thrown again.
+            ts = np.arange(throw.shape[3])
+            leads = np.clip(a + ts - b, 0, chaser.shape[1] - 1)
+            ends = 1.0 - chaser[pad, leads] if gives_last else np.ones(len(ts))
+            brute = throw[seat, a, b].copy()
+            free = slice(0, d - 1) if forced else slice(0, d)
+            assert np.all(ends[turn.cap :, None] >= brute[turn.cap :, free] - 1e-9)
+            brute[:, free] = np.maximum(ends[:, None], brute[:, free])
+            first = None if not complete else seat == 0
+            points = {"total": a * UNIT, "opponent_total": b * UNIT, "first_in_round": first}
+            for t, n in product(range(turn.cap, valid), range(1, d + 1)):
+                looked_up = table.win_probability(
+                    a * UNIT, a > 0 or not e, b * UNIT, b > 0 or not e, t * UNIT, n, first
+                )
+                assert looked_up == pytest.approx(brute[t, n - 1], abs=1e-9)
+                past += t >= len(turn.stop)
+            t = turn.cap + 1  # a throw of all the dice from above the cap
+            for dice in ordered:
+                options = set_asides(dice, rules)
+                if not options or t + max(o.points for o in options) // UNIT >= valid:
+                    continue
+                advice = table.advise(turn_points=t * UNIT, throw=dice, **points)
+                best = max(brute[t + o.points // UNIT, (d - len(o.dice) or d) - 1] for o in options)
+                assert advice.win_probability == pytest.approx(best, abs=1e-9)
+                assert advice.bank == (len(advice.keep) < d or not forced)
+            assert turn.beyond is not None
+            for t, n in product(range(turn.cap, len(turn.stop)), range(1, d + 1)):
+                assert turn.beyond(t, n) == turn.stop[t, n - 1]  # the same sums, to the bit
+    assert past > 0
 
 
 def test_shared_ties_are_worth_half_a_win() -> None:

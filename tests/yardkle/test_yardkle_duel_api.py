@@ -23,8 +23,9 @@ from diceref.core.dice import canonical
 from diceref.games.yardkle import FAMILY
 from diceref.games.yardkle import tables as yardkle_tables
 from diceref.games.yardkle.rules.ruleset import YardkleGame, YardkleRules
+from diceref.games.yardkle.rules.scoring import set_asides
 from diceref.games.yardkle.solver import duel_array
-from diceref.games.yardkle.solver.duel import DuelTable, _game, solve_duel
+from diceref.games.yardkle.solver.duel import DuelTable, _game, last_turn_chances, solve_duel
 from diceref.games.yardkle.solver.duel_fast import solve_duel_fast
 from diceref.games.yardkle.tables import duel_spec, policy_spec, solve_policy_table
 from diceref.tables.config import TableSettings
@@ -201,18 +202,94 @@ def test_forced_hot_dice_carry_the_reference_chance_to_win(
     )
 
 
-def test_a_forced_throw_past_the_cap_is_told_to_keep_dice_back(client: Client) -> None:
-    """Past the cap a throw of all the dice comes only after hot dice, forced: the table
-    holds no more, and the answer says to bank only where dice can be kept back."""
-    cap = reference(tuple(FORCED.items())).turns[(10, 11, 0)].cap
-    body = {"dice": [2, 3, 4], "on_pad": True, "turn_points": (cap + 1) * UNIT, "total": 500}
-    body["opponent"] = {"total": 550, "on_pad": True}
-    r = client.post("/yardkle/holds", json={"rules": FORCED, **body})
-    assert r.status_code == 422, r.text
-    (error,) = r.json()["errors"]
-    assert error["code"] == "banking_proven" and "keep dice back" in error["reason"]
-    r = client.post("/yardkle/holds", json={"rules": HOUSE, **body})
-    assert r.status_code == 422 and "keep dice back" not in r.json()["errors"][0]["reason"]
+def _hot_by_the_throws(game: YardkleRules, a: int, b: int, t: int, yardkle: float) -> float:
+    """H(t) for the turn at (a, b) past its cap under hot dice forced, by the turn's equation
+    over the 216 ordered throws: a set-aside that keeps dice back banks, 1 - U(a + t' - b)
+    (the opponent's last turn, on the pad), hot dice throw again; swept down from 200 units
+    above t (a chain of only-hot throws climbs that far with a chance under (4/216)^10)."""
+    d = game.dice
+    throws = [set_asides(dice, game) for dice in product(range(1, 7), repeat=d)]
+    u = last_turn_chances(game, a + t - b + 240)[0][1]
+    hot: dict[int, float] = {}
+
+    def worth(at: int, kept: int) -> float:
+        return 1.0 - float(u[a + at - b]) if kept < d else hot.get(at, 0.0)
+
+    yardkle_chance = sum(not options for options in throws) / 6**d
+    for at in range(t + 200, t - 1, -1):
+        hot[at] = yardkle_chance * yardkle + sum(
+            max(worth(at + o.points // UNIT, len(o.dice)) for o in options) / 6**d
+            for options in throws
+            if options
+        )
+    return hot[t]
+
+
+def test_a_forced_throw_past_the_cap_gets_every_options_chance(client: Client) -> None:
+    """With hot dice forced a throw of all the dice comes after hot dice, past the turn's
+    cap and its table too: every option's chance to win is the turn's closed form, ranked,
+    with the best.  Checked against the turn's equation over the ordered throws (a sweep of
+    its own): a set-aside keeping dice back banks, 1 - U of the opponent's last turn, hot
+    dice throw again, worth H.  Far past (5,000,000 points in hand) U is nothing and H is
+    rho + (1 - rho) Y, rho counted here from the throws."""
+    forced = rules(tuple(FORCED.items()))
+    table = reference(tuple(FORCED.items()))
+    a, b = 10, 11
+    turn = table.turns[(a, b, 0)]
+    yardkle = 1.0 - float(table.values[b, a])
+    d = forced.dice
+    kept_back = only_hot = 0
+    for dice in product(range(1, 7), repeat=d):
+        options = set_asides(dice, forced)
+        kept_back += any(len(o.dice) < d for o in options)
+        only_hot += bool(options) and all(len(o.dice) == d for o in options)
+    rho = kept_back / (6**d - only_hot)
+    body = {"dice": [1, 5, 5], "on_pad": True, "total": a * UNIT}
+    body["opponent"] = {"total": b * UNIT, "on_pad": True}
+    u = last_turn_chances(forced, a - b + len(turn.stop) + 40)[0][1]
+    for t in (turn.cap + 1, len(turn.stop) + 5, 100_000):
+        r = client.post("/yardkle/holds", json={"rules": FORCED, **body, "turn_points": t * UNIT})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        options = answer["options"]
+        assert len(options) == len(set_asides([1, 5, 5], forced))
+        chances = [o["win_probability"] for o in options]
+        assert chances == sorted(chances, reverse=True)
+        assert answer["best_option"]["win_probability"] == chances[0]
+        assert answer["best_option"]["decision"] == "bank" and options[0]["best"]
+        assert any(o["hot_dice"] for o in options)
+        for o in options:
+            after = o["turn_points"] // UNIT
+            if o["hot_dice"]:
+                assert o["decision"] == "throw_on" and not o["bank_allowed"]
+                if t < 100_000:
+                    expected = _hot_by_the_throws(forced, a, b, after, yardkle)
+                else:
+                    expected = rho + (1.0 - rho) * yardkle
+                assert o["win_probability"] == pytest.approx(expected, abs=1e-9)
+            else:
+                assert o["decision"] == "bank" and o["bank_allowed"]
+                bank = 1.0 - float(u[a + after - b]) if t < 100_000 else 1.0
+                assert o["win_probability"] == pytest.approx(bank, abs=1e-12)
+
+
+def test_a_throw_on_past_the_cap_banks_every_option(client: Client) -> None:
+    """Hot dice optional: a throw from past the cap follows a throw on where banking was
+    proven best; every option, hot dice too, banks, worth 1 - U of the opponent's last turn
+    (nothing far past, 5,000,000 points in hand)."""
+    a, b = 10, 11
+    turn = reference().turns[(a, b, 0)]
+    u = last_turn_chances(rules(), a - b + len(turn.stop) + 40)[0][1]
+    body = {"dice": [1, 5, 5], "on_pad": True, "total": a * UNIT}
+    body["opponent"] = {"total": b * UNIT, "on_pad": True}
+    for t in (turn.cap + 1, len(turn.stop) + 5, 100_000):
+        answer = holds(client, **body, turn_points=t * UNIT)
+        assert answer["best_option"]["decision"] == "bank"
+        for o in answer["options"]:
+            after = o["turn_points"] // UNIT
+            assert o["decision"] == "bank"
+            bank = 1.0 - float(u[a + after - b]) if t < 100_000 else 1.0
+            assert o["win_probability"] == pytest.approx(bank, abs=1e-12)
 
 
 def test_the_decision_follows_the_chance_to_win(client: Client) -> None:
@@ -315,8 +392,6 @@ BAD: list[tuple[dict[str, Any], int, str, str]] = [
     ({"opponent": OPP, "total": 75}, 422, "total", "impossible_total"),
     ({"opponent": OPP, "total": 0, "on_pad": True}, 422, "on_pad", "pad_mismatch"),
     ({"opponent": OPP, "need": 300}, 422, "opponent", "exclusive_fields"),
-    ({"opponent": OPP, "total": 500, "turn_points": 2500, "dice": [1, 5]}, 422, "turn_points",
-     "banking_proven"),
     ({"opponent": OPP, "rules": {"target": 20_000, "hot_dice_optional": False},
       "dice": [1, 5, 2, 2, 3, 4]}, 422, "rules.target", "ruleset_limit"),
     ({"opponent": OPP, "rules": {"target": 20_000}, "dice": [1, 5, 2, 2, 3, 4]}, 422,
@@ -482,6 +557,40 @@ def test_a_two_player_review_prices_each_decision_in_chance_to_win(client: Clien
             assert d["win_loss"] == pytest.approx(max(0.0, best - chosen), abs=1e-9)
             losses.append(d["win_loss"])
     assert any(loss > 1e-6 for loss in losses) and any(loss == 0 for loss in losses)
+
+
+def test_a_two_player_review_prices_forced_throws_past_the_cap(client: Client) -> None:
+    """Hot dice forced, three sixes three times in a row from 500 against 550: the third
+    throw comes past the turn's cap with its one set-aside past its table, and the throw
+    after it too; every decision still carries its chance to win and `win_loss`, from the
+    turn's closed forms (hot dice: H by the turn's equation over the ordered throws; a bank:
+    1 - U of the opponent's last turn)."""
+    forced = rules(tuple(FORCED.items()))
+    table = reference(tuple(FORCED.items()))
+    a, b = 10, 11
+    turn = table.turns[(a, b, 0)]
+    assert turn.cap < 24 and len(turn.stop) <= 24 + 12  # three sixes score 12 units
+    hot = {"dice": [6, 6, 6], "set_aside": [6, 6, 6]}
+    played = [
+        {"throws": [hot, hot, hot, {"dice": [1, 5, 2], "set_aside": [1]}], "end": "bank",
+         "banked_total": a * UNIT, "opponent": {"total": b * UNIT, "on_pad": True}},
+    ]  # fmt: skip
+    r = client.post("/yardkle/reviews", json={"rules": FORCED, "turns": played})
+    assert r.status_code == 200, r.text
+    decisions = r.json()["turns"][0]["decisions"]
+    assert [d["turn_points"] // UNIT for d in decisions] == [0, 12, 24, 36]
+    assert all("win_loss" in d for d in decisions)
+    yardkle = 1.0 - float(table.values[b, a])
+    third = decisions[2]  # its one set-aside is past the table
+    assert third["win_loss"] == 0.0
+    assert third["chosen"]["win_probability"] == pytest.approx(
+        _hot_by_the_throws(forced, a, b, 36, yardkle), abs=1e-9
+    )
+    u = last_turn_chances(forced, a - b + 100)[0][1]
+    last = decisions[3]
+    assert last["chosen"]["win_probability"] == pytest.approx(1.0 - u[a + 38 - b], abs=1e-12)
+    # the best keeps 1 and 5 (39 units): the larger lead
+    assert last["win_loss"] == pytest.approx(u[a + 38 - b] - u[a + 39 - b], abs=1e-12)
 
 
 @pytest.mark.parametrize(

@@ -349,7 +349,9 @@ export interface paths {
          *     under optimal play by both, and the ranking, the decision and the loss follow it, from
          *     the rules' two-player table (solved when first asked for: a 503 with `progress` until
          *     then); under `last_turns: complete_the_round` the chance depends on whether the
-         *     thrower started the round, `first_in_round` (required there, ignored otherwise).
+         *     thrower started the round, `first_in_round` (required there, ignored otherwise).  Any
+         *     turn points are answered: with hot dice forced a throw after hot dice can come past
+         *     the turn's cap, where keeping dice back banks and hot dice throw again.
          *     Under house rules the coach reads the tables solved for them (503 with
          *     Retry-After while they are not ready) and races by their scoring.
          */
@@ -2138,7 +2140,7 @@ export interface components {
             need?: number | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad: boolean;
-            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */
+            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, at any turn points in hand (with hot dice forced, a throw after hot dice past the turn's cap too), and the ranking follows it. */
             opponent?: components["schemas"]["OpponentIn"] | null;
             /** @description House rules: parameter overrides by name, as `GET /games/{game}` lists them under `parameters`, each value of the type and range listed there */
             rules?: {
@@ -2215,7 +2217,7 @@ export interface components {
             first_in_round?: boolean | null;
             /** @description Whether the player has reached the entry minimum once (is on the pad). */
             on_pad?: boolean | null;
-            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, and the ranking follows it. */
+            /** @description The one opponent of a two-player game (`total`, `on_pad`): given, each option's `win_probability` is the chance to win the game under optimal play by both, at any turn points in hand (with hot dice forced, a throw after hot dice past the turn's cap too), and the ranking follows it. */
             opponent?: components["schemas"]["OpponentIn"] | null;
             /** @description The throws of the turn, in order. */
             throws: components["schemas"]["YardkleThrowIn"][];

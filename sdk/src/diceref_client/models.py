@@ -2173,8 +2173,9 @@ class YardkleHoldsRequest(_In, kw_only=True):
     on_pad: bool
 
     # The one opponent of a two-player game (`total`, `on_pad`): given, each option's
-    # `win_probability` is the chance to win the game under optimal play by both, and the ranking
-    # follows it.
+    # `win_probability` is the chance to win the game under optimal play by both, at any turn points
+    # in hand (with hot dice forced, a throw after hot dice past the turn's cap too), and the
+    # ranking follows it.
     opponent: OpponentIn | None = None
 
     # House rules: parameter overrides by name, as `GET /games/{game}` lists them under
@@ -2274,8 +2275,9 @@ class YardkleReviewTurnIn(_In, kw_only=True):
     on_pad: bool | None = None
 
     # The one opponent of a two-player game (`total`, `on_pad`): given, each option's
-    # `win_probability` is the chance to win the game under optimal play by both, and the ranking
-    # follows it.
+    # `win_probability` is the chance to win the game under optimal play by both, at any turn points
+    # in hand (with hot dice forced, a throw after hot dice past the turn's cap too), and the
+    # ranking follows it.
     opponent: OpponentIn | None = None
 
     # The throws of the turn, in order.

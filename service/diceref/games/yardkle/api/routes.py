@@ -215,7 +215,9 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     under optimal play by both, and the ranking, the decision and the loss follow it, from
     the rules' two-player table (solved when first asked for: a 503 with `progress` until
     then); under `last_turns: complete_the_round` the chance depends on whether the
-    thrower started the round, `first_in_round` (required there, ignored otherwise).
+    thrower started the round, `first_in_round` (required there, ignored otherwise).  Any
+    turn points are answered: with hot dice forced a throw after hot dice can come past
+    the turn's cap, where keeping dice back banks and hot dice throw again.
     Under house rules the coach reads the tables solved for them (503 with
     Retry-After while they are not ready) and races by their scoring."""
     game = _game(data.rules)
@@ -235,19 +237,10 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
     if duel_state is not None:
         duel = duel_of(rules, registry.require(duel_spec(rules)))
-        a, b, t, seat = duel_state
-        bank, _, cap = duel.game.bank(a, b, duel.seat_values, seat)
-        if t > cap:
-            # With hot dice forced a throw of all the dice can come from there (after hot
-            # dice): set-asides that keep dice back bank, hot dice throw again.
-            forced = not rules.hot_dice_optional and len(data.dice) == rules.dice
-            raise RuleViolation(
-                "turn_points",
-                f"from {cap * rules.unit:,} turn points at these totals banking is proven to "
-                "win most, and the two-player table holds no more: "
-                + ("keep dice back and bank if the throw allows it" if forced else "bank"),
-                "banking_proven",
-            )
+        a, b, _, seat = duel_state
+        # Past the turn's cap (with hot dice forced, a throw after hot dice there) the
+        # options' chances are the closed forms of the turn (`Turn.worth`).
+        bank, _, _ = duel.game.bank(a, b, duel.seat_values, seat)
         options = advise_duel(options, rules, duel.turn(a, b, seat), bank)
     best = options[0] if options else None
     top = 0.0 if best is None else best.value

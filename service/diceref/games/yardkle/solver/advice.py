@@ -101,14 +101,13 @@ def advise_duel(
     as in the turn's table) and so does the order, expected points breaking ties.
 
     From the turn's cap banking is proven best, so there the turn holds no throwing-on
-    value and the option banks; every option of a state under the cap stays in the table
-    (its turn points at most the cap plus the largest set-aside).  With hot dice forced,
-    an option of hot dice may not bank (`bank_allowed`) and throws on, from the cap too."""
+    value and the option banks.  With hot dice forced, an option of hot dice may not bank
+    (`bank_allowed`) and throws on, from the cap too; after hot dice at or past the cap the
+    throw's options lie past the turn's table, and `Turn.worth` reads their closed forms."""
     found: list[HoldAdvice] = []
     for h in options:
         after = h.turn_points // rules.unit
-        column = h.dice_left - 1
-        win = float(turn.stop[after, column])
+        win = turn.worth(after, h.dice_left)
         banks = h.bank_allowed and (after >= turn.cap or float(bank[after]) >= win)
         decision = Decision.BANK if banks else Decision.THROW_ON
         found.append(replace(h, decision=decision, win_probability=win))

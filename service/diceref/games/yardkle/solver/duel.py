@@ -16,8 +16,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -72,12 +72,25 @@ class Turn:
     With hot dice forced the state after hot dice (n = D) never banks: its stop is its
     throw, from `cap` on the closed form of `_Game.forced`.
     slope: d throw[0, D - 1] / d yardkle_value, the chance the turn ends in a Yardkle.
+    beyond(t, n): stop[t, n - 1] past the table's rows, from the closed forms
+    (`_Game.beyond`); `worth` reads either.
     """
 
     throw: FloatArray  # (cap, D)
     stop: FloatArray  # (cap + max_step + 1, D)
     slope: float
     cap: int
+    beyond: Callable[[int, int], float] | None = field(default=None, compare=False, repr=False)
+
+    def worth(self, t: int, dice: int) -> float:
+        """stop[t, dice - 1] at any t >= 0: the table's row where it holds one, past it
+        the closed form (after hot dice at t >= cap, with hot dice forced, the dice are
+        thrown again, so a state can lie past the table)."""
+        if t < len(self.stop):
+            return float(self.stop[t, dice - 1])
+        if self.beyond is None:
+            raise ValueError("turn points beyond the table of a turn without its closed forms")
+        return self.beyond(t, dice)
 
 
 def _solve_turn(
@@ -205,9 +218,7 @@ class DuelLookup:
         turn = self.turn(a, b, self.seat(first_in_round))
         if t == 0:
             return float(turn.throw[0, dice - 1])
-        if t >= len(turn.stop):
-            raise ValueError("turn points beyond the table: banking is proven best")
-        return float(turn.stop[t, dice - 1])
+        return turn.worth(t, dice)
 
     def last_turn_probability(self, total: int, on_pad: bool, leader_total: int) -> float:
         """Chance that the last-turn player (total behind the leader's) wins."""
@@ -238,9 +249,7 @@ class DuelLookup:
         for o in options:
             after = t + o.points // self.rules.unit
             left = len(throw) - len(o.dice) or self.rules.dice
-            if after >= len(turn.stop):
-                raise ValueError("turn points beyond the table: banking is proven best")
-            worth = float(turn.stop[after, left - 1])
+            worth = turn.worth(after, left)
             forced = not self.rules.hot_dice_optional and len(o.dice) == len(throw)
             banks = not forced and (after >= turn.cap or worth > float(turn.throw[after, left - 1]))
             if best is None or worth > best.win_probability:
@@ -431,6 +440,13 @@ class _Game:
     chain: FloatArray | None = None
     reach: float = 1.0
     chain_error: float = 0.0
+    # The lead G past which the race is at most CHAIN_TAIL (`_tail`): E_G is 0 from there,
+    # and the closed forms above a turn's table (`beyond`) take U as 0 there too.  `far`:
+    # the last turn [on_pad][g] out to G + max_step, built when first read (`far_last`)
+    # unless the forced chain's solve already had it.
+    tail: int = 0
+    far: FloatArray | None = None
+    rules: YardkleRules | None = None
 
     def other(self, seat: int) -> int:
         """The opponent's seat."""
@@ -491,24 +507,70 @@ class _Game:
             hot[cap:] -= self.chain[int(b > 0 or not self.entry_levels), lead]
         return hot, 1.0 - self.reach
 
+    @cached_property
+    def far_last(self) -> FloatArray:
+        """The last turn [on_pad][g] out to the lead `tail` + max_step (`last` is its
+        start: the sweep goes up in g, so a longer one has the same numbers)."""
+        if self.far is not None:
+            return self.far
+        assert self.rules is not None
+        return last_turn_chances(self.rules, self.tail + self.opt.max_step)[0]
+
+    def beyond(self, a: int, b: int, seat: int, yardkle_value: float, t: int, dice: int) -> float:
+        """The worth at t >= cap of the state a set-aside left with t units and `dice` dice,
+        the turn at (a, b) in `seat` solved at `yardkle_value` Y (docs/solver.md, "Hot dice
+        forced", "Past the table: the lookups"): a free state banks, worth
+        1 - U_b(a + t - b) (1 where the goal gives no last turn); with hot dice forced, the
+        state after hot dice is H(t) = rho + (1 - rho) Y - E_G(a + t - b).  The same sums
+        as `bank` and `forced` give the table's rows; from the lead `tail` on, U and E_G
+        are taken as 0 (both are at most the race there, W(tail) <= CHAIN_TAIL)."""
+        if t < self.cap(a, b, seat):
+            raise ValueError("under the cap a turn's worth is its table's")
+        lead = a + t - b
+        pad = int(b > 0 or not self.entry_levels)
+        gives_last = self.last_turns and seat == 0
+        if self.chain is not None and dice == self.dice:
+            hot = self.reach
+            if gives_last and lead < self.chain.shape[1]:
+                hot -= float(self.chain[pad, lead])
+            return hot + (1.0 - self.reach) * yardkle_value
+        if not gives_last:
+            return 1.0
+        if lead < self.last.shape[1]:
+            return 1.0 - float(self.last[pad, lead])
+        far = self.far_last
+        return 1.0 - float(far[pad, lead]) if lead < far.shape[1] else 1.0
+
+    def closed(self, turn: Turn, side: Side, yardkle_value: float) -> Turn:
+        """`turn` (the thrower's at `side`, solved at `yardkle_value`) with its closed forms
+        past its rows (`Turn.worth`)."""
+        a, b, seat = side
+        return dataclasses.replace(turn, beyond=partial(self.beyond, a, b, seat, yardkle_value))
+
+
+def _tail(race: FloatArray, top: int) -> tuple[int, float]:
+    """(G, W(G)): G the first lead past `top` where the race W (`race[g]`, all the dice) is
+    at most CHAIN_TAIL.  Without such a lead in the race's levels, G stays past `top` and W
+    at its last level bounds W(G) (W is nonincreasing)."""
+    small = np.nonzero(race[top + 1 :] <= CHAIN_TAIL)[0]
+    size = top + 1 + int(small[0]) if len(small) else max(top + 1, len(race) - 1)
+    return size, float(race[min(size, len(race) - 1)])
+
 
 def _forced_chain(
     rules: YardkleRules, opt: _Options, top: int, w: FloatArray, last_turns: bool
-) -> tuple[FloatArray, float]:
-    """(E_G[on_pad][g] for leads g <= top, its bound tau = W(G)): with hot dice forced,
-    from the cap on a throw of all the dice keeps dice back when it can (the largest bank)
-    and else takes the best hot set-aside, so E(g) = sum over kept-back throws of P min_k
-    U(g + k) + sum over only-hot throws of P min_h E(g + h).  Swept down from G - 1 with
-    E = 0 from G on, G the first lead past `top` where the race W is at most CHAIN_TAIL;
-    0 <= E - E_G <= W(G) (docs/solver.md, "Hot dice forced").  With no last turns E = 0."""
+) -> tuple[FloatArray, float, FloatArray | None]:
+    """(E_G[on_pad][g] for leads g < G + max_step, its bound tau = W(G), the last turn
+    [on_pad][g] it read, out to G + max_step): with hot dice forced, from the cap on a
+    throw of all the dice keeps dice back when it can (the largest bank) and else takes
+    the best hot set-aside, so E(g) = sum over kept-back throws of P min_k U(g + k) + sum
+    over only-hot throws of P min_h E(g + h).  Swept down from G - 1 with E = 0 from G on
+    (`_tail`); 0 <= E - E_G <= W(G) (docs/solver.md, "Hot dice forced").  With no last
+    turns E = 0 and no last turn is read."""
     d = rules.dice
     if not last_turns:
-        return np.zeros((2, top + 1)), 0.0
-    race = w[:, d - 1]
-    small = np.nonzero(race[top + 1 :] <= CHAIN_TAIL)[0]
-    # Without such a lead in the race's levels, G stays past `top` and W at its last level
-    # bounds W(G) (W is nonincreasing).
-    size = top + 1 + int(small[0]) if len(small) else max(top + 1, len(race) - 1)
+        return np.zeros((2, top + 1)), 0.0, None
+    size, tau = _tail(w[:, d - 1], top)
     u = last_turn_chances(rules, size + opt.max_step)[0]
     ends = np.append(opt.starts[1:], len(opt.steps))
     kept = np.zeros((2, size))
@@ -526,7 +588,7 @@ def _forced_chain(
         chain[:, g] = kept[:, g]
         for p, steps in hot_throws:
             chain[:, g] += p * chain[:, g + steps].min(axis=1)
-    return chain[:, : top + 1], float(race[min(size, len(race) - 1)])
+    return chain, tau, u
 
 
 def _game(rules: YardkleRules) -> _Game:
@@ -559,19 +621,20 @@ def _game(rules: YardkleRules) -> _Game:
             d_star[b] = int(below[0])
     gaps = int(max(d_star.max(), k)) + k + opt.max_step + 2
     last, last_throws = last_turn_chances(rules, gaps)
+    # The largest lead a turn's rows from its cap read: cap + a - b + max_step at most.
+    top = max(k, k - 1 + e, int(d_star.max())) + opt.max_step
     game = _Game(
         opt, d, k, e, _tie_value(rules), last_turns, lower, d_star, last, last_throws, seats
     )
+    game = dataclasses.replace(game, tail=_tail(w[:, d - 1], top)[0], rules=rules)
     if rules.hot_dice_optional:
         return game
     rho = hot_dice_forced(rules).reach
     # Single 1s score, so a throw of two or more dice can keep some back: rho > 0, and a
     # forced turn banks with a chance above 0 (one die with hot dice forced is refused).
     assert rho > 0.0
-    # The largest lead a turn's rows from its cap read: cap + a - b + max_step at most.
-    top = max(k, k - 1 + e, int(d_star.max())) + opt.max_step
-    chain, error = _forced_chain(rules, opt, top, w, last_turns)
-    return dataclasses.replace(game, chain=chain, reach=rho, chain_error=error)
+    chain, error, far = _forced_chain(rules, opt, top, w, last_turns)
+    return dataclasses.replace(game, chain=chain, reach=rho, chain_error=error, far=far)
 
 
 def solve_duel(rules: YardkleRules) -> DuelTable:
@@ -587,6 +650,9 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
         a, b, seat = side
         bank, legal, cap = game.bank(a, b, values, seat)
         return _solve_turn(opt, bank, legal, yardkle_value, cap, game.forced(a, b, seat))
+
+    def kept_turn(side: Side, yardkle_value: float) -> Turn:
+        return game.closed(turn_for(side, yardkle_value), side, yardkle_value)
 
     def turn_value(side: Side, yardkle_value: float) -> tuple[float, float]:
         turn = turn_for(side, yardkle_value)
@@ -609,8 +675,9 @@ def solve_duel(rules: YardkleRules) -> DuelTable:
                 values[side_a[2], side_a[0], side_a[1]] = pair.x
                 values[side_b[2], side_b[0], side_b[1]] = pair.y
                 # each side's turn at its accepted Yardkle value (the same numbers again)
-                turns[side_a] = turn_for(side_a, pair.yardkle_a)
-                turns[side_b] = turns[side_a] if one else turn_for(side_b, pair.yardkle_b)
+                # with its closed forms past its rows (`Turn.worth`)
+                turns[side_a] = kept_turn(side_a, pair.yardkle_a)
+                turns[side_b] = turns[side_a] if one else kept_turn(side_b, pair.yardkle_b)
     return DuelTable(
         rules=rules,
         levels=k,

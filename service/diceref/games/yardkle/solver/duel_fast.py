@@ -233,7 +233,8 @@ class CompactDuel(DuelLookup):
         forced = self.game.forced(a, b, seat)
         _, slope = self.kernel.run(bank, legal, yardkle_value, cap, (throw, stop), forced)
         stop_values = stop.reshape(len(throw), self.kernel.dice, 2)[:, :, 0]
-        return Turn(throw[:cap], stop_values, slope, cap)
+        turn = Turn(throw[:cap], stop_values, slope, cap)
+        return self.game.closed(turn, (a, b, seat), yardkle_value)
 
 
 # (the sum s just solved, the share of all turn levels (caps) solved so far); may raise

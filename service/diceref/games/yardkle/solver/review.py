@@ -81,20 +81,21 @@ def _win_chances(
 ) -> tuple[float, float] | None:
     """(the best chance to win among the options, the chosen decision's), or None where the
     table holds no value for the choice: throwing on from turn points where banking is
-    proven best (from the turn's cap on), which loses some chance the table does not hold."""
-    rows = duel.turn.stop.shape[0]
-    cells = [(h.turn_points // rules.unit, h.dice_left - 1) for h in options]
-    if any(after >= rows for after, _ in cells):
-        return None
-    best = max(float(duel.turn.stop[after, column]) for after, column in cells)
+    proven best (from the turn's cap on), which loses some chance the table does not hold.
+    Past the turn's rows (after hot dice past the cap, with hot dice forced) the options
+    are worth the turn's closed forms (`Turn.worth`), a bank there among them."""
+    turn = duel.turn
+    best = max(turn.worth(h.turn_points // rules.unit, h.dice_left) for h in options)
     after = kept.turn_points // rules.unit
     if banked:
-        return best, float(duel.bank[after])
+        if after < len(duel.bank):
+            return best, float(duel.bank[after])
+        return best, turn.worth(after, kept.dice_left)  # from the cap on a free state banks
     if kept.hot_dice and not rules.hot_dice_optional:  # forced on: the turn holds the throw
-        return best, float(duel.turn.stop[after, kept.dice_left - 1])
-    if after >= duel.turn.cap:
+        return best, turn.worth(after, kept.dice_left)
+    if after >= turn.cap:
         return None
-    return best, float(duel.turn.throw[after, kept.dice_left - 1])
+    return best, float(turn.throw[after, kept.dice_left - 1])
 
 
 def review_turn(
