@@ -11,6 +11,8 @@
   before each request: `/holds` with a `target` (and without, the same throws),
   `/distributions` from the start of a turn (empty card included) and with dice, and target
   play's distribution near the end.
+- memory: this process's private (anonymous) memory before the tables, once they are
+  mapped and warmed (the decoder compiled), and after the requests: what a worker adds.
 Printed beside the peers' published figures (the issue's): timpalpant/yahtzee's
 beat-a-score tables 1.8 GB and minutes to load; Holderied's advisor 5-20 h of
 precomputation, 1.6 GB; dlangk/yatzy's `POST /density` about 100 ms on 8 cores.
@@ -46,6 +48,14 @@ from diceref.tables.spec import load_sync
 from diceref.tables.store import TableStore
 
 CACHE = Path(os.environ.get("DICEREF_CACHE_DIR", Path(__file__).parent.parent / ".cache"))
+
+
+def private_mb() -> float:
+    """RssAnon: the resident memory no other process can share (heap, numba's code)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("RssAnon:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def build(game: str) -> None:
@@ -124,12 +134,16 @@ def main() -> None:
     ruleset = SCORECARD_GAMES[args.game]
     store = TableStore(TableSettings(cache_dir=CACHE))
     specs = (value_spec(ruleset), distribution_spec(ruleset), win_spec(ruleset))
+    before = private_mb()
     start = time.perf_counter()
     loaded = [load_sync(store, spec) for spec in specs]
     print(f"tables loaded (or solved) in {time.perf_counter() - start:.1f} s")
     app = create_app(Settings(preload=(), log_format=None), store=store)
     for spec, table in zip(specs, loaded, strict=True):
         app.state.tables.put(spec, table.array, "memory")
+        if spec.warm is not None:  # as the registry does before it serves a loaded table
+            spec.warm(table.array)
+    warmed = private_mb()
     values = loaded[0].array
     situations = cards(args.game, values, args.requests, seed=26)
     rng = np.random.default_rng(7)
@@ -176,6 +190,11 @@ def main() -> None:
             report(label, asyncio.run(server_times(app, path, bodies)), budget)
     print("peers (published): timpalpant/yahtzee 1.8 GB of beat-a-score tables, minutes to load;")
     print("  Holderied 5-20 h of precomputation, 1.6 GB; dlangk/yatzy /density ~100 ms on 8 cores")
+    print(
+        f"this process's private (anonymous) memory: {before:.1f} MB before the tables, "
+        f"{warmed:.1f} MB once they are mapped and warmed, {private_mb():.1f} MB after the "
+        "requests (a worker's growth: the files' pages are the page cache's, shared)"
+    )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -7,6 +7,9 @@ functions called directly (`target.win_turn`, `BandTable.at`, `final_distributio
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -379,3 +382,37 @@ def test_refused_requests_name_the_field(
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert [e["field"] for e in r.json()["errors"]] == [field], r.json()
+
+
+WARM_CHECK = """
+import sys
+from litestar.testing import TestClient
+from conftest import make_test_app
+from helpers import registry_table
+from diceref.games.scorecard.rules.games import variant
+from diceref.games.scorecard.solver import packed
+from diceref.games.scorecard.tables import win_spec
+
+spec = win_spec(variant("yatzy", order="forced"))
+app = make_test_app()
+with TestClient(app) as client:
+    registry = app.state.tables
+    client.blocking_portal.call(registry.admit, (spec,))
+    client.blocking_portal.call(registry_table, registry, spec)
+    print(packed._lookup._compiled is not None)
+"""
+
+
+def test_a_band_tables_decoder_is_compiled_before_it_is_served(
+    tables: dict[str, FloatArray],
+) -> None:
+    """In a process of its own (nothing compiled yet), a win table admitted from the disk
+    cache is served only once its decoder is compiled: no request pays numba's import and
+    compile (the `tables` fixture has put the table on the test disk cache)."""
+    tests = Path(__file__).parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), str(tests / "scorecard")])}
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_CHECK], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "True", done.stdout[-2000:]

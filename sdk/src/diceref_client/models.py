@@ -562,13 +562,15 @@ class DistributionResponse(_Out, kw_only=True):
     # A game's id, as `GET /games` lists them.
     game: str
 
-    # The greatest final total with a chance above 0.
+    # The greatest final total with a chance above 0 (as for `min`, a chance below about 3e-8 reads
+    # 0).
     max: int
 
     # The expected final total (bonuses included) under the play `play` names.
     mean: float
 
-    # The least final total with a chance above 0.
+    # The least final total with a chance above 0 (the tables store chances as multiples of 2**-24:
+    # a total whose chance is below about 3e-8 reads 0 and is not listed).
     min: int
 
     # The least final total t with P(final <= t) >= the percentile (`p50`: the median)

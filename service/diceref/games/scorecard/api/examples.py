@@ -424,7 +424,7 @@ EXAMPLES: dict[str, list[Example]] = {
                 (0.953971357474301, 0.04602864252569899),
                 play="target",
                 target=260,
-                win_probability=0.04602864384651184,
+                win_probability=0.04602861404418945,
             ),
             body={**FORCED_LAST_TURN, "target": 260},
         ),
