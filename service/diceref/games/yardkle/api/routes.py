@@ -147,11 +147,10 @@ def _chances(
     return {mover.player: chance, other.player: 1.0 - chance}
 
 
-def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int, int]:
-    """(a, b, t, seat) in units for a request with an `opponent`: the thrower's and the
-    opponent's banked totals, the turn points and the thrower's seat, each checked against
-    the rules (a 422 naming the field), and the rules against what the two-player table is
-    solved for."""
+def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int]:
+    """(a, b, seat) for a request with an `opponent`: the thrower's and the opponent's
+    banked totals in units and the thrower's seat, each checked against the rules (a 422
+    naming the field), and the rules against what the two-player table is solved for."""
     assert data.opponent is not None
     check_duel_solvable(rules)
     a = duel_levels(rules, data.total or 0, data.on_pad, "total", "on_pad")
@@ -159,7 +158,7 @@ def _duel_state(data: HoldsRequest, rules: YardkleRules) -> tuple[int, int, int,
         rules, data.opponent.total, data.opponent.on_pad, "opponent.total", "opponent.on_pad"
     )
     seat = duel_seat(rules, data.first_in_round, "first_in_round")
-    return a, b, data.turn_points // rules.unit, seat
+    return a, b, seat
 
 
 def duel_seat(rules: YardkleRules, first_in_round: bool | None, field: str) -> int:
@@ -237,7 +236,7 @@ def yardkle_holds(data: JSONBody[HoldsRequest], request: Request) -> HoldsRespon
     options = advise(table, rules, data.dice, data.turn_points, data.on_pad, data.need)
     if duel_state is not None:
         duel = duel_of(rules, registry.require(duel_spec(rules)))
-        a, b, _, seat = duel_state
+        a, b, seat = duel_state
         # Past the turn's cap (with hot dice forced, a throw after hot dice there) the
         # options' chances are the closed forms of the turn (`Turn.worth`).
         bank, _, _ = duel.game.bank(a, b, duel.seat_values, seat)
