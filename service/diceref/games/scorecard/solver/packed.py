@@ -3,10 +3,10 @@
 A band's values become integers on a grid of 2**-24 (a win table's chances 1 - m/2**24, a
 distribution's cumulative chances m/2**24), and what is stored is the second difference of
 m, zigzag-coded, in blocks of 32 each packed at its own width: neighbouring chances differ
-smoothly, so that takes about 9 bits a value against float32's 32.  A distribution also
-keeps each state's exact mean and second moment.  Reading a value decodes its band from the
-start (a few hundred values, compiled: `diceref.core.jit`).  docs/solver.md, "How the
-play-to-win tables are stored", proves the error bounds and gives the sizes.
+smoothly, so that takes about 9 bits a value against float32's 32.  A distribution's band
+is led by its exact mean and second moment (float64).  Reading a value decodes its band
+from the start (a few hundred values, compiled: `diceref.core.jit`).  docs/solver.md, "How
+the play-to-win tables are stored", proves the error bounds and gives the sizes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ FORMAT = 2.0  # cell 0 of the stored array (the float32 band table of before was
 GRID_BITS = 24  # a value is a multiple of 2**-GRID_BITS
 BLOCK = 32  # values packed at one width
 WIDTH_BITS = 5  # each block's width, ahead of it (widths up to 26 bits occur)
-HEADER = 8  # cells: format, below, size, stream words, grid bits (two cells each but the first two)
+HEADER = 8  # cells: format, below, then size, stream words and grid bits (two cells each)
 U64 = npt.NDArray[np.uint64]
 I32 = npt.NDArray[np.int32]
 
@@ -38,19 +38,25 @@ def _code(
     values: FloatArray,
     cumulative: bool,
     offset: IntArray,
-    moments: FloatArray,
     stream: U64,
+    words: FloatArray,
     write: bool,
 ) -> int:
-    """Count (`write` false: fills `offset` and `moments`, returns the bits) or write the
-    packed bands.  m: 2**24 (1 - value) of a win table, 2**24 times the running sum of a
-    distribution's values; what is packed is r = d - d_prev with d = m - m_prev."""
+    """Count (`write` false: fills `offset`, returns the bits) or write the packed bands
+    (`words`: `stream` viewed as float64).  m: 2**24 (1 - value) of a win table, 2**24
+    times the running sum of a distribution's values; what is packed is r = d - d_prev
+    with d = m - m_prev.  A distribution's band starts on a 64-bit word with its moments."""
     scale = float(1 << GRID_BITS)
     block = np.empty(BLOCK, dtype=np.int64)
     bit = 0
     for i in range(len(lo)):
-        offset[i] = bit
         width = hi[i] - lo[i]
+        with_moments = cumulative and width > 0
+        if with_moments:
+            bit = (bit + 63) // 64 * 64
+        offset[i] = bit
+        if with_moments:
+            bit += 128
         m_prev = 0
         d_prev = 0
         acc = 0.0
@@ -88,9 +94,9 @@ def _code(
                     if b + size > 64:
                         stream[w + 1] |= np.uint64(value) >> np.uint64(64 - b)
                 bit += size
-        if cumulative and not write:
-            moments[2 * i] = first
-            moments[2 * i + 1] = second
+        if with_moments and write:
+            words[offset[i] // 64] = first
+            words[offset[i] // 64 + 1] = second
     return bit
 
 
@@ -128,7 +134,7 @@ def _lookup(
         if i != current or p < k - 1:
             current = i
             k = 0
-            bit = offset[i]
+            bit = offset[i] + (128 if cumulative else 0)  # past a distribution's moments
             m = 0
             d = 0
         while k <= p:
@@ -160,8 +166,7 @@ class PackedBands:
 
     lo: I32
     hi: I32
-    offset: IntArray  # each band's first bit in `stream`
-    moments: FloatArray  # a distribution's (mean, second moment) per state; empty for a win table
+    offset: IntArray  # each band's first bit in `stream` (a distribution's: its moments)
     stream: U64
     below: float
 
@@ -202,7 +207,15 @@ class PackedBands:
     def mean_and_second(self, index: IntArray) -> tuple[FloatArray, FloatArray]:
         """A distribution's exact E[R] and E[R**2] at the states `index` (R: the points to
         come), computed from its float64 band before it was packed."""
-        return self.moments[2 * index], self.moments[2 * index + 1]
+        if not self.cumulative:
+            raise TypeError("a win table keeps no moments")
+        index = np.asarray(index, dtype=np.int64)
+        words = self.stream.view(np.float64)
+        at = self.offset[index] // 64
+        banded = self.hi[index] > self.lo[index]
+        first = np.where(banded, words[np.where(banded, at, 0)], 0.0)
+        second = np.where(banded, words[np.where(banded, at + 1, 0)], 0.0)
+        return first, second
 
     def warm(self) -> None:
         """Compile (or read numba's cache of) the decoder now, not at a request."""
@@ -211,32 +224,30 @@ class PackedBands:
 
 def pack(table: BandTable) -> Float32Array:
     """The stored form of a solved table (float64 values): a header, lo and hi (int32),
-    each band's first bit (int64), a distribution's moments (float64), then the bit stream,
-    as the cells of one float32 array (the table store's format)."""
+    each band's first bit (int64), then the bit stream (a distribution's bands each led by
+    its float64 mean and second moment), as the cells of one float32 array (the table
+    store's format)."""
     size = table.size
     lo, hi = np.asarray(table.lo, np.int64), np.asarray(table.hi, np.int64)
     start = table.starts(np.arange(size))
     values = np.asarray(table.values, np.float64)
     cumulative = table.below == 0.0
+    if size and max(-int(lo.min()), int(hi.max())) >= 1 << 31:
+        raise ValueError("a band's points beyond int32")
     offset = np.zeros(size, dtype=np.int64)
-    moments = np.zeros(2 * size if cumulative else 0)
     empty = np.zeros(1, dtype=np.uint64)
-    bits = _code(lo, hi, start, values, cumulative, offset, moments, empty, False)
-    stream = np.zeros(bits // 64 + 2, dtype=np.uint64)  # a spare word: reads take two
-    _code(lo, hi, start, values, cumulative, offset, moments, stream, True)
-    pad = size % 2  # int32 cells to an 8-byte boundary
-    parts: list[npt.NDArray[np.generic]] = [
-        np.array([FORMAT, table.below], dtype=np.float32),
-        np.array([size, len(stream), GRID_BITS], dtype=np.int64),
-        lo.astype(np.int32),
-        hi.astype(np.int32),
-        np.zeros(2 * pad, dtype=np.int32),
-        offset,
-        moments,
-        stream,
-    ]
-    raw = b"".join(p.tobytes() for p in parts)
-    return np.frombuffer(raw, dtype=np.float32).copy()
+    bits = _code(lo, hi, start, values, cumulative, offset, empty, empty.view(np.float64), False)
+    words = bits // 64 + 2  # a spare word: reads take two
+    at = HEADER + 2 * size + 2 * (size % 2)  # lo and hi, then int32 cells to 8 bytes
+    out = np.zeros(at + 2 * size + 2 * words, dtype=np.float32)  # written in place: one copy
+    out[:2] = (FORMAT, table.below)
+    out[2:HEADER].view(np.int64)[:] = (size, words, GRID_BITS)
+    out[HEADER : HEADER + size].view(np.int32)[:] = lo
+    out[HEADER + size : HEADER + 2 * size].view(np.int32)[:] = hi
+    out[at : at + 2 * size].view(np.int64)[:] = offset
+    stream = out[at + 2 * size :].view(np.uint64)
+    _code(lo, hi, start, values, cumulative, offset, stream, stream.view(np.float64), True)
+    return out
 
 
 def unpack(array: Float32Array) -> PackedBands:
@@ -253,10 +264,7 @@ def unpack(array: Float32Array) -> PackedBands:
     at += 2 * size + 2 * (size % 2)
     offset = cast(IntArray, array[at : at + 2 * size].view(np.int64))
     at += 2 * size
-    n_moments = 2 * size if below == 0.0 else 0
-    moments = cast(FloatArray, array[at : at + 2 * n_moments].view(np.float64))
-    at += 2 * n_moments
     stream = cast(U64, array[at : at + 2 * words].view(np.uint64))
     if len(stream) != words or at + 2 * words != len(array):
         raise ValueError("a packed band table of the wrong length")
-    return PackedBands(lo, hi, offset, moments, stream, below)
+    return PackedBands(lo, hi, offset, stream, below)

@@ -37,7 +37,7 @@ from diceref.games.scorecard.solver.statespace import StateSpace, popcount, stat
 
 # Bump whenever a win or distribution table solved before would differ (a table's key
 # carries it beside the value solver's version).
-TARGET_VERSION = "2"
+TARGET_VERSION = "3"
 NEG = -np.inf
 # A win probability within EPS of 1 (or of 0) at the edge of a state's band is stored as 1
 # (or 0); a distribution's probabilities below EPS at its ends are dropped.  Each turn adds
