@@ -562,15 +562,14 @@ class DistributionResponse(_Out, kw_only=True):
     # A game's id, as `GET /games` lists them.
     game: str
 
-    # The greatest final total with a chance above 0 (as for `min`, a chance below about 3e-8 reads
-    # 0).
+    # The greatest final total with a chance above 0 (as for `min`, a chance below 6e-8 may read 0).
     max: int
 
     # The expected final total (bonuses included) under the play `play` names.
     mean: float
 
-    # The least final total with a chance above 0 (the tables store chances as multiples of 2**-24:
-    # a total whose chance is below about 3e-8 reads 0 and is not listed).
+    # The least final total with a chance above 0 (the tables store chances on a grid of 2**-24,
+    # each within 6e-8: a total whose chance is below that may read 0, and is then not listed).
     min: int
 
     # The least final total t with P(final <= t) >= the percentile (`p50`: the median)

@@ -1,8 +1,8 @@
 """Functions compiled by numba when first called, not when imported.
 
 The service imports numba only where a compiled loop is needed (about 0.8 s), and each
-function's machine code is cached on disk by numba where it can write next to the module;
-where it cannot (a read-only image), the function is compiled once per process instead.
+function's machine code is cached on disk by numba (beside the module, or in numba's own
+cache directory); where neither is writable the function is compiled once per process.
 """
 
 from __future__ import annotations
@@ -43,5 +43,5 @@ class Compiled(Generic[P, R]):
 
 def compiled_on_first_call(py_func: Callable[P, R]) -> Compiled[P, R]:
     """Decorator: `py_func` as a `Compiled` function (the plain Python one stays at
-    `.py_func`, for tests that check the two agree)."""
+    `.py_func`)."""
     return Compiled(py_func)

@@ -126,7 +126,7 @@ def _target_spec(ruleset: Ruleset, kind: str, solve_bands: partial[Float32Array]
             solve_bands,
             dtype="<f4",
             group=kind,
-            in_redis=False,  # Yahtzee's are 250 MB each: docs/tables.md, "Play to win"
+            in_redis=False,  # 250 MB each for Yahtzee, 1 GB for dice-poker: docs/tables.md
             warm=_warm_bands,
         ),
     )
