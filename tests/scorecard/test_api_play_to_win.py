@@ -2,7 +2,7 @@
 
 The tables are Yatzy's in forced order (a few seconds to solve, then on the test disk
 cache), served by an app of the module's own; the answers are checked against the solver's
-functions called directly (`target.win_turn`, `BandTable.at`, `final_distribution`).
+functions called directly (`target.win_turn`, `PackedBands.at`, `final_distribution`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
 from diceref.games.scorecard.solver.advice import card_state, expected_final_score
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.packed import PackedBands
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import final_distribution, win_turn
 from diceref.games.scorecard.tables import (
@@ -62,7 +62,7 @@ def tables(ruleset: Ruleset) -> dict[str, FloatArray]:
 
 
 @pytest.fixture(scope="module")
-def win(tables: dict[str, FloatArray]) -> BandTable:
+def win(tables: dict[str, FloatArray]) -> PackedBands:
     return band_table(tables["win"])
 
 
@@ -105,7 +105,7 @@ def _state_index(ruleset: Ruleset, filled: dict[str, int]) -> tuple[int, int, in
 
 @pytest.mark.parametrize("target", [0, 120, 180, 230, 10_000])
 def test_holds_with_a_target_ranks_by_the_chance_to_reach_it(
-    client: Client, ruleset: Ruleset, win: BandTable, target: int
+    client: Client, ruleset: Ruleset, win: PackedBands, target: int
 ) -> None:
     body = post(
         client, "/holds", dice=[4, 4, 4, 2, 6], throws_left=1, scorecard=CARD, target=target
@@ -244,7 +244,7 @@ def test_distribution_with_dice_has_the_mean_of_the_best_hold(
 
 
 def test_distribution_with_a_target_reports_the_chance_to_reach_it(
-    client: Client, ruleset: Ruleset, win: BandTable
+    client: Client, ruleset: Ruleset, win: PackedBands
 ) -> None:
     _, _, _, index, total = _state_index(ruleset, FILLED)
     for target in (0, 150, 200, 10_000):
@@ -280,7 +280,7 @@ LATE = {
 
 @pytest.mark.parametrize("target", [150, 190, 220, 260])
 def test_distribution_under_target_play(
-    client: Client, ruleset: Ruleset, win: BandTable, target: int
+    client: Client, ruleset: Ruleset, win: PackedBands, target: int
 ) -> None:
     """The default with a target: target play's distribution, which reaches the target with
     the win table's chance (and more often than expected-points play)."""
@@ -385,7 +385,6 @@ def test_refused_requests_name_the_field(
 
 
 WARM_CHECK = """
-import sys
 from litestar.testing import TestClient
 from conftest import make_test_app
 from helpers import registry_table

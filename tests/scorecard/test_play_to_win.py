@@ -522,7 +522,7 @@ def test_final_distribution_equals_the_brute_force(
         assert_same_distribution(as_dict(dist), want, where)
         assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-7), where
         assert np.all(dist.probabilities >= 0.0), where
-        # as served: each probability on its grid of 2**-24, their sum 1 to the float's bit
+        # as served: each probability within 2**-24 of the brute force's, their sum 1
         stored = as_dict(game.final(dice, left, stored=True))
         worst = max(abs(stored.get(t, 0.0) - want.get(t, 0.0)) for t in set(stored) | set(want))
         assert worst <= 2.0**-24 + 1e-10, (where, worst)
