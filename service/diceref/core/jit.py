@@ -16,7 +16,8 @@ R = TypeVar("R")
 
 
 class Compiled(Generic[P, R]):
-    """`py_func` compiled with numba (nopython, no GIL held) at its first call."""
+    """`py_func` compiled with numba (nopython, no GIL held) at its first call; a
+    decorator (the plain Python function stays at `.py_func`)."""
 
     def __init__(self, py_func: Callable[P, R]) -> None:
         self.py_func = py_func
@@ -39,9 +40,3 @@ class Compiled(Generic[P, R]):
                     self._compiled = fn
         assert self._compiled is not None
         return self._compiled
-
-
-def compiled_on_first_call(py_func: Callable[P, R]) -> Compiled[P, R]:
-    """Decorator: `py_func` as a `Compiled` function (the plain Python one stays at
-    `.py_func`)."""
-    return Compiled(py_func)

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IntArray
-from diceref.core.jit import compiled_on_first_call
+from diceref.core.jit import Compiled
 from diceref.games.scorecard.solver.bands import BandTable, Float32Array
 
 FORMAT = 2.0  # cell 0 of the stored array (the float32 band table of before was 1.0)
@@ -30,7 +30,7 @@ U64 = npt.NDArray[np.uint64]
 I32 = npt.NDArray[np.int32]
 
 
-@compiled_on_first_call
+@Compiled
 def _code(
     lo: IntArray,
     hi: IntArray,
@@ -100,7 +100,7 @@ def _code(
     return bit
 
 
-@compiled_on_first_call
+@Compiled
 def _lookup(
     lo: I32,
     hi: I32,

@@ -12,15 +12,14 @@ is one sweep away (docs/solver.md, "Size and cost at full size").
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.jit import Compiled
 from diceref.games.yardkle.rules.scoring import YardkleRules
 from diceref.games.yardkle.solver.duel import (
     DuelLookup,
@@ -100,25 +99,9 @@ def _sweep_py(
     return float(acc_slope[d - 1] + yardkle[d - 1])  # t = 0, the last row swept
 
 
-_compiled: dict[str, Any] = {}
-_compile_lock = threading.Lock()
-
-
-def _sweep() -> Callable[..., float]:
-    """The compiled sweep: numba is imported here, at the first solve (0.8 s, and the
-    compile itself, about 1.5 s, cached on disk by numba where it can write), so the
-    service never imports it at start-up."""
-    if "sweep" not in _compiled:
-        with _compile_lock:
-            if "sweep" not in _compiled:
-                import numba
-
-                try:
-                    _compiled["sweep"] = numba.njit(cache=True, nogil=True)(_sweep_py)
-                except RuntimeError:  # no writable cache directory: compile per process
-                    _compiled["sweep"] = numba.njit(nogil=True)(_sweep_py)
-    sweep: Callable[..., float] = _compiled["sweep"]
-    return sweep
+# numba is imported at the first solve (0.8 s, and the compile itself, about 1.5 s, cached
+# on disk by numba where it can write), so the service never imports it at start-up.
+_sweep = Compiled(_sweep_py)
 
 
 @dataclass(frozen=True)
@@ -173,7 +156,7 @@ class _Kernel:
         `forced`: with hot dice forced, `duel._Game.forced` of the pair."""
         throw, stop = buffers
         hot, hot_slope = (_NO_HOT, 0.0) if forced is None else forced
-        slope = _sweep()(
+        slope = _sweep(
             self.offsets,
             self.ends,
             self.throw_dice,
