@@ -31,8 +31,8 @@ def tables(rng: np.random.Generator, widths: list[int]) -> tuple[BandTable, Band
         p = rng.random(k) ** 8 if i % 3 else np.eye(1, k, rng.integers(0, max(k, 1)))[0][:k]
         dist.append(p / p.sum() if k else p)
     return (
-        BandTable.of(lo, lo + w, start, np.concatenate(win), 1.0),
-        BandTable.of(lo, lo + w, start, np.concatenate(dist), 0.0),
+        BandTable(lo, lo + w, start, np.concatenate(win), 1.0),
+        BandTable(lo, lo + w, start, np.concatenate(dist), 0.0),
     )
 
 
@@ -93,7 +93,7 @@ def test_a_distribution_keeps_its_exact_moments() -> None:
 def test_any_win_band_reads_back_within_half_a_grid_step(chances: list[float], lo: int) -> None:
     values = np.sort(np.array(chances))[::-1]
     n = len(values)
-    table = BandTable.of(np.array([lo]), np.array([lo + n]), np.array([0]), values, 1.0)
+    table = BandTable(np.array([lo]), np.array([lo + n]), np.array([0]), values, 1.0)
     stored = unpack(pack(table))
     points = np.arange(lo - 2, lo + n + 2)
     got = stored.lookup(np.zeros(len(points), dtype=np.int64), points)

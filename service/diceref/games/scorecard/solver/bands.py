@@ -50,17 +50,6 @@ class BandTable:
     values: FloatArray
     below: float
 
-    @classmethod
-    def of(
-        cls, lo: IntArray, hi: IntArray, start: IntArray, values: FloatArray, below: float
-    ) -> BandTable:
-        """A table being built (int64 bounds, float64 values)."""
-        return cls(lo, hi, start, values, below)
-
-    def starts(self, index: IntArray) -> IntArray:
-        out: IntArray = self.start[index]
-        return out
-
     @property
     def size(self) -> int:
         return len(self.lo)
@@ -93,7 +82,7 @@ class BandTable:
         """f at many (index, n) pairs (arrays of one shape)."""
         lo, hi = self.lo[index].astype(np.int64), self.hi[index].astype(np.int64)
         inside = (n >= lo) & (n < hi)
-        at = np.where(inside, self.starts(index) + n - lo, 0)
+        at = np.where(inside, self.start[index] + n - lo, 0)
         got = self.values[at] if len(self.values) else np.zeros(at.shape)
         out: FloatArray = np.where(inside, got, np.where(n < lo, self.below, 0.0))
         return out

@@ -211,11 +211,9 @@ class PackedBands:
             raise TypeError("a win table keeps no moments")
         index = np.asarray(index, dtype=np.int64)
         words = self.stream.view(np.float64)
-        at = self.offset[index] // 64
         banded = self.hi[index] > self.lo[index]
-        first = np.where(banded, words[np.where(banded, at, 0)], 0.0)
-        second = np.where(banded, words[np.where(banded, at + 1, 0)], 0.0)
-        return first, second
+        at = np.where(banded, self.offset[index] // 64, 0)  # a bandless state has no moments
+        return np.where(banded, words[at], 0.0), np.where(banded, words[at + 1], 0.0)
 
     def warm(self) -> None:
         """Compile (or read numba's cache of) the decoder now, not at a request."""
@@ -229,7 +227,7 @@ def pack(table: BandTable) -> Float32Array:
     store's format)."""
     size = table.size
     lo, hi = np.asarray(table.lo, np.int64), np.asarray(table.hi, np.int64)
-    start = table.starts(np.arange(size))
+    start = np.asarray(table.start, np.int64)
     values = np.asarray(table.values, np.float64)
     cumulative = table.below == 0.0
     if size and max(-int(lo.min()), int(hi.max())) >= 1 << 31:

@@ -309,7 +309,7 @@ def assemble(size: int, bands: list[tuple[int, int, FloatArray]], below: float) 
         lo[i], hi[i], start[i] = first, first + len(band), at
         at += len(band)
     values = np.concatenate([band for *_, band in bands]) if bands else np.zeros(0)
-    return BandTable.of(lo, hi, start, values, below)
+    return BandTable(lo, hi, start, values, below)
 
 
 def _solve_bands(
