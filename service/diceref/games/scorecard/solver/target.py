@@ -409,7 +409,11 @@ def choose_fives(
             best[t] = top[t] = NEG
             continue
         evs = [float(values[c[0]]) + c[1] for c in tier]
-        ch = [win.at(c[0], need - int(c[1])) if win is not None else 0.0 for c in tier]
+        ch = [0.0] * len(tier)
+        if win is not None:  # one lookup for the tier: the decoder called once
+            nexts = np.array([c[0] for c in tier], dtype=np.int64)
+            gains = np.array([int(c[1]) for c in tier], dtype=np.int64)
+            ch = win.lookup(nexts, need - gains).tolist()
         options = [
             (c, e, w) for c, e, w in zip(tier, evs, ch, strict=True) if w >= max(ch) - TIE_WIN
         ]
