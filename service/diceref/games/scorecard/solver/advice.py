@@ -121,21 +121,29 @@ def advise(
         state.mask, state.sub, state.flag, throw_index(dice), throw == 1
     )
     need = None if target is None else target.total - total
+    boxes: list[BoxAdvice] = []
+    nexts: list[int] = []
     for p in placements:
         index = space.index_one(p.mask, p.sub, p.flag)
         future = float(values[index])
         bonus = p.upper_bonus + p.extra_bonus
-        box = BoxAdvice(
-            ids[p.box],
-            p.points,
-            bonus,
-            total + p.points + bonus + future,
-            p.upper_bonus,
-            p.extra_bonus,
+        boxes.append(
+            BoxAdvice(
+                ids[p.box],
+                p.points,
+                bonus,
+                total + p.points + bonus + future,
+                p.upper_bonus,
+                p.extra_bonus,
+            )
         )
-        if target is not None and need is not None:
-            box.win_probability = target.win.at(index, need - p.points - bonus)
-        options.append(box)
+        nexts.append(index)
+    if target is not None and need is not None and boxes:  # one lookup for every box
+        gains = np.array([b.points + b.bonus for b in boxes], dtype=np.int64)
+        chances = target.win.lookup(np.array(nexts, dtype=np.int64), need - gains)
+        for box, chance in zip(boxes, chances.tolist(), strict=True):
+            box.win_probability = chance
+    options += boxes
     if throws_left > 0:
         keeps = sub_multisets(canonical(dice))
         flat = [KEEP_INDEX[keep] for keep in keeps]
