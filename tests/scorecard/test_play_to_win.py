@@ -41,10 +41,8 @@ from diceref.games.scorecard.solver.target import (
     stand_win,
     win_turn,
 )
-from diceref.games.scorecard.solver.win_kernel import (
-    solve_distribution_fast,
-    solve_win_fast,
-)
+from diceref.games.scorecard.solver.win_kernel import solve_distribution_fast
+from diceref.games.scorecard.solver.win_solve import solve_win_fast
 
 YAHTZEE_CARD = {
     "ones": 3,

@@ -1,6 +1,7 @@
-"""The fast play-to-win solves (`win_kernel`: the kernel, packed batches, a forked helper per
-layer) against the state-by-state numpy solves of the same recursion (`target`), band by
-band on sub-games of every kind of turn; and target play's distribution against the win
+"""The fast play-to-win solves (`win_solve` and `win_kernel`: the kernel, packed batches, a
+forked helper per layer) against the state-by-state numpy solves of the same recursion
+(`target`), band by band on sub-games of every kind of turn; the win table packed layer by
+layer as the whole table packed at once; and target play's distribution against the win
 table it follows."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import pytest
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver import win_kernel
+from diceref.games.scorecard.solver import win_kernel, win_solve
 from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.packed import pack, unpack
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
     TooManyTurns,
@@ -68,20 +70,35 @@ def test_the_fast_solves_equal_the_numpy_ones(
 ) -> None:
     ruleset = variant(game, **rules)
     within = open_mask(ruleset, *open_boxes) if open_boxes else 0
-    monkeypatch.setattr(win_kernel, "FORK_MIN_STATES", 64)  # the forked helper takes part
+    monkeypatch.setattr(win_kernel, "FORK_MIN_STATES", 64)  # the forked helpers take part
+    monkeypatch.setattr(win_solve, "FORK_MIN_COLUMNS", 64)
     values = solved_ruleset(ruleset)
     space = state_space(ruleset)
     mask, sub, flag = space.all_states()
     indices = space.index(mask, sub, flag)[(mask & within) == within][::5]
     assert len(indices) >= 5  # a sub-game of reachable states
     fast, slow = (
-        win_kernel.solve_win_fast(ruleset, within=within),
+        win_solve.solve_win_fast(ruleset, within=within),
         solve_win(ruleset, within=within),
     )
     assert rows_equal(fast, slow, indices) < 1e-12
     fast_d = win_kernel.solve_distribution_fast(ruleset, values, within=within)
     slow_d = solve_distribution(ruleset, values, within=within)
     assert rows_equal(fast_d, slow_d, indices) < 1e-12
+
+
+@pytest.mark.parametrize("game", ["russian-poker", "chute-5"])
+def test_the_win_table_packed_layer_by_layer_reads_as_the_whole_table_packed(game: str) -> None:
+    ruleset = variant(game)
+    whole = unpack(pack(win_solve.solve_win_fast(ruleset)))
+    layered = unpack(win_solve.solve_win_packed(ruleset))
+    assert np.array_equal(whole.lo, layered.lo) and np.array_equal(whole.hi, layered.hi)
+    banded = np.flatnonzero(whole.hi > whole.lo)
+    assert len(banded) > 1000  # bands to read
+    lo, hi = whole.lo[banded].astype(np.int64), whole.hi[banded].astype(np.int64)
+    inside = np.random.default_rng(5).integers(lo, hi)
+    for n in (lo - 1, lo, inside, hi - 1, hi):
+        assert np.array_equal(whole.lookup(banded, n), layered.lookup(banded, n))
 
 
 def test_target_play_reaches_the_target_with_the_win_tables_chance(
@@ -92,7 +109,7 @@ def test_target_play_reaches_the_target_with_the_win_tables_chance(
     ruleset = variant("yahtzee")
     within = open_mask(ruleset, "threes", "three_of_a_kind", "yahtzee", "chance")
     values = solved_ruleset(ruleset)
-    win = win_kernel.solve_win_fast(ruleset, within=within)
+    win = win_solve.solve_win_fast(ruleset, within=within)
     dist = win_kernel.solve_distribution_fast(ruleset, values, within=within)
     index = state_space(ruleset).index_one(within, 40, 0)
     for need in (40, 60, 80, 120):

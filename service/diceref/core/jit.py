@@ -17,10 +17,13 @@ R = TypeVar("R")
 
 class Compiled(Generic[P, R]):
     """`py_func` compiled with numba (nopython, no GIL held) at its first call; a
-    decorator (the plain Python function stays at `.py_func`)."""
+    decorator (the plain Python function stays at `.py_func`).  `cache=False` for a
+    function that reads a value fixed only at run time (a kernel's address) as a
+    constant: numba cannot keep its machine code for another process."""
 
-    def __init__(self, py_func: Callable[P, R]) -> None:
+    def __init__(self, py_func: Callable[P, R], *, cache: bool = True) -> None:
         self.py_func = py_func
+        self.cache = cache
         self._compiled: Callable[P, R] | None = None
         self._lock = threading.Lock()
 
@@ -34,7 +37,7 @@ class Compiled(Generic[P, R]):
                     import numba
 
                     try:
-                        fn: Any = numba.njit(cache=True, nogil=True)(self.py_func)
+                        fn: Any = numba.njit(cache=self.cache, nogil=True)(self.py_func)
                     except RuntimeError:  # no writable cache directory
                         fn = numba.njit(nogil=True)(self.py_func)
                     self._compiled = fn

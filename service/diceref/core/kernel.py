@@ -164,6 +164,7 @@ class Kernel:
     gather: _Gather
     band_gather: _BandGather
     cached: bool  # loaded from the cache (not compiled in this process)
+    run_address: int  # `run`'s machine code, for compiled callers (`win_solve`)
 
 
 _LOCK = threading.Lock()
@@ -230,6 +231,7 @@ def _compile(cache: Path | None) -> Kernel:
         gather(engine.get_function_address("gather")),
         bands(engine.get_function_address("band_gather")),
         cached=stored is not None,
+        run_address=engine.get_function_address("run"),
     )
 
 

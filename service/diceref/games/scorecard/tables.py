@@ -25,7 +25,7 @@ from diceref.games.scorecard.solver.engine import (
     solve,
     solve_distribution,
     solve_max,
-    solve_win,
+    solve_win_packed,
     solve_with_max,
 )
 from diceref.games.scorecard.solver.packed import PackedBands, pack, unpack
@@ -149,7 +149,7 @@ def _warm_bands(table: FloatArray) -> None:
 
 
 def _win(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
-    return pack(solve_win(ruleset, progress))
+    return solve_win_packed(ruleset, progress)
 
 
 def _distribution(ruleset: Ruleset, progress: Progress | None) -> Float32Array:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array
 
 SOLVER_VERSION = "5"  # bump whenever a table computed before would differ
 Progress = Callable[[int, int], None]
@@ -38,9 +38,16 @@ def solve_max(ruleset: Ruleset) -> FloatArray:
 
 def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
     """The win table: the best chance to score n more points, from every state."""
-    from diceref.games.scorecard.solver.win_kernel import solve_win_fast
+    from diceref.games.scorecard.solver.win_solve import solve_win_fast
 
     return solve_win_fast(ruleset, progress)
+
+
+def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Float32Array:
+    """The win table in its stored form (`packed`), packed layer by layer as it is solved."""
+    from diceref.games.scorecard.solver.win_solve import solve_win_packed as solve_packed
+
+    return solve_packed(ruleset, progress)
 
 
 def solve_distribution(

@@ -220,32 +220,68 @@ class PackedBands:
         self.lookup(np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
+class Packer:
+    """A table packed as it is solved, a layer of states at a time: each layer's bands
+    coded into a stream of their own (from a 64-bit word, so that a distribution's moments
+    stay on words), the float64 values of none kept once coded.  `finish` lays the streams
+    end to end behind the header."""
+
+    def __init__(self, size: int, below: float) -> None:
+        self.size, self.below = size, below
+        self.lo = np.zeros(size, dtype=np.int64)
+        self.hi = np.zeros(size, dtype=np.int64)
+        self.offset = np.zeros(size, dtype=np.int64)
+        self.streams: list[U64] = []
+        self.words = 0
+
+    def add(
+        self, index: IntArray, lo: IntArray, hi: IntArray, start: IntArray, values: FloatArray
+    ) -> None:
+        """The bands of the states `index`: state index[k]'s values from `lo[k]` to
+        `hi[k]` are values[start[k]:start[k] + hi[k] - lo[k]]."""
+        lo, hi = np.asarray(lo, np.int64), np.asarray(hi, np.int64)
+        if len(lo) and max(-int(lo.min()), int(hi.max())) >= 1 << 31:
+            raise ValueError("a band's points beyond int32")
+        start = np.asarray(start, np.int64)
+        values = np.asarray(values, np.float64)
+        cumulative = self.below == 0.0
+        offset = np.zeros(len(lo), dtype=np.int64)
+        none = np.zeros(1, dtype=np.uint64)
+        bits = _code(lo, hi, start, values, cumulative, offset, none, none.view(np.float64), False)
+        words = -(-bits // 64)
+        stream = np.zeros(words + 1, dtype=np.uint64)  # a value's bits may spill a word on
+        _code(lo, hi, start, values, cumulative, offset, stream, stream.view(np.float64), True)
+        self.lo[index], self.hi[index] = lo, hi
+        self.offset[index] = offset + 64 * self.words
+        self.streams.append(stream[:words])
+        self.words += words
+
+    def finish(self) -> Float32Array:
+        """The stored form: a header, lo and hi (int32), each band's first bit (int64), then
+        the bit stream, as the cells of one float32 array (the table store's format)."""
+        size = self.size
+        words = self.words + 2  # a spare word: reads take two
+        at = HEADER + 2 * size + 2 * (size % 2)  # lo and hi, then int32 cells to 8 bytes
+        out = np.zeros(at + 2 * size + 2 * words, dtype=np.float32)
+        out[:2] = (FORMAT, self.below)
+        out[2:HEADER].view(np.int64)[:] = (size, words, GRID_BITS)
+        out[HEADER : HEADER + size].view(np.int32)[:] = self.lo
+        out[HEADER + size : HEADER + 2 * size].view(np.int32)[:] = self.hi
+        out[at : at + 2 * size].view(np.int64)[:] = self.offset
+        stream = out[at + 2 * size :].view(np.uint64)
+        w = 0
+        for part in self.streams:
+            stream[w : w + len(part)] = part
+            w += len(part)
+        self.streams = []
+        return out
+
+
 def pack(table: BandTable) -> Float32Array:
-    """The stored form of a solved table (float64 values): a header, lo and hi (int32),
-    each band's first bit (int64), then the bit stream (a distribution's bands each led by
-    its float64 mean and second moment), as the cells of one float32 array (the table
-    store's format)."""
-    size = table.size
-    lo, hi = np.asarray(table.lo, np.int64), np.asarray(table.hi, np.int64)
-    start = np.asarray(table.start, np.int64)
-    values = np.asarray(table.values, np.float64)
-    cumulative = table.below == 0.0
-    if size and max(-int(lo.min()), int(hi.max())) >= 1 << 31:
-        raise ValueError("a band's points beyond int32")
-    offset = np.zeros(size, dtype=np.int64)
-    empty = np.zeros(1, dtype=np.uint64)
-    bits = _code(lo, hi, start, values, cumulative, offset, empty, empty.view(np.float64), False)
-    words = bits // 64 + 2  # a spare word: reads take two
-    at = HEADER + 2 * size + 2 * (size % 2)  # lo and hi, then int32 cells to 8 bytes
-    out = np.zeros(at + 2 * size + 2 * words, dtype=np.float32)  # written in place: one copy
-    out[:2] = (FORMAT, table.below)
-    out[2:HEADER].view(np.int64)[:] = (size, words, GRID_BITS)
-    out[HEADER : HEADER + size].view(np.int32)[:] = lo
-    out[HEADER + size : HEADER + 2 * size].view(np.int32)[:] = hi
-    out[at : at + 2 * size].view(np.int64)[:] = offset
-    stream = out[at + 2 * size :].view(np.uint64)
-    _code(lo, hi, start, values, cumulative, offset, stream, stream.view(np.float64), True)
-    return out
+    """The stored form of a solved table (float64 values), all its states at once."""
+    packer = Packer(table.size, table.below)
+    packer.add(np.arange(table.size), table.lo, table.hi, table.start, table.values)
+    return packer.finish()
 
 
 def unpack(array: Float32Array) -> PackedBands:

@@ -1,123 +1,35 @@
-"""The play-to-win tables' fast solves: the needs of a state are the kernel's columns.
-
-Per ruleset a `WinPlan` lays out one buffer: first the rows gathered from the layer below
-(each a distinct (next-state row, points) pair of the request plan, shifted by its points
-along the needs: the kernel's `band_gather`), then standing on each throw (the best pair of
-its boxes, one kernel "max"), then the keeps, the very reductions the value table's plan
-uses (`batched._Builder.keep_steps`).  Consecutive states' needs are packed side by side,
-and each layer is shared with a forked child.  The distribution table follows its turn ends
-`BATCH` states at once (`ends_batch`) and mixes their bands with the same gather.  Both
-equal `target`'s state-by-state numpy solves to rounding (`tests/scorecard/
-test_play_to_win_solves.py`, `test_turn_ends_batch.py`); docs/solver.md, "Play to win", the
-method.
+"""The distribution table's fast solve: each state's turn ends under expected-points play,
+`BATCH` states at once (`ends_batch`), their next states' bands mixed with the kernel's
+`band_gather`; each layer is shared with a forked child.  It equals `target`'s
+state-by-state numpy solve to rounding (`tests/scorecard/test_play_to_win_solves.py`,
+`test_turn_ends_batch.py`); docs/solver.md, "Play to win", the method.  The win table's
+solve is `win_solve`.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
 
 import numpy as np
 
 from diceref.core.arrays import FloatArray, IntArray
-from diceref.core.cache import PerRuleset
-from diceref.core.dice import N_THROWS
-from diceref.core.kernel import Program, Reduction, padded
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.ends_batch import turn_ends_many
-from diceref.games.scorecard.solver.request_turn import keep_transitions, next_rows, request_plan
+from diceref.games.scorecard.solver.request_turn import keep_transitions
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import (
     Progress,
     TurnEnds,
-    _stand,
     _trim,
     assemble,
-    candidates,
     layers,
-    multiplied,
     turn_ends,
 )
 
-NEG = -np.inf
-COLUMNS = 256  # (state, need) columns computed at once, several states side by side
 MIX_COLUMNS = 2048  # a distribution's points mixed at once (a few hundred rows at most)
 BATCH = 32  # states whose turn ends are followed at once (`turn_ends_many`)
-
-
-@dataclass(frozen=True)
-class WinPlan:
-    pair_row: IntArray  # (P,) the request plan's row of each gathered pair
-    pair_points: FloatArray  # (P,) the points it adds beyond that row's own
-    stand_rows: dict[tuple[int, int], int]  # (first throw 0/1, throw) -> its stand row
-    stand: Program
-    keeps: Program | None
-    final_rows: IntArray  # (252,) each first throw's best, after the programs ran
-    n_rows: int
-    variants: tuple[int, ...]
-
-
-class _Rows:
-    """Row allocation for `keep_steps`, which lays out the keeps after the stand rows."""
-
-    def __init__(self, ruleset: Ruleset, start: int, multiplied: bool) -> None:
-        self.ruleset, self.n, self.multiplied = ruleset, start, multiplied
-
-    def take(self, count: int) -> int:
-        start, self.n = self.n, self.n + count
-        return start
-
-
-def _build(ruleset: Ruleset) -> WinPlan:
-    plan = request_plan(ruleset)
-    first_differs = multiplied(ruleset)
-    variants = (0, 1) if first_differs else (0,)
-    pair_id: dict[tuple[int, float], int] = {}
-    stand_sources: dict[int, list[list[int]]] = {}
-    for v in variants:
-        rows, points = _stand(plan, ruleset, v == 1)
-        stand_sources[v] = [
-            [
-                pair_id.setdefault((int(rows[b, t]), float(points[b, t])), len(pair_id))
-                for b in range(rows.shape[0])
-            ]
-            for t in range(N_THROWS)
-        ]
-    n_pairs = len(pair_id)
-    reductions: list[Reduction] = []
-    stand_rows: dict[tuple[int, int], int] = {}
-    at = n_pairs
-    for v in variants:
-        reductions.append(Reduction("max", at, stand_sources[v]))
-        stand_rows.update({(v, t): at + t for t in range(N_THROWS)})
-        at += N_THROWS
-    layout = _Rows(ruleset, at, first_differs)
-    stand_at = [{t: stand_rows[(v, t)] for t in range(N_THROWS)} for v in variants]
-    # the value table's keep rounds, laid out after these rows (it reads only `take`,
-    # `ruleset` and `multiplied`)
-    keep_reductions, final_at = batched._Builder.keep_steps(layout, stand_at)  # type: ignore[arg-type]
-    n_rows = layout.n
-    pairs = sorted(pair_id.items(), key=lambda item: item[1])
-    return WinPlan(
-        pair_row=np.array([p[0][0] for p in pairs], dtype=np.int64),
-        pair_points=np.array([p[0][1] for p in pairs]),
-        stand_rows=stand_rows,
-        stand=Program(reductions, n_rows),
-        keeps=Program(keep_reductions, n_rows) if keep_reductions else None,
-        final_rows=np.array(final_at, dtype=np.int64),
-        n_rows=n_rows,
-        variants=variants,
-    )
-
-
-_PLANS: PerRuleset[str, WinPlan] = PerRuleset(8)
-
-
-def win_plan(ruleset: Ruleset) -> WinPlan:
-    return _PLANS.get(ruleset.rules_hash, lambda: _build(ruleset))
 
 
 class _Layer:
@@ -168,172 +80,12 @@ class _LayerReader:
         self.addresses = (below[0].ctypes.data, below[3].ctypes.data, self.span.ctypes.data)
 
 
-class _Solver(_LayerReader):
-    """One process's share of a layer: each state's band from the layer below."""
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        from diceref.core.kernel import kernel
-
-        self.ruleset = ruleset
-        self.gather = kernel().band_gather
-        self.wp = wp = win_plan(ruleset)
-        self.plan = request_plan(ruleset)
-        self.space = state_space(ruleset)
-        self.probability = keep_transitions().throw_probability
-        self.buf = np.zeros((wp.n_rows, COLUMNS))
-        self.extra = np.zeros((64, COLUMNS))  # the Joker's candidates of a state, gathered
-        self.stand = wp.stand.bind(self.buf)
-        self.keeps = wp.keeps.bind(self.buf) if wp.keeps is not None else None
-
-    def states(self, states: list[tuple[int, int, int]]) -> list[tuple[int, int, FloatArray]]:
-        """Each state's (index, first need stored, band).  The needs of consecutive states
-        are packed side by side into the buffer's columns (a state may span two batches),
-        so that every kernel call computes a full batch."""
-        out: list[tuple[int, int, FloatArray]] = []
-        pending: list[_Prepared] = []
-        segments: list[tuple[_Prepared, int, int, int]] = []  # (state, from, to, column)
-        filled = 0
-        full = (1 << self.space.n_boxes) - 1
-        for m, s, f in states:
-            if m == full:
-                out.append((self.space.index_one(m, s, f), 1, np.zeros(0)))
-                continue
-            state = self.prepare(m, s, f)
-            pending.append(state)
-            done = 0
-            while done < state.n:
-                take = min(COLUMNS - filled, state.n - done)
-                segments.append((state, done, done + take, filled))
-                self.fill(state, done, take, filled)
-                done += take
-                filled += take
-                if filled == COLUMNS:
-                    self.run(segments, filled)
-                    segments, filled = [], 0
-        if segments:
-            self.run(segments, filled)
-        for state in pending:
-            first_kept, band = _trim(state.w, state.lo, 1.0)
-            out.append((state.index, first_kept, band))
-        return out
-
-    def prepare(self, m: int, s: int, f: int) -> _Prepared:
-        """A state's gathered pairs (next state, points; -1: not allowed), the Joker's
-        candidates of its five-of-a-kind throws, and the band of needs to compute."""
-        wp, plan = self.wp, self.plan
-        five = plan.model.five
-        assert self.below is not None
-        _, lo_of, hi_of, _ = self.below
-        index, add = next_rows(plan, m, s, f)
-        succ = index[wp.pair_row]
-        shift = add[wp.pair_row] + wp.pair_points
-        legal = np.isfinite(shift)
-        fives: dict[tuple[int, int], list[list[tuple[int, float]]]] = {}
-        if five is not None and m >> five & 1:
-            for v in wp.variants:
-                for t, tiers in candidates(self.ruleset, m, s, f, v == 1).fives.items():
-                    fives[(v, t)] = tiers
-        ls, sh = succ[legal], shift[legal].astype(np.int64)
-        lo = int((lo_of[ls] + sh).min())
-        hi = int((hi_of[ls] + sh).max())
-        pair_succ = np.where(legal, succ, -1)
-        pair_shift = np.where(legal, shift, 0).astype(np.int64)
-        five_rows: list[tuple[int, int]] = []
-        extra_succ: list[int] = []
-        extra_shift: list[int] = []
-        for (v, t), tiers in fives.items():
-            tier = next((tier for tier in tiers if tier), [])
-            five_rows.append((wp.stand_rows[(v, t)], len(tier)))
-            for c_succ, c_shift in tier:
-                extra_succ.append(c_succ)
-                extra_shift.append(int(c_shift))
-                lo = min(lo, int(lo_of[c_succ]) + int(c_shift))
-                hi = max(hi, int(hi_of[c_succ]) + int(c_shift))
-        if len(extra_succ) > len(self.extra):
-            self.extra = np.zeros((len(extra_succ), COLUMNS))
-        return _Prepared(
-            self.space.index_one(m, s, f),
-            lo,
-            hi - lo,
-            pair_succ,
-            pair_shift,
-            np.array(extra_succ, dtype=np.int64),
-            np.array(extra_shift, dtype=np.int64),
-            five_rows,
-            np.empty(hi - lo),
-        )
-
-    def fill(self, state: _Prepared, a: int, cols: int, column: int) -> None:
-        """Gather needs [lo + a, lo + a + cols) of a state into the buffer's columns from
-        `column` on."""
-        values_at, first_at, span_at = self.addresses
-        self.gather(
-            values_at,
-            first_at,
-            span_at,
-            self.buf.ctypes.data + 8 * column,
-            COLUMNS,
-            cols,
-            state.lo + a,
-            len(state.succ),
-            state.succ.ctypes.data,
-            state.shift.ctypes.data,
-        )
-
-    def run(self, segments: list[tuple[_Prepared, int, int, int]], filled: int) -> None:
-        """The kernel over a batch: standing on each throw, the Joker's rows of the states
-        that have them, the keeps, and each state's values read back."""
-        cols = padded(filled)
-        buf, extra = self.buf, self.extra
-        values_at, first_at, span_at = self.addresses
-        self.stand(cols)
-        for state, a, b, column in segments:
-            if not state.five_rows:
-                continue
-            n = b - a
-            self.gather(
-                values_at,
-                first_at,
-                span_at,
-                extra.ctypes.data,
-                COLUMNS,
-                n,
-                state.lo + a,
-                len(state.extra_succ),
-                state.extra_succ.ctypes.data,
-                state.extra_shift.ctypes.data,
-            )
-            at = 0
-            for r, count in state.five_rows:
-                got = extra[at : at + count, :n].max(axis=0) if count else NEG
-                buf[r, column : column + n] = got
-                at += count
-        if self.keeps is not None:
-            self.keeps(cols)
-        result = self.probability @ buf[self.wp.final_rows, :filled]
-        for state, a, b, column in segments:
-            state.w[a:b] = result[column : column + b - a]
-
-
-@dataclass
-class _Prepared:
-    index: int
-    lo: int
-    n: int
-    succ: IntArray
-    shift: IntArray
-    extra_succ: IntArray
-    extra_shift: IntArray
-    five_rows: list[tuple[int, int]]
-    w: FloatArray
-
-
 FORK = hasattr(os, "fork")
 FORK_MIN_STATES = 2000  # below this a second process costs more than it saves
 
 
 def _share(
-    solver: _Solver | _DistributionSolver, states: list[tuple[int, int, int]]
+    solver: _DistributionSolver, states: list[tuple[int, int, int]]
 ) -> list[tuple[int, int, FloatArray]]:
     """The layer's states, half of them in a forked child (it inherits the layer below and
     the compiled kernel, and writes its bands to a temporary file)."""
@@ -440,7 +192,7 @@ class _DistributionSolver(_LayerReader):
 
 def _layers(
     space: StateSpace,
-    solver: _Solver | _DistributionSolver,
+    solver: _DistributionSolver,
     below: float,
     progress: Progress | None,
     within: int,
@@ -462,14 +214,6 @@ def _layers(
     return assemble(space.size, solved, below)
 
 
-def solve_win_fast(
-    ruleset: Ruleset, progress: Progress | None = None, within: int = 0
-) -> BandTable:
-    """The win table (as `target.solve_win`), with the kernel."""
-    solver = _Solver(ruleset)
-    return _layers(solver.space, solver, 1.0, progress, within)
-
-
 def solve_distribution_fast(
     ruleset: Ruleset,
     values: FloatArray,
@@ -484,4 +228,4 @@ def solve_distribution_fast(
     return _layers(solver.space, solver, 0.0, progress, within)
 
 
-__all__ = ["WinPlan", "solve_distribution_fast", "solve_win_fast", "win_plan"]
+__all__ = ["solve_distribution_fast"]

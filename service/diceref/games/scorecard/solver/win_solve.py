@@ -1,0 +1,689 @@
+"""The win table's solve, layer by layer, the needs of a state the kernel's columns.
+
+A turn reads the layer below through (next state, points) pairs.  Which pairs a throw may
+end on depends only on a state's filled boxes and flag (open boxes, the Joker's tiers, the
+extra bonus), so a layer's states are grouped by them, and each group stands on a throw
+with the best of its legal pairs only (`_stand_program`); the keeps are the value table's
+program.  A compiled loop (`_solve_group`: numba, calling the llvmlite kernel) packs a
+group's (state, need) columns side by side, gathers each pair's row shifted by its points,
+runs both programs and writes each state's band; two processes share a layer's groups.
+`target.solve_win` is the reference it is held to; docs/solver.md, "Play to win".
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from diceref.core.arrays import FloatArray, IntArray
+from diceref.core.cache import PerRuleset
+from diceref.core.dice import N_THROWS
+from diceref.core.jit import Compiled
+from diceref.core.kernel import KINDS, LANES, Reduction
+from diceref.games.scorecard.rules.ruleset import Ruleset
+from diceref.games.scorecard.solver import batched
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.packed import Packer
+from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
+from diceref.games.scorecard.solver.statespace import StateSpace, state_space
+from diceref.games.scorecard.solver.target import EPS, Progress, _stand, multiplied
+
+BoolArray = npt.NDArray[np.bool_]
+COLUMNS = 64  # (state, need) columns run through the programs at once: a batch's rows
+# stay in the core's own cache (docs/solver.md, "How the play-to-win tables are built")
+MAX = KINDS.index("max")
+
+
+@dataclass(frozen=True)
+class _Program:
+    """A kernel program as its arrays (`kernel.Program`'s layout), built without the
+    per-row checks of `Program`: a group's stand program is made for each group."""
+
+    ops: IntArray
+    ptr: IntArray
+    idx: IntArray
+    scales: FloatArray
+
+    @property
+    def n_ops(self) -> int:
+        return len(self.ops) // 4
+
+    @staticmethod
+    def of(reductions: list[Reduction]) -> _Program:
+        ops: list[int] = []
+        ptr: list[int] = []
+        idx: list[int] = []
+        for red in reductions:
+            ops += [KINDS.index(red.kind), red.start, len(red.sources), len(ptr)]
+            for rows in red.sources:
+                ptr.append(len(idx))
+                idx += rows
+            ptr.append(len(idx))
+        return _Program(
+            np.array(ops, dtype=np.int64),
+            np.array(ptr, dtype=np.int64),
+            np.array(idx, dtype=np.int64),
+            np.array([r.scale for r in reductions], dtype=np.float64),
+        )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A ruleset's buffer layout: the pairs (rows [0, n_pairs), a group's own at the
+    front), a row that stays -inf (a throw with no legal placement), the stand rows of
+    each variant (the first throw's, where it scores otherwise), then the keeps."""
+
+    pair_row: IntArray  # (P,) the request plan's row of each pair
+    pair_points: IntArray  # (P,) the points it adds beyond that row's own
+    pair_of: dict[tuple[int, int], int]
+    cells: tuple[IntArray, ...]  # per variant, (boxes, 252): each (box, throw) cell's pair
+    cell_rows: tuple[IntArray, ...]  # per variant, (boxes, 252): each cell's plan row
+    neg_row: int
+    stand_at: tuple[int, ...]  # per variant, the first of its 252 stand rows
+    keeps: _Program | None
+    final_rows: IntArray  # (252,) each first throw's best, after the programs ran
+    n_rows: int
+
+
+class _Rows:
+    """Row allocation for `keep_steps`, which lays out the keeps after the stand rows."""
+
+    def __init__(self, ruleset: Ruleset, start: int, multiplied: bool) -> None:
+        self.ruleset, self.n, self.multiplied = ruleset, start, multiplied
+
+    def take(self, count: int) -> int:
+        start, self.n = self.n, self.n + count
+        return start
+
+
+def _build(ruleset: Ruleset) -> _Plan:
+    plan = request_plan(ruleset)
+    first_differs = multiplied(ruleset)
+    variants = (0, 1) if first_differs else (0,)
+    extras = (0, int(plan.model.extra_bonus)) if plan.model.five is not None else (0,)
+    pair_of: dict[tuple[int, int], int] = {}
+
+    def pair(row: int, points: int) -> int:
+        return pair_of.setdefault((row, points), len(pair_of))
+
+    cells: list[IntArray] = []
+    cell_rows: list[IntArray] = []
+    for v in variants:
+        rows, points = _stand(plan, ruleset, v == 1)
+        pts = points.astype(np.int64)
+        cell = zip(rows.ravel().tolist(), pts.ravel().tolist(), strict=True)
+        cells.append(np.array([pair(r, p) for r, p in cell], dtype=np.int64).reshape(rows.shape))
+        cell_rows.append(np.asarray(rows, dtype=np.int64))
+        # a five of a kind scored naturally with the extra bonus
+        for t in plan.five_throws:
+            for extra in extras:
+                for b in range(rows.shape[0]):
+                    pair(int(rows[b, t]), int(pts[b, t]) + extra)
+    for _, _, choices in plan.fives:  # the Joker's tiers, with and without the extra bonus
+        for tiers in choices:
+            for tier in tiers or ():
+                for row, points_ in tier:
+                    for extra in extras:
+                        pair(row, int(points_) + extra)
+    n_pairs = len(pair_of)
+    stand_at = tuple(n_pairs + 1 + v * N_THROWS for v in variants)
+    layout = _Rows(ruleset, n_pairs + 1 + len(variants) * N_THROWS, first_differs)
+    stands = [{t: at + t for t in range(N_THROWS)} for at in stand_at]
+    keep_reductions, final_at = batched._Builder.keep_steps(layout, stands)  # type: ignore[arg-type]
+    keys = sorted(pair_of, key=pair_of.__getitem__)
+    return _Plan(
+        pair_row=np.array([k[0] for k in keys], dtype=np.int64),
+        pair_points=np.array([k[1] for k in keys], dtype=np.int64),
+        pair_of=pair_of,
+        cells=tuple(cells),
+        cell_rows=tuple(cell_rows),
+        neg_row=n_pairs,
+        stand_at=stand_at,
+        keeps=_Program.of(keep_reductions) if keep_reductions else None,
+        final_rows=np.array(final_at, dtype=np.int64),
+        n_rows=layout.n,
+    )
+
+
+_PLANS: PerRuleset[str, _Plan] = PerRuleset(8)
+
+
+def _plan(ruleset: Ruleset) -> _Plan:
+    return _PLANS.get(ruleset.rules_hash, lambda: _build(ruleset))
+
+
+def _five_sources(
+    ruleset: Ruleset, plan: _Plan, v: int, mask: int, flag: int, legal: BoolArray
+) -> dict[int, list[int]]:
+    """The five-of-a-kind throws whose candidates the Joker or the extra bonus sets, as
+    `target.five_tiers` reads them (the first tier with a legal candidate; none: an empty
+    list), each as its pairs; `legal`: the request plan's rows the state may fill."""
+    rp = request_plan(ruleset)
+    model = rp.model
+    five = model.five
+    out: dict[int, list[int]] = {}
+    if five is None or not mask >> five & 1:
+        return out
+    extra = int(model.extra_for(flag, rp.five_throws[0]))
+    joker = model.joker_on(mask, flag)
+    by_throw = {t: (matching, choices) for t, matching, choices in rp.fives}
+    rows = plan.cell_rows[v]
+    cell = plan.cells[v]
+    for t in rp.five_throws:
+        tiers = None
+        if joker and t in by_throw:
+            matching, choices = by_throw[t]
+            tiers = choices[1] if mask >> matching & 1 else choices[0]
+        if tiers is None:
+            if not extra:
+                continue
+            natural = [
+                plan.pair_of[(int(rows[b, t]), int(plan.pair_points[cell[b, t]]) + extra)]
+                for b in range(rows.shape[0])
+                if legal[rows[b, t]]
+            ]
+            out[t] = natural
+            continue
+        out[t] = []
+        for tier in tiers:
+            found = [plan.pair_of[(row, int(p) + extra)] for row, p in tier if legal[row]]
+            if found:
+                out[t] = found
+                break
+    return out
+
+
+@dataclass(frozen=True)
+class _Group:
+    """States of a layer whose turns may fill the same pairs (their positions in the
+    layer, `at`), the pairs (`used`), the program standing on each throw reads them
+    from the buffer's first rows, and each state's band of needs."""
+
+    at: IntArray
+    used: IntArray
+    stand: _Program
+    lo: IntArray
+    width: IntArray
+
+    @property
+    def columns(self) -> int:
+        return int(self.width.sum())
+
+
+def _stand_program(
+    ruleset: Ruleset, plan: _Plan, mask: int, flag: int, legal: BoolArray
+) -> tuple[IntArray, _Program]:
+    """The pairs a group's turns read, and its program: per variant, each throw's best
+    over its legal pairs (the row of pair `used[i]` is buffer row i; a throw with none
+    reads the row that stays -inf)."""
+    flats: list[IntArray] = []
+    sizes: list[IntArray] = []
+    for v, cell in enumerate(plan.cells):
+        allowed = legal[plan.cell_rows[v]]  # (boxes, 252)
+        flat = cell.T[allowed.T]
+        counts = allowed.sum(axis=0)
+        fives = _five_sources(ruleset, plan, v, mask, flag, legal)
+        if fives:  # their throws' pairs replaced
+            starts = np.concatenate(([0], np.cumsum(counts)))
+            pieces: list[IntArray] = []
+            prev = 0
+            for t in sorted(fives):
+                pieces += [flat[starts[prev] : starts[t]], np.array(fives[t], dtype=np.int64)]
+                counts[t] = len(fives[t])
+                prev = t + 1
+            flat = np.concatenate([*pieces, flat[starts[prev] :]])
+        empty = np.flatnonzero(counts == 0)
+        if len(empty):  # -1: the row that stays -inf
+            flat = np.insert(flat, np.concatenate(([0], np.cumsum(counts)))[empty], -1)
+            counts[empty] = 1
+        flats.append(flat)
+        sizes.append(counts)
+    every = np.concatenate(flats)
+    used = np.unique(every[every >= 0])
+    idx = np.where(every >= 0, np.searchsorted(used, every), plan.neg_row)
+    n = len(plan.cells)
+    before = np.cumsum([0, *map(len, flats)])
+    ptr = np.concatenate([np.cumsum([0, *c]) + before[v] for v, c in enumerate(sizes)])
+    ops = np.array(
+        [[MAX, plan.stand_at[v], N_THROWS, v * (N_THROWS + 1)] for v in range(n)], dtype=np.int64
+    ).ravel()
+    return used, _Program(ops, ptr.astype(np.int64), idx.astype(np.int64), np.ones(n))
+
+
+def _groups(
+    ruleset: Ruleset,
+    plan: _Plan,
+    mask: IntArray,
+    flag: IntArray,
+    index: IntArray,
+    add: FloatArray,
+    lo_of: IntArray,
+    hi_of: IntArray,
+) -> Iterator[_Group]:
+    """A layer's states grouped by their filled boxes, flag and legal rows, each group with
+    its program and its states' bands: needs below `lo` are sure (every pair's next state
+    is sure there) and from `lo + width` on hopeless."""
+    legal = np.isfinite(add)
+    pattern = np.packbits(legal, axis=1)
+    key = np.concatenate([(mask * 2 + flag)[:, None].view(np.uint8), pattern], axis=1)
+    _, inverse = np.unique(key, axis=0, return_inverse=True)
+    order = np.argsort(inverse.ravel(), kind="stable")
+    bounds = np.flatnonzero(np.diff(inverse.ravel()[order])) + 1
+    for at in np.split(order, bounds):
+        k = int(at[0])
+        used, stand = _stand_program(ruleset, plan, int(mask[k]), int(flag[k]), legal[k])
+        rows = plan.pair_row[used]
+        succ = index[at][:, rows]
+        shift = (add[at][:, rows] + plan.pair_points[used]).astype(np.int64)
+        lo = (lo_of[succ] + shift).min(axis=1)
+        hi = (hi_of[succ] + shift).max(axis=1)
+        yield _Group(at, used, stand, lo, hi - lo)
+
+
+# The kernel's `run`, as numba calls it (every argument an int64); set in each process
+# before `_solve_group` is compiled, which reads it as a constant.
+_RUN: object = None
+_RUN_LOCK = threading.Lock()
+
+
+def _solve_group_py(
+    buf: FloatArray,
+    values: FloatArray,
+    first: IntArray,
+    lo_of: IntArray,
+    hi_of: IntArray,
+    succ: IntArray,
+    shift: IntArray,
+    lo: IntArray,
+    width: IntArray,
+    out_at: IntArray,
+    out: FloatArray,
+    stand: tuple[IntArray, int, IntArray, IntArray, FloatArray],
+    keeps: tuple[IntArray, int, IntArray, IntArray, FloatArray],
+    final_rows: IntArray,
+    probability: FloatArray,
+    acc: FloatArray,
+    seg: IntArray,
+) -> None:
+    """A group's bands into `out[out_at[k]:out_at[k] + width[k]]`: its states' needs side
+    by side, a buffer's width at a time (a state may span two batches).  Row r of the
+    buffer, for state k and need n, is the layer below's value of pair r's next state at
+    n minus its points, read from `values` (each band between its two sentinels: `first`
+    the position of the one before it).  A full batch (or the last) runs the stand and
+    keep programs over its columns, padded to whole groups of the kernel's lanes, weighs
+    the first throws by their chance and writes each state's segment out."""
+    cap = buf.shape[1]
+    n_states = len(lo)
+    n_pairs = succ.shape[1]
+    k = 0
+    a = 0
+    col = 0
+    n_seg = 0
+    while True:
+        while k < n_states and a >= width[k]:
+            k += 1
+            a = 0
+        done = k >= n_states
+        if not done:
+            n = min(cap - col, width[k] - a)
+            need0 = lo[k] + a
+            for r in range(n_pairs):
+                j = succ[k, r]
+                f = first[j]
+                last = f + hi_of[j] - lo_of[j] + 1
+                base = f + 1 + need0 - shift[k, r] - lo_of[j]
+                c_lo = min(max(f - base, 0), n)
+                c_hi = min(max(last - base, c_lo), n)
+                row = buf[r]
+                value = values[f]
+                for c in range(c_lo):
+                    row[col + c] = value
+                for c in range(c_lo, c_hi):
+                    row[col + c] = values[base + c]
+                value = values[last]
+                for c in range(c_hi, n):
+                    row[col + c] = value
+            seg[n_seg, 0] = k
+            seg[n_seg, 1] = a
+            seg[n_seg, 2] = n
+            seg[n_seg, 3] = col
+            n_seg += 1
+            col += n
+            a += n
+        if col == cap or (done and col > 0):
+            padded = (col + LANES - 1) // LANES * LANES
+            ops, n_ops, ptr, idx, scales = stand
+            _RUN(  # type: ignore[operator]
+                buf.ctypes.data, cap, padded, ops.ctypes.data, n_ops, ptr.ctypes.data,
+                idx.ctypes.data, scales.ctypes.data,
+            )  # fmt: skip
+            ops, n_ops, ptr, idx, scales = keeps
+            if n_ops:
+                _RUN(  # type: ignore[operator]
+                    buf.ctypes.data, cap, padded, ops.ctypes.data, n_ops, ptr.ctypes.data,
+                    idx.ctypes.data, scales.ctypes.data,
+                )  # fmt: skip
+            for c in range(col):
+                acc[c] = 0.0
+            for t in range(len(final_rows)):
+                p = probability[t]
+                row = buf[final_rows[t]]
+                for c in range(col):
+                    acc[c] += p * row[c]
+            for s in range(n_seg):
+                at = out_at[seg[s, 0]] + seg[s, 1]
+                c0 = seg[s, 3]
+                for c in range(seg[s, 2]):
+                    out[at + c] = acc[c0 + c]
+            col = 0
+            n_seg = 0
+        if done:
+            break
+
+
+_solve_group = Compiled(_solve_group_py, cache=False)
+
+
+def _bind_kernel() -> None:
+    """Point `_RUN` at this process's kernel (a forked child inherits it)."""
+    global _RUN
+    if _RUN is not None:
+        return
+    with _RUN_LOCK:
+        if _RUN is None:
+            from diceref.core.kernel import kernel
+
+            i64 = ctypes.c_int64
+            _RUN = ctypes.CFUNCTYPE(None, i64, i64, i64, i64, i64, i64, i64, i64)(
+                kernel().run_address
+            )
+
+
+@Compiled
+def _trim(
+    out: FloatArray,
+    out_at: IntArray,
+    width: IntArray,
+    lo: IntArray,
+    below: float,
+    eps: float,
+    kept_lo: IntArray,
+    kept_at: IntArray,
+    kept_n: IntArray,
+) -> None:
+    """`target._trim` of each band: the values within `eps` of `below` at its start and
+    within `eps` of 0 at its end dropped (all of them `below`: a win band ends where it
+    ends, a distribution's where it starts)."""
+    for k in range(len(lo)):
+        a0 = out_at[k]
+        w = width[k]
+        h = 0
+        while h < w and abs(out[a0 + h] - below) <= eps:
+            h += 1
+        if h == w:
+            kept_lo[k] = lo[k] + w if below != 0.0 else lo[k]
+            kept_at[k] = a0
+            kept_n[k] = 0
+            continue
+        t = w - 1
+        while t >= h and out[a0 + t] <= eps:
+            t -= 1
+        kept_lo[k] = lo[k] + h
+        kept_at[k] = a0 + h
+        kept_n[k] = t + 1 - h
+
+
+@Compiled
+def _sentinels(
+    out: FloatArray, kept_at: IntArray, kept_n: IntArray, below: float, values: FloatArray
+) -> IntArray:
+    """The kept bands in `values`, each between the value below it and 0; returns the
+    position of each band's first sentinel."""
+    first = np.empty(len(kept_at), dtype=np.int64)
+    at = 0
+    for k in range(len(kept_at)):
+        first[k] = at
+        values[at] = below
+        for c in range(kept_n[k]):
+            values[at + 1 + c] = out[kept_at[k] + c]
+        values[at + 1 + kept_n[k]] = 0.0
+        at += kept_n[k] + 2
+    return first
+
+
+class _Below:
+    """The layer below as the gather reads it: every band between two sentinels
+    (`values`, `first` over the state index), and every state's band bounds."""
+
+    def __init__(self, size: int, below: float) -> None:
+        self.lo = np.zeros(size, dtype=np.int64)
+        self.hi = np.zeros(size, dtype=np.int64)
+        self.first = np.zeros(size, dtype=np.int64)
+        self.values = np.array([below, 0.0])
+        self.below = below
+
+    def update(
+        self, index: IntArray, out: FloatArray, kept_lo: IntArray, kept_at: IntArray,
+        kept_n: IntArray,
+    ) -> None:  # fmt: skip
+        self.lo[index] = kept_lo
+        self.hi[index] = kept_lo + kept_n
+        self.values = np.empty(int(kept_n.sum()) + 2 * len(index))
+        self.first[index] = _sentinels(out, kept_at, kept_n, self.below, self.values)
+
+
+def _shared(n: int) -> FloatArray:
+    """n float64 in memory a forked child writes and its parent reads."""
+    if not n:
+        return np.zeros(0)
+    return np.frombuffer(mmap.mmap(-1, 8 * n), dtype=np.float64)
+
+
+FORK = hasattr(os, "fork")
+FORK_MIN_COLUMNS = 200_000  # below this a second process costs more than it saves
+
+
+def _run_layer(
+    groups: list[_Group],
+    out_at: list[IntArray],
+    out: FloatArray,
+    index: IntArray,
+    add: FloatArray,
+    below: _Below,
+    plan: _Plan,
+) -> None:
+    """Every group's bands into `out`, the groups split between this process and a
+    forked child by their columns."""
+    total = sum(g.columns for g in groups)
+    if not FORK or total < FORK_MIN_COLUMNS or (os.cpu_count() or 1) < 2:
+        _solve(groups, out_at, out, index, add, below, plan)
+        return
+    cumulative = np.cumsum([g.columns for g in groups])
+    half = int(np.searchsorted(cumulative, total // 2))
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 1
+        try:
+            _solve(groups[half:], out_at[half:], out, index, add, below, plan)
+            status = 0
+        finally:
+            os._exit(status)
+    try:
+        _solve(groups[:half], out_at[:half], out, index, add, below, plan)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if status != 0:
+        raise RuntimeError("the win table's helper process failed")
+
+
+def _solve(
+    groups: list[_Group],
+    out_at: list[IntArray],
+    out: FloatArray,
+    index: IntArray,
+    add: FloatArray,
+    below: _Below,
+    plan: _Plan,
+) -> None:
+    buf = np.zeros((plan.n_rows, COLUMNS))
+    buf[plan.neg_row] = -np.inf
+    acc = np.zeros(COLUMNS)
+    seg = np.zeros((COLUMNS, 4), dtype=np.int64)
+    probability = keep_transitions().throw_probability
+    keeps = plan.keeps
+    keep_args = (
+        (keeps.ops, keeps.n_ops, keeps.ptr, keeps.idx, keeps.scales)
+        if keeps is not None
+        else (np.zeros(4, np.int64), 0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
+    )
+    for group, at in zip(groups, out_at, strict=True):
+        rows = plan.pair_row[group.used]
+        succ = np.ascontiguousarray(index[group.at][:, rows])
+        shift = (add[group.at][:, rows] + plan.pair_points[group.used]).astype(np.int64)
+        s = group.stand
+        _solve_group(
+            buf, below.values, below.first, below.lo, below.hi,
+            succ, shift, group.lo, group.width, at, out,
+            (s.ops, s.n_ops, s.ptr, s.idx, s.scales), keep_args,
+            plan.final_rows, probability, acc, seg,
+        )  # fmt: skip
+
+
+def _layer_states(
+    space: StateSpace, filled: int, within: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    part = space.layer(filled)
+    mask, sub, flag = (a[part] for a in space.all_states())
+    if within:
+        keep = (mask & within) == within
+        mask, sub, flag = mask[keep], sub[keep], flag[keep]
+    return mask, sub, flag
+
+
+def _next_rows(
+    space: StateSpace, ruleset: Ruleset, mask: IntArray, sub: IntArray, flag: IntArray
+) -> tuple[IntArray, FloatArray]:
+    """`request_turn.next_rows` of many states at once: (states, rows) each."""
+    plan = request_plan(ruleset)
+    folded = space.fold(mask, sub)
+    base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
+    key = mask & ((1 << plan.n_upper_bits) - 1)
+    pair = key * space.n_sub + (folded - space.sub_low)
+    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key]), axis=1)
+    add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]), axis=1)
+    return index + base[:, None], add
+
+
+Layer = tuple[IntArray, IntArray, IntArray, FloatArray]  # index, lo, hi, the bands end to end
+
+
+def win_layers(
+    ruleset: Ruleset, progress: Progress | None = None, within: int = 0
+) -> Iterator[Layer]:
+    """The win table (as `target.solve_win`), a layer at a time, most boxes filled first:
+    each layer's states, their bands' bounds and the bands end to end; with `within`, only
+    the states a card with those boxes filled can reach."""
+    space = state_space(ruleset)
+    plan = _plan(ruleset)
+    _bind_kernel()
+    below = _Below(space.size, 1.0)
+    states = [_layer_states(space, filled, within) for filled in range(space.n_boxes, -1, -1)]
+    done, todo = 0, sum(len(s[0]) for s in states)
+    for filled, (mask, sub, flag) in zip(range(space.n_boxes, -1, -1), states, strict=True):
+        index = space.index(mask, sub, flag)
+        n = len(index)
+        if not n:
+            continue
+        if filled == space.n_boxes:  # the full card: 1 for a need of 0 or less, 0 above
+            ones = np.ones(n, dtype=np.int64)
+            nothing = np.zeros(n, dtype=np.int64)
+            below.update(index, np.zeros(0), ones, nothing, nothing)
+            yield index, ones, ones, np.zeros(0)
+        else:
+            yield _layer(ruleset, plan, space, below, mask, sub, flag, index)
+        done += n
+        if progress is not None:
+            progress(done, todo)
+
+
+def solve_win_fast(
+    ruleset: Ruleset, progress: Progress | None = None, within: int = 0
+) -> BandTable:
+    """The win table solved in float64 (`win_layers`)."""
+    size = state_space(ruleset).size
+    lo = np.zeros(size, dtype=np.int64)
+    hi = np.zeros(size, dtype=np.int64)
+    start = np.zeros(size, dtype=np.int64)
+    parts: list[FloatArray] = []
+    at = 0
+    for index, kept_lo, kept_hi, values in win_layers(ruleset, progress, within):
+        lo[index], hi[index] = kept_lo, kept_hi
+        start[index] = at + np.concatenate(([0], np.cumsum(kept_hi - kept_lo)[:-1]))
+        at += len(values)
+        parts.append(values)
+    return BandTable(lo, hi, start, np.concatenate(parts) if parts else np.zeros(0), 1.0)
+
+
+def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Float32Array:
+    """The win table in its stored form, each layer packed as soon as it is solved: only
+    the layer below is held in float64."""
+    packer = Packer(state_space(ruleset).size, 1.0)
+    for index, lo, hi, values in win_layers(ruleset, progress):
+        packer.add(index, lo, hi, np.concatenate(([0], np.cumsum(hi - lo)[:-1])), values)
+    return packer.finish()
+
+
+def _layer(
+    ruleset: Ruleset,
+    plan: _Plan,
+    space: StateSpace,
+    below: _Below,
+    mask: IntArray,
+    sub: IntArray,
+    flag: IntArray,
+    index: IntArray,
+) -> Layer:
+    """One layer solved (`Layer`)."""
+    nxt, add = _next_rows(space, ruleset, mask, sub, flag)
+    groups = list(_groups(ruleset, plan, mask, flag, nxt, add, below.lo, below.hi))
+    sizes = np.array([g.columns for g in groups], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    out_at = [
+        int(starts[i]) + np.concatenate(([0], np.cumsum(g.width)[:-1])).astype(np.int64)
+        for i, g in enumerate(groups)
+    ]
+    out = _shared(int(starts[-1]))
+    _run_layer(groups, out_at, out, nxt, add, below, plan)
+    # back in the layer's order of states
+    n = len(index)
+    lo = np.empty(n, dtype=np.int64)
+    width = np.empty(n, dtype=np.int64)
+    at = np.empty(n, dtype=np.int64)
+    for g, positions in zip(groups, out_at, strict=True):
+        lo[g.at], width[g.at], at[g.at] = g.lo, g.width, positions
+    kept_lo, kept_at, kept_n = (np.empty(n, dtype=np.int64) for _ in range(3))
+    _trim(out, at, width, lo, 1.0, EPS, kept_lo, kept_at, kept_n)
+    below.update(index, out, kept_lo, kept_at, kept_n)
+    values = np.empty(int(kept_n.sum()))
+    _gather_kept(out, kept_at, kept_n, values)
+    return index, kept_lo, kept_lo + kept_n, values
+
+
+@Compiled
+def _gather_kept(out: FloatArray, kept_at: IntArray, kept_n: IntArray, values: FloatArray) -> None:
+    at = 0
+    for k in range(len(kept_at)):
+        for c in range(kept_n[k]):
+            values[at + c] = out[kept_at[k] + c]
+        at += kept_n[k]
+
+
+__all__ = ["Layer", "solve_win_fast", "solve_win_packed", "win_layers"]
