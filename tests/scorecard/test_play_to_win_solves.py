@@ -13,7 +13,7 @@ import pytest
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver import win_kernel
+from diceref.games.scorecard.solver import dist_kernel, win_kernel
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import (
@@ -79,7 +79,7 @@ def test_the_fast_solves_equal_the_numpy_ones(
         solve_win(ruleset, within=within),
     )
     assert rows_equal(fast, slow, indices) < 1e-12
-    fast_d = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    fast_d = dist_kernel.solve_distribution_fast(ruleset, values, within=within)
     slow_d = solve_distribution(ruleset, values, within=within)
     assert rows_equal(fast_d, slow_d, indices) < 1e-12
 
@@ -93,7 +93,7 @@ def test_target_play_reaches_the_target_with_the_win_tables_chance(
     within = open_mask(ruleset, "threes", "three_of_a_kind", "yahtzee", "chance")
     values = solved_ruleset(ruleset)
     win = win_kernel.solve_win_fast(ruleset, within=within)
-    dist = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    dist = dist_kernel.solve_distribution_fast(ruleset, values, within=within)
     index = state_space(ruleset).index_one(within, 40, 0)
     for need in (40, 60, 80, 120):
         got = target_distribution(ruleset, values, win, dist, within, 40, 0, 200, 200 + need)

@@ -5,11 +5,10 @@ Per ruleset a `WinPlan` lays out one buffer: first the rows gathered from the la
 along the needs: the kernel's `band_gather`), then standing on each throw (the best pair of
 its boxes, one kernel "max"), then the keeps, the very reductions the value table's plan
 uses (`batched._Builder.keep_steps`).  Consecutive states' needs are packed side by side,
-and each layer is shared with a forked child.  The distribution table follows its turn ends
-`BATCH` states at once (`ends_batch`) and mixes their bands with the same gather.  Both
-equal `target`'s state-by-state numpy solves to rounding (`tests/scorecard/
-test_play_to_win_solves.py`, `test_turn_ends_batch.py`); docs/solver.md, "Play to win", the
-method.
+and each layer is shared with a forked child.  It equals `target.solve_win`, the
+state-by-state numpy solve, to rounding (`tests/scorecard/test_play_to_win_solves.py`);
+docs/solver.md, "Play to win", the method.  The distribution table's solve is
+`dist_kernel`'s.
 """
 
 from __future__ import annotations
@@ -27,25 +26,20 @@ from diceref.core.kernel import Program, Reduction, padded
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable
-from diceref.games.scorecard.solver.ends_batch import turn_ends_many
 from diceref.games.scorecard.solver.request_turn import keep_transitions, next_rows, request_plan
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import (
     Progress,
-    TurnEnds,
     _stand,
     _trim,
     assemble,
     candidates,
     layers,
     multiplied,
-    turn_ends,
 )
 
 NEG = -np.inf
 COLUMNS = 256  # (state, need) columns computed at once, several states side by side
-MIX_COLUMNS = 2048  # a distribution's points mixed at once (a few hundred rows at most)
-BATCH = 32  # states whose turn ends are followed at once (`turn_ends_many`)
 
 
 @dataclass(frozen=True)
@@ -333,7 +327,7 @@ FORK_MIN_STATES = 2000  # below this a second process costs more than it saves
 
 
 def _share(
-    solver: _Solver | _DistributionSolver, states: list[tuple[int, int, int]]
+    solver: _Solver, states: list[tuple[int, int, int]]
 ) -> list[tuple[int, int, FloatArray]]:
     """The layer's states, half of them in a forked child (it inherits the layer below and
     the compiled kernel, and writes its bands to a temporary file)."""
@@ -368,79 +362,9 @@ def _share(
     return mine + theirs
 
 
-class _DistributionSolver(_LayerReader):
-    """One process's share of a layer of the distribution table: each state's turn ends
-    under expected-points play (`ends_batch.turn_ends_many`, `BATCH` states at once), their
-    next states' bands gathered shifted by the points and mixed."""
-
-    def __init__(self, ruleset: Ruleset, values: FloatArray, batch: int) -> None:
-        from diceref.core.kernel import kernel
-
-        self.ruleset, self.values, self.batch = ruleset, values, batch
-        self.gather = kernel().band_gather
-        self.space = state_space(ruleset)
-        self.start = keep_transitions().throw_probability
-        self.rounds = ruleset.throws_per_turn - 1
-        self.buf = np.zeros((64, MIX_COLUMNS))
-
-    def states(self, states: list[tuple[int, int, int]]) -> list[tuple[int, int, FloatArray]]:
-        if not self.batch:
-            return [self.state(m, s, f) for m, s, f in states]
-        full = (1 << self.space.n_boxes) - 1
-        play = [state for state in states if state[0] != full]
-        step = self.batch
-        ends = iter([e for a in range(0, len(play), step) for e in self.ends(play[a : a + step])])
-        out = []
-        for state in states:
-            i = self.space.index_one(*state)
-            out.append((i, 0, np.ones(1)) if state[0] == full else self.mix(i, next(ends)))
-        return out
-
-    def ends(self, states: list[tuple[int, int, int]]) -> list[TurnEnds]:
-        return turn_ends_many(self.ruleset, self.values, states)
-
-    def state(self, m: int, s: int, f: int) -> tuple[int, int, FloatArray]:
-        """One state's band, its turn ends followed by `target.turn_ends` (the reference
-        that `turn_ends_many` is held to)."""
-        i = self.space.index_one(m, s, f)
-        if m == (1 << self.space.n_boxes) - 1:
-            return i, 0, np.ones(1)
-        return self.mix(i, turn_ends(self.ruleset, self.values, m, s, f, self.start, self.rounds))
-
-    def mix(self, i: int, ends: TurnEnds) -> tuple[int, int, FloatArray]:
-        """The band of state `i` from its turn ends: the next states' bands, shifted by the
-        points, gathered from the layer below and weighted by their chance."""
-        assert self.below is not None
-        _, lo_of, hi_of, _ = self.below
-        succ, shift = ends.succ.astype(np.int64), ends.shift.astype(np.int64)
-        lo = int((lo_of[succ] + shift).min())
-        hi = int((hi_of[succ] + shift).max())
-        if len(succ) > len(self.buf):
-            self.buf = np.zeros((len(succ), MIX_COLUMNS))
-        out = np.empty(hi - lo)
-        values_at, first_at, span_at = self.addresses
-        for a in range(0, hi - lo, MIX_COLUMNS):
-            cols = min(MIX_COLUMNS, hi - lo - a)
-            self.gather(
-                values_at,
-                first_at,
-                span_at,
-                self.buf.ctypes.data,
-                MIX_COLUMNS,
-                cols,
-                lo + a,
-                len(succ),
-                succ.ctypes.data,
-                shift.ctypes.data,
-            )
-            out[a : a + cols] = ends.probability @ self.buf[: len(succ), :cols]
-        first_kept, band = _trim(out, lo, 0.0)
-        return i, first_kept, band
-
-
 def _layers(
     space: StateSpace,
-    solver: _Solver | _DistributionSolver,
+    solver: _Solver,
     below: float,
     progress: Progress | None,
     within: int,
@@ -470,18 +394,4 @@ def solve_win_fast(
     return _layers(solver.space, solver, 1.0, progress, within)
 
 
-def solve_distribution_fast(
-    ruleset: Ruleset,
-    values: FloatArray,
-    progress: Progress | None = None,
-    within: int = 0,
-    batch: int | None = None,
-) -> BandTable:
-    """The distribution table (as `target.solve_distribution`), its mixing in the kernel;
-    the turn ends followed `batch` states at once (`ends_batch`; default `BATCH`), or with
-    `batch` 0 state by state (`target.turn_ends`, the reference)."""
-    solver = _DistributionSolver(ruleset, values, BATCH if batch is None else batch)
-    return _layers(solver.space, solver, 0.0, progress, within)
-
-
-__all__ = ["WinPlan", "solve_distribution_fast", "solve_win_fast", "win_plan"]
+__all__ = ["WinPlan", "solve_win_fast", "win_plan"]
