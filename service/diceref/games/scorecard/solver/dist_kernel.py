@@ -439,6 +439,10 @@ def _states_py(
         for r in range(rounds):
             source = ev[0] if r == 0 else after[r - 1]
             for k in range(n_keeps):
+                s = starts[k]
+                if starts[k + 1] - s == 1:  # all five dice kept: its throw's value (times 1)
+                    keep[r, k] = source[throw_of[s]] * probability[s]
+                    continue
                 depth = 0
                 for step in range(prog_start[k], prog_start[k + 1]):
                     n = prog_n[step]
@@ -478,7 +482,6 @@ def _states_py(
                             j += 1
                     stack[depth] = total
                     depth += 1
-                s = starts[k]
                 keep[r, k] = source[throw_of[s]] * probability[s] + stack[0]
             # each keep's best sub-keep: the larger of its own value and its children's
             # best, up from the empty keep (a maximum: the same in any order)
@@ -757,28 +760,35 @@ def solve_distribution_fast(
     lo_of = np.zeros(space.size, dtype=np.int64)
     hi_of = np.zeros(space.size, dtype=np.int64)
     start_of = np.zeros(space.size, dtype=np.int64)
-    parts: list[FloatArray] = []
-    at = 0  # values stored so far, over the layers
+    # Every band, layer after layer: the buffer grows in place (`ndarray.resize`, a realloc
+    # that remaps rather than copies large blocks), so each value is copied once, from its
+    # chunk; no view of it outlives a resize.
+    table = np.zeros(0)
+    at = 0  # values stored so far
+    below_at, below_count = 0, 1  # where the layer below starts, and its states
     solver = _Solver(ruleset, values)
     todo, done = len(mask), 0
-    below_count = 1
     with ThreadPoolExecutor(max(1, threads)) as pool:
         for count in range(space.n_boxes, -1, -1):
             part = np.flatnonzero(filled == count)
             if not len(part):
                 continue
             if count == space.n_boxes:  # nothing more to come: 0 points for sure
-                index = space.index(mask[part], sub[part], flag[part])
-                layer_lo = np.zeros(len(part), dtype=np.int64)
-                layer_n = np.ones(len(part), dtype=np.int64)
-                layer_values = np.ones(len(part))
                 assert bool((mask[part] == full).all())
+                index = space.index(mask[part], sub[part], flag[part])
+                chunks = [
+                    _Chunk(
+                        np.zeros(len(part), dtype=np.int64),
+                        np.ones(len(part), dtype=np.int64),
+                        np.ones(len(part)),
+                    )
+                ]
             else:
                 states = _prepare(ruleset, mask[part], sub[part], flag[part])
                 index = states.index
-                below = (lo_of, hi_of, start_of, parts[-1], at - len(parts[-1]))
+                below = (lo_of, hi_of, start_of, table[below_at:at], below_at)
                 step = max(MIN_CHUNK, -(-len(part) // (CHUNKS_PER_THREAD * max(1, threads))))
-                width = len(parts[-1]) // below_count + 1  # the layer below's mean band
+                width = (at - below_at) // below_count + 1  # the layer below's mean band
                 jobs = [
                     pool.submit(
                         _solve_chunk,
@@ -792,20 +802,26 @@ def solve_distribution_fast(
                     for a in range(0, len(part), step)
                 ]
                 chunks = [job.result() for job in jobs]
-                layer_lo = np.concatenate([c.lo for c in chunks])
-                layer_n = np.concatenate([c.n for c in chunks])
-                layer_values = np.concatenate([c.values for c in chunks])
+                del below, jobs
+            layer_lo = np.concatenate([c.lo for c in chunks])
+            layer_n = np.concatenate([c.n for c in chunks])
+            need = at + int(layer_n.sum())
+            if need > len(table):
+                table.resize(max(need, len(table) + len(table) // 4), refcheck=False)
             lo_of[index] = layer_lo
             hi_of[index] = layer_lo + layer_n
             start_of[index] = at + np.cumsum(layer_n) - layer_n
-            parts.append(layer_values)
-            at += len(layer_values)
+            below_at = at
+            for chunk in chunks:
+                table[at : at + len(chunk.values)] = chunk.values
+                at += len(chunk.values)
+            del chunks
             below_count = len(part)
             done += len(part)
             if progress is not None:
                 progress(done, todo)
-    table_values = np.concatenate(parts) if parts else np.zeros(0)
-    return BandTable(lo_of, hi_of, start_of, table_values, 0.0)
+    table.resize(at, refcheck=False)
+    return BandTable(lo_of, hi_of, start_of, table, 0.0)
 
 
 __all__ = ["solve_distribution_fast", "turn_ends_many"]
