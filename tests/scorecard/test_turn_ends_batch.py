@@ -32,6 +32,7 @@ GAMES = [
     ("yatzy", {}),
     ("yatzy", {"order": "forced"}),
     ("russian-poker", {}),
+    ("russian-poker", {"throws_per_turn": 1}),  # the first throw placed: no keeps at all
     ("chute-5", {"throws_per_turn": 4}),
     ("dice-poker", {}),
 ]
