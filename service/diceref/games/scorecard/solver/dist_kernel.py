@@ -321,10 +321,12 @@ def _states_py(
     n_rows = n_up + lower_delta.shape[1]
     first_differs = n_variants == 2
     hash_mask = HASH_SIZE - 1
+    u1 = np.uint64(1)
     row_index = np.empty(n_rows, dtype=np.int64)
     row_add = np.empty(n_rows)
     row_value = np.empty(n_rows)
     box_ev = np.empty(n_boxes)
+    cell_ev = np.empty((n_boxes, n_throws))
     box_shift = np.empty(n_boxes)
     box_succ = np.empty(n_boxes, dtype=np.int64)
     ev = np.empty((n_variants, n_throws))
@@ -367,18 +369,21 @@ def _states_py(
                         live[n_live] = b
                         n_live += 1
                         break
+            for c in range(n_live):  # box by box, the expected total of each throw
+                rows_b = stand_rows[v, live[c]]
+                points_b = stand_points[v, live[c]]
+                ev_b = cell_ev[c]
+                for t in range(n_throws):
+                    row = rows_b[t]
+                    gain = row_add[row] + points_b[t]
+                    ev_b[t] = row_value[row] + gain if np.isfinite(gain) else neg
             for t in range(n_throws):
                 best = neg
                 for c in range(n_live):
-                    b = live[c]
-                    row = stand_rows[v, b, t]
-                    gain = row_add[row] + stand_points[v, b, t]
-                    e = row_value[row] + gain if np.isfinite(gain) else neg
-                    box_ev[c] = e
-                    if e > best:
-                        best = e
+                    if cell_ev[c, t] > best:
+                        best = cell_ev[c, t]
                 c = 0
-                while c < n_live - 1 and not box_ev[c] >= best - TIE:
+                while c < n_live - 1 and not cell_ev[c, t] >= best - TIE:
                     c += 1
                 b = live[c] if n_live else 0
                 row = stand_rows[v, b, t]
@@ -450,36 +455,52 @@ def _states_py(
                         depth -= 1
                         stack[depth - 1] = stack[depth - 1] + stack[depth]
                         continue
-                    lo = prog_lo[step]
+                    at_j = np.uint64(prog_lo[step])  # unsigned: no test for a negative index
+                    stop_j = at_j + np.uint64(n)
                     if n < 8:
                         total = 0.0
-                        for j in range(lo, lo + n):
-                            total += source[throw_of[j]] * probability[j]
+                        while at_j < stop_j:
+                            total += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
                     else:  # 8 sums side by side, added pairwise, then the rest in turn
-                        a0 = source[throw_of[lo]] * probability[lo]
-                        a1 = source[throw_of[lo + 1]] * probability[lo + 1]
-                        a2 = source[throw_of[lo + 2]] * probability[lo + 2]
-                        a3 = source[throw_of[lo + 3]] * probability[lo + 3]
-                        a4 = source[throw_of[lo + 4]] * probability[lo + 4]
-                        a5 = source[throw_of[lo + 5]] * probability[lo + 5]
-                        a6 = source[throw_of[lo + 6]] * probability[lo + 6]
-                        a7 = source[throw_of[lo + 7]] * probability[lo + 7]
-                        j = lo + 8
-                        end = lo + n - n % 8
-                        while j < end:
-                            a0 += source[throw_of[j]] * probability[j]
-                            a1 += source[throw_of[j + 1]] * probability[j + 1]
-                            a2 += source[throw_of[j + 2]] * probability[j + 2]
-                            a3 += source[throw_of[j + 3]] * probability[j + 3]
-                            a4 += source[throw_of[j + 4]] * probability[j + 4]
-                            a5 += source[throw_of[j + 5]] * probability[j + 5]
-                            a6 += source[throw_of[j + 6]] * probability[j + 6]
-                            a7 += source[throw_of[j + 7]] * probability[j + 7]
-                            j += 8
+                        a0 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a1 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a2 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a3 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a4 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a5 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a6 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        a7 = source[throw_of[at_j]] * probability[at_j]
+                        at_j += u1
+                        end = stop_j - np.uint64(n % 8)
+                        while at_j < end:
+                            a0 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a1 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a2 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a3 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a4 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a5 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a6 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
+                            a7 += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
                         total = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-                        while j < lo + n:
-                            total += source[throw_of[j]] * probability[j]
-                            j += 1
+                        while at_j < stop_j:
+                            total += source[throw_of[at_j]] * probability[at_j]
+                            at_j += u1
                     stack[depth] = total
                     depth += 1
                 keep[r, k] = source[throw_of[s]] * probability[s] + stack[0]
@@ -503,6 +524,7 @@ def _states_py(
             first_throw = first_differs and left == rounds
             for k in range(n_keeps):
                 keep_mass[k] = 0.0
+            keep_row = keep[max(left - 1, 0)]
             for t in range(n_throws):
                 m = mass[t]
                 if m == 0.0:
@@ -516,10 +538,10 @@ def _states_py(
                         v = 1
                     else:
                         # the last keep within TIE of the best (the most dice kept)
-                        j = sub_starts[t + 1] - 1
-                        while not keep[left - 1, sub_keeps[j]] >= top:
-                            j -= 1
-                        keep_mass[sub_keeps[j]] += m
+                        at_j = np.uint64(sub_starts[t + 1] - 1)
+                        while not keep_row[sub_keeps[at_j]] >= top:
+                            at_j -= u1
+                        keep_mass[sub_keeps[at_j]] += m
                 if v >= 0:
                     code = (succ[v, t] << SHIFT_BITS) + shift[v, t] + (1 << (SHIFT_BITS - 1))
                     h = (code * 40503 + (code >> 17) * 9973) & hash_mask
@@ -541,8 +563,8 @@ def _states_py(
                 m = keep_mass[k]
                 if m == 0.0:
                     continue
-                for j in range(starts[k], starts[k + 1]):
-                    mass_next[throw_of[j]] += m * probability[j]
+                for entry in range(np.uint64(starts[k]), np.uint64(starts[k + 1])):
+                    mass_next[throw_of[entry]] += m * probability[entry]
             for t in range(n_throws):
                 mass[t] = mass_next[t]
         for e in range(n_ends):
