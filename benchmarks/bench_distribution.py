@@ -1,16 +1,17 @@
-"""The distribution table's solve, batched turn ends against the state-by-state reference.
+"""The distribution table's solve, compiled against the state-by-state reference.
 
     uv run python benchmarks/bench_distribution.py [--game yahtzee] [--rule KEY=JSON ...]
-        [--open BOX ...] [--batch 0 32]
+        [--open BOX ...] [--solve reference compiled] [--threads 2]
 
-Solves the distribution table (`win_kernel.solve_distribution_fast`, the forked helper
-included) of the sub-game whose only open boxes are `--open` (every box without it), once
-per `--batch` in one process (0: `target.turn_ends` state by state, the reference; n: the
-turn ends of n states at once, `ends_batch`), and prints each solve's wall time beside the
-load average, and whether the tables are the same to the bit.  `--rule`: a rule changed,
-as `variant` takes it (Verhoeff's: `--rule joker='"free_choice"' --rule
-matching_upper_forced=false`).  The value table comes from DICEREF_CACHE_DIR (default the
-test cache `.cache/`), solved there first when missing.
+Solves the distribution table of the sub-game whose only open boxes are `--open` (every box
+without it) once per `--solve`, in one process: `reference` is `target.solve_distribution`
+(numpy, state by state, one process), `compiled` is `dist_kernel.solve_distribution_fast`
+(the compiled loop, `--threads` threads; its machine code is loaded before the clock
+starts).  Prints each solve's wall time beside the load average, then whether the tables
+have the same bands (`lo`, `hi`), their largest difference and whether they are the same
+to the bit.  `--rule`: a rule changed, as `variant` takes it (Verhoeff's: `--rule
+joker='"free_choice"' --rule matching_upper_forced=false`).  The value table comes from
+DICEREF_CACHE_DIR (default the test cache `.cache/`), solved there first when missing.
 """
 
 from __future__ import annotations
@@ -23,21 +24,33 @@ from pathlib import Path
 
 import numpy as np
 
+from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import variant
-from diceref.games.scorecard.solver import win_kernel
+from diceref.games.scorecard.solver import dist_kernel
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.statespace import state_space
-from diceref.games.scorecard.solver.target import layers
+from diceref.games.scorecard.solver.target import layers, solve_distribution
 from diceref.games.scorecard.tables import value_spec
 from diceref.tables.config import TableSettings
 from diceref.tables.spec import load_sync
 from diceref.tables.store import TableStore
 
 CACHE = Path(os.environ.get("DICEREF_CACHE_DIR", Path(__file__).parent.parent / ".cache"))
+SOLVES = ("reference", "compiled")
 
 
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def bands_in_order(table: BandTable) -> FloatArray:
+    """Every band's values, state by state in index order (a table's own order of its
+    bands depends on how it was solved)."""
+    has = np.flatnonzero(table.hi > table.lo)
+    n = table.hi[has] - table.lo[has]
+    at = np.repeat(table.start[has] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    out: FloatArray = table.values[at]
+    return out
 
 
 def main() -> None:
@@ -45,7 +58,8 @@ def main() -> None:
     parser.add_argument("--game", default="yahtzee")
     parser.add_argument("--rule", action="append", default=[], help="KEY=JSON, a rule changed")
     parser.add_argument("--open", nargs="*", default=[], help="the sub-game's open boxes")
-    parser.add_argument("--batch", nargs="+", type=int, default=[0, win_kernel.BATCH])
+    parser.add_argument("--solve", nargs="+", choices=SOLVES, default=list(SOLVES))
+    parser.add_argument("--threads", type=int, default=dist_kernel.THREADS)
     args = parser.parse_args()
     rules = {k: json.loads(v) for k, v in (rule.split("=", 1) for rule in args.rule)}
     ruleset = variant(args.game, **rules)
@@ -58,19 +72,34 @@ def main() -> None:
     states = sum(map(len, layers(state_space(ruleset), within)))
     print(f"{args.game} {rules}, open {args.open or 'every box'}: {states} states")
     tables: list[BandTable] = []
-    for batch in args.batch:
+    for solve in args.solve:
+        if solve == "compiled":
+            start = time.perf_counter()
+            mask, sub, flag = state_space(ruleset).all_states()  # the empty card first
+            dist_kernel.turn_ends_many(ruleset, values, [(int(mask[0]), int(sub[0]), int(flag[0]))])
+            print(f"  the compiled loop loaded in {time.perf_counter() - start:.1f} s")
         start = time.perf_counter()
-        tables.append(
-            win_kernel.solve_distribution_fast(ruleset, values, within=within, batch=batch)
-        )
+        if solve == "reference":
+            tables.append(solve_distribution(ruleset, values, within=within))
+            how = "target.solve_distribution, state by state"
+        else:
+            tables.append(
+                dist_kernel.solve_distribution_fast(
+                    ruleset, values, within=within, threads=args.threads
+                )
+            )
+            how = f"dist_kernel.solve_distribution_fast, {args.threads} threads"
         wall = time.perf_counter() - start
-        print(f"  batch {batch}: {wall:.1f} s wall (load {load()})", flush=True)
-    first = tables[0]
-    same = all(
-        all(np.array_equal(getattr(first, f), getattr(t, f)) for f in ("lo", "hi", "values"))
-        for t in tables[1:]
-    )
-    print(f"  the same table to the bit: {same}")
+        print(f"  {solve} ({how}): {wall:.1f} s wall (load {load()})", flush=True)
+    if len(tables) == 2:
+        a, b = tables
+        bounds = np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi)
+        print(f"  the same bands (lo, hi): {bounds}")
+        if bounds:
+            va, vb = bands_in_order(a), bands_in_order(b)
+            worst = float(np.abs(va - vb).max()) if len(va) else 0.0
+            same = np.array_equal(va, vb)
+            print(f"  largest difference {worst:.1e}; the same to the bit: {same}")
 
 
 if __name__ == "__main__":

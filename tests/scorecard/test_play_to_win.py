@@ -28,6 +28,7 @@ from diceref.games.scorecard.rules.scorecard import Scorecard, card_total, valid
 from diceref.games.scorecard.rules.turn import card_state
 from diceref.games.scorecard.solver.advice import advise, expected_final_score
 from diceref.games.scorecard.solver.bands import Bands, BandTable
+from diceref.games.scorecard.solver.dist_kernel import solve_distribution_fast
 from diceref.games.scorecard.solver.packed import PackedBands, pack, unpack
 from diceref.games.scorecard.solver.request_turn import RequestTurn
 from diceref.games.scorecard.solver.statespace import state_space
@@ -41,7 +42,6 @@ from diceref.games.scorecard.solver.target import (
     stand_win,
     win_turn,
 )
-from diceref.games.scorecard.solver.win_kernel import solve_distribution_fast
 from diceref.games.scorecard.solver.win_solve import solve_win_fast
 
 YAHTZEE_CARD = {

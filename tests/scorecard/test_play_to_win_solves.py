@@ -1,6 +1,7 @@
-"""The fast play-to-win solves (`win_solve` and `win_kernel`: the kernel, packed batches, a
-forked helper per layer) against the state-by-state numpy solves of the same recursion
-(`target`), band by band on sub-games of every kind of turn; the win table packed layer by
+"""The fast play-to-win solves (`win_solve`: the kernel over groups of states, a forked
+helper per layer; `dist_kernel`: compiled turn ends, two threads) against the
+state-by-state numpy solves of the same recursion (`target`), band by band on sub-games of
+every kind of turn; the win table packed layer by
 layer as the whole table packed at once; and target play's distribution against the win
 table it follows."""
 
@@ -14,7 +15,7 @@ import pytest
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.games import variant
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver import win_kernel, win_solve
+from diceref.games.scorecard.solver import dist_kernel, win_solve
 from diceref.games.scorecard.solver.bands import BandTable
 from diceref.games.scorecard.solver.packed import pack, unpack
 from diceref.games.scorecard.solver.statespace import state_space
@@ -70,8 +71,7 @@ def test_the_fast_solves_equal_the_numpy_ones(
 ) -> None:
     ruleset = variant(game, **rules)
     within = open_mask(ruleset, *open_boxes) if open_boxes else 0
-    monkeypatch.setattr(win_kernel, "FORK_MIN_STATES", 64)  # the forked helpers take part
-    monkeypatch.setattr(win_solve, "FORK_MIN_COLUMNS", 64)
+    monkeypatch.setattr(win_solve, "FORK_MIN_COLUMNS", 64)  # the forked helper takes part
     values = solved_ruleset(ruleset)
     space = state_space(ruleset)
     mask, sub, flag = space.all_states()
@@ -82,7 +82,7 @@ def test_the_fast_solves_equal_the_numpy_ones(
         solve_win(ruleset, within=within),
     )
     assert rows_equal(fast, slow, indices) < 1e-12
-    fast_d = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    fast_d = dist_kernel.solve_distribution_fast(ruleset, values, within=within)
     slow_d = solve_distribution(ruleset, values, within=within)
     assert rows_equal(fast_d, slow_d, indices) < 1e-12
 
@@ -110,7 +110,7 @@ def test_target_play_reaches_the_target_with_the_win_tables_chance(
     within = open_mask(ruleset, "threes", "three_of_a_kind", "yahtzee", "chance")
     values = solved_ruleset(ruleset)
     win = win_solve.solve_win_fast(ruleset, within=within)
-    dist = win_kernel.solve_distribution_fast(ruleset, values, within=within)
+    dist = dist_kernel.solve_distribution_fast(ruleset, values, within=within)
     index = state_space(ruleset).index_one(within, 40, 0)
     for need in (40, 60, 80, 120):
         got = target_distribution(ruleset, values, win, dist, within, 40, 0, 200, 200 + need)

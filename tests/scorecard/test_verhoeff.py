@@ -3,7 +3,7 @@
 His convention is `yardzee` with the free-choice Joker and no forced matching upper box.
 Optimal play has mean 254.5896 and standard deviation 59.6117, median 248; exact ties
 between equally good options move the SD by up to 3e-4, and ours follows the tie rule of
-docs/solver.md.  The distribution table is solved once (about a minute on two cores) and
+docs/solver.md.  The distribution table is solved once (about ten seconds on two cores) and
 kept in the test disk cache.
 """
 

@@ -55,6 +55,6 @@ def solve_distribution(
 ) -> BandTable:
     """The distribution table: the chance of each number of points still to come under
     expected-points play (`values`, the value table), from every state."""
-    from diceref.games.scorecard.solver.win_kernel import solve_distribution_fast
+    from diceref.games.scorecard.solver.dist_kernel import solve_distribution_fast
 
     return solve_distribution_fast(ruleset, values, progress)
