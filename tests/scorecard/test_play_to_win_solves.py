@@ -1,5 +1,5 @@
-"""The fast play-to-win solves (`win_solve`: the kernel over groups of states, a forked
-helper per layer; `dist_kernel`: compiled turn ends, two threads) against the
+"""The fast play-to-win solves (`win_solve`: the kernel over groups of states;
+`dist_kernel`: compiled turn ends; both on two threads) against the
 state-by-state numpy solves of the same recursion (`target`), band by band on sub-games of
 every kind of turn; the win table packed layer by
 layer as the whole table packed at once; and target play's distribution against the win
@@ -66,12 +66,10 @@ def test_the_fast_solves_equal_the_numpy_ones(
     game: str,
     rules: dict[str, object],
     open_boxes: tuple[str, ...],
-    monkeypatch: pytest.MonkeyPatch,
     solved_ruleset: Callable[[Ruleset], FloatArray],
 ) -> None:
     ruleset = variant(game, **rules)
     within = open_mask(ruleset, *open_boxes) if open_boxes else 0
-    monkeypatch.setattr(win_solve, "FORK_MIN_COLUMNS", 64)  # the forked helper takes part
     values = solved_ruleset(ruleset)
     space = state_space(ruleset)
     mask, sub, flag = space.all_states()
@@ -88,10 +86,20 @@ def test_the_fast_solves_equal_the_numpy_ones(
 
 
 @pytest.mark.parametrize("game", ["russian-poker", "chute-5"])
-def test_the_win_table_packed_layer_by_layer_reads_as_the_whole_table_packed(game: str) -> None:
+@pytest.mark.parametrize("kind", ["win", "distribution"])
+def test_a_table_packed_layer_by_layer_reads_as_the_whole_table_packed(
+    game: str, kind: str, solved_ruleset: Callable[[Ruleset], FloatArray]
+) -> None:
     ruleset = variant(game)
-    whole = unpack(pack(win_solve.solve_win_fast(ruleset)))
-    layered = unpack(win_solve.solve_win_packed(ruleset))
+    if kind == "win":
+        whole = unpack(pack(win_solve.solve_win_fast(ruleset)))
+        layered = unpack(win_solve.solve_win_packed(ruleset))
+    else:
+        values = solved_ruleset(ruleset)
+        whole = unpack(pack(dist_kernel.solve_distribution_fast(ruleset, values)))
+        layered = unpack(dist_kernel.solve_distribution_packed(ruleset, values))
+        banded = np.flatnonzero(whole.hi > whole.lo)
+        assert np.array_equal(whole.mean_and_second(banded), layered.mean_and_second(banded))
     assert np.array_equal(whole.lo, layered.lo) and np.array_equal(whole.hi, layered.hi)
     banded = np.flatnonzero(whole.hi > whole.lo)
     assert len(banded) > 1000  # bands to read

@@ -23,12 +23,12 @@ from diceref.games.scorecard.solver.bands import Float32Array
 from diceref.games.scorecard.solver.engine import (
     SOLVER_VERSION,
     solve,
-    solve_distribution,
+    solve_distribution_packed,
     solve_max,
     solve_win_packed,
     solve_with_max,
 )
-from diceref.games.scorecard.solver.packed import PackedBands, pack, unpack
+from diceref.games.scorecard.solver.packed import PackedBands, unpack
 from diceref.games.scorecard.solver.statespace import state_space
 from diceref.games.scorecard.solver.target import TARGET_VERSION
 from diceref.tables.spec import Progress, TableSpec
@@ -163,7 +163,7 @@ def _distribution(ruleset: Ruleset, progress: Progress | None) -> Float32Array:
         return lambda done, total: report(start + width * done // max(total, 1), 1000)
 
     values = solve(ruleset, part(0, 100))
-    return pack(solve_distribution(ruleset, values, part(100, 900)))
+    return solve_distribution_packed(ruleset, values, part(100, 900))
 
 
 def ruleset_specs(ruleset: Ruleset) -> tuple[TableSpec, TableSpec]:

@@ -14,6 +14,7 @@ docs/solver.md, "How the play-to-win tables are built".
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +27,8 @@ from diceref.core.cache import PerRuleset
 from diceref.core.dice import KEEP_INDEX, KEEPS, N_THROWS, THROWS
 from diceref.core.jit import Compiled
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.bands import BandTable
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.packed import Packer
 from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 from diceref.games.scorecard.solver.target import EPS, TIE, Progress, TurnEnds, _stand, multiplied
@@ -276,12 +278,11 @@ def _states_py(
     child_start: IntArray,
     child: UIntArray,
     throw_keep: UIntArray,
-    # the layer below: bands over the state index, values[start[i] - below_at + k - lo[i]]
+    # the layer below: bands over the state index, values[start[i] + k - lo[i]]
     below_lo: IntArray,
     below_hi: IntArray,
     below_start: IntArray,
     below_values: FloatArray,
-    below_at: int,
     # out: mixed (each state's first points kept and count, its values from `cursor[0]`
     # on), or with `mix` false each state's ends (`end_*[i - first]`, `end_count`)
     mix: bool,
@@ -584,7 +585,7 @@ def _states_py(
             s = e_succ[e]
             n = below_hi[s] - below_lo[s]
             at = below_lo[s] + e_shift[e] - lo
-            read = below_start[s] - below_at
+            read = below_start[s]
             # slices, so that the loop's indices cannot be negative (it vectorizes)
             into = band[at : at + n]
             next_band = below_values[read : read + n]
@@ -623,7 +624,7 @@ class _Solver:
         states: _States,
         first: int,
         stop: int,
-        below: tuple[IntArray, IntArray, IntArray, FloatArray, int],
+        below: tuple[IntArray, IntArray, IntArray, FloatArray],
         mix: bool,
         out: tuple[IntArray, IntArray, FloatArray, IntArray],
         ends: tuple[IntArray, IntArray, FloatArray, IntArray],
@@ -701,7 +702,7 @@ def turn_ends_many(
         np.zeros(n, dtype=np.int64),
     )
     empty = np.zeros(0, dtype=np.int64)
-    below = (empty, empty, empty, np.zeros(0), 0)
+    below = (empty, empty, empty, np.zeros(0))
     out = (empty, empty, np.zeros(0), np.zeros(1, dtype=np.int64))
     solver.run(prepared, 0, n, below, False, out, ends)
     succ, shift, probability, count = ends
@@ -727,7 +728,7 @@ def _solve_chunk(
     states: _States,
     first: int,
     stop: int,
-    below: tuple[IntArray, IntArray, IntArray, FloatArray, int],
+    below: tuple[IntArray, IntArray, IntArray, FloatArray],
     capacity: int,
 ) -> _Chunk:
     """States first to stop, the buffer grown whenever a band would not fit."""
@@ -746,16 +747,21 @@ def _solve_chunk(
         values = grown
 
 
-def solve_distribution_fast(
+Layer = tuple[IntArray, IntArray, IntArray, FloatArray]  # index, lo, hi, the bands end to end
+
+
+def distribution_layers(
     ruleset: Ruleset,
     values: FloatArray,
     progress: Progress | None = None,
     within: int = 0,
     threads: int = THREADS,
-) -> BandTable:
-    """The distribution table (as `target.solve_distribution`): from every state, the chance
-    of each number of points still to come under expected-points play (`values`: the value
-    table); with `within`, of the states a card with those boxes filled can reach."""
+) -> Iterator[Layer]:
+    """The distribution table (as `target.solve_distribution`), a layer at a time, most
+    boxes filled first: from every state, the chance of each number of points still to
+    come under expected-points play (`values`: the value table); with `within`, of the
+    states a card with those boxes filled can reach.  A layer is handed out while the next
+    one is solved; only the layer below is kept."""
     space = state_space(ruleset)
     full = (1 << space.n_boxes) - 1
     mask, sub, flag = space.all_states()
@@ -765,15 +771,11 @@ def solve_distribution_fast(
     filled = popcount(mask)
     lo_of = np.zeros(space.size, dtype=np.int64)
     hi_of = np.zeros(space.size, dtype=np.int64)
-    start_of = np.zeros(space.size, dtype=np.int64)
-    # Every band, layer after layer: the buffer grows in place (`ndarray.resize`, a realloc
-    # that remaps rather than copies large blocks), so each value is copied once, from its
-    # chunk; no view of it outlives a resize.
-    table = np.zeros(0)
-    at = 0  # values stored so far
-    below_at, below_count = 0, 1  # where the layer below starts, and its states
+    start_of = np.zeros(space.size, dtype=np.int64)  # into the layer below's values
+    below_values, below_count = np.zeros(0), 1
     solver = _Solver(ruleset, values)
     todo, done = len(mask), 0
+    solved: list[Layer] = []
     with ThreadPoolExecutor(max(1, threads)) as pool:
         for count in range(space.n_boxes, -1, -1):
             part = np.flatnonzero(filled == count)
@@ -792,9 +794,9 @@ def solve_distribution_fast(
             else:
                 states = _prepare(ruleset, mask[part], sub[part], flag[part])
                 index = states.index
-                below = (lo_of, hi_of, start_of, table[below_at:at], below_at)
+                below = (lo_of, hi_of, start_of, below_values)
                 step = max(MIN_CHUNK, -(-len(part) // (CHUNKS_PER_THREAD * max(1, threads))))
-                width = (at - below_at) // below_count + 1  # the layer below's mean band
+                width = len(below_values) // below_count + 1  # the layer below's mean band
                 jobs = [
                     pool.submit(
                         _solve_chunk,
@@ -807,27 +809,63 @@ def solve_distribution_fast(
                     )
                     for a in range(0, len(part), step)
                 ]
+                yield from solved  # the layer before, while this one is solved
                 chunks = [job.result() for job in jobs]
                 del below, jobs
             layer_lo = np.concatenate([c.lo for c in chunks])
             layer_n = np.concatenate([c.n for c in chunks])
-            need = at + int(layer_n.sum())
-            if need > len(table):
-                table.resize(max(need, len(table) + len(table) // 4), refcheck=False)
             lo_of[index] = layer_lo
             hi_of[index] = layer_lo + layer_n
-            start_of[index] = at + np.cumsum(layer_n) - layer_n
-            below_at = at
-            for chunk in chunks:
-                table[at : at + len(chunk.values)] = chunk.values
-                at += len(chunk.values)
-            del chunks
+            start_of[index] = np.cumsum(layer_n) - layer_n
+            below_values = np.concatenate([c.values for c in chunks])
             below_count = len(part)
+            solved = [(index, layer_lo, layer_lo + layer_n, below_values)]
+            del chunks
             done += len(part)
             if progress is not None:
                 progress(done, todo)
-    table.resize(at, refcheck=False)
-    return BandTable(lo_of, hi_of, start_of, table, 0.0)
+        yield from solved
 
 
-__all__ = ["solve_distribution_fast", "turn_ends_many"]
+def solve_distribution_fast(
+    ruleset: Ruleset,
+    values: FloatArray,
+    progress: Progress | None = None,
+    within: int = 0,
+    threads: int = THREADS,
+) -> BandTable:
+    """The distribution table solved in float64 (`distribution_layers`)."""
+    size = state_space(ruleset).size
+    lo = np.zeros(size, dtype=np.int64)
+    hi = np.zeros(size, dtype=np.int64)
+    start = np.zeros(size, dtype=np.int64)
+    parts: list[FloatArray] = []
+    at = 0
+    for index, kept_lo, kept_hi, band in distribution_layers(
+        ruleset, values, progress, within, threads
+    ):
+        lo[index], hi[index] = kept_lo, kept_hi
+        start[index] = at + np.cumsum(kept_hi - kept_lo) - (kept_hi - kept_lo)
+        at += len(band)
+        parts.append(band)
+    return BandTable(lo, hi, start, np.concatenate(parts) if parts else np.zeros(0), 0.0)
+
+
+def solve_distribution_packed(
+    ruleset: Ruleset, values: FloatArray, progress: Progress | None = None
+) -> Float32Array:
+    """The distribution table in its stored form, each layer packed while the next one is
+    solved: only the layer below is held in float64."""
+    packer = Packer(state_space(ruleset).size, 0.0)
+    for index, lo, hi, band in distribution_layers(ruleset, values, progress):
+        packer.add(index, lo, hi, np.cumsum(hi - lo) - (hi - lo), band)
+    return packer.finish()
+
+
+__all__ = [
+    "Layer",
+    "distribution_layers",
+    "solve_distribution_fast",
+    "solve_distribution_packed",
+    "turn_ends_many",
+]

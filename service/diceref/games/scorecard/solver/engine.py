@@ -1,6 +1,8 @@
 """Backward induction over a scorecard game: the expected points still to come from every
 reachable state under optimal play, and the most points still to come if every throw
-could be chosen.  Both tables are solved by `batched.py` from the ruleset's compiled turn.
+could be chosen.  Both tables are solved by `batched.py` from the ruleset's compiled turn;
+the play-to-win tables, packed layer by layer as they are solved, by `win_solve` and
+`dist_kernel`.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Callable
 from diceref.core.arrays import FloatArray
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
-from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.bands import Float32Array
 
 SOLVER_VERSION = "5"  # bump whenever a table computed before would differ
 Progress = Callable[[int, int], None]
@@ -36,13 +38,6 @@ def solve_max(ruleset: Ruleset) -> FloatArray:
     return batched.solve_table(ruleset, maximum=True)
 
 
-def solve_win(ruleset: Ruleset, progress: Progress | None = None) -> BandTable:
-    """The win table: the best chance to score n more points, from every state."""
-    from diceref.games.scorecard.solver.win_solve import solve_win_fast
-
-    return solve_win_fast(ruleset, progress)
-
-
 def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Float32Array:
     """The win table in its stored form (`packed`), packed layer by layer as it is solved."""
     from diceref.games.scorecard.solver.win_solve import solve_win_packed as solve_packed
@@ -50,11 +45,10 @@ def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Floa
     return solve_packed(ruleset, progress)
 
 
-def solve_distribution(
+def solve_distribution_packed(
     ruleset: Ruleset, values: FloatArray, progress: Progress | None = None
-) -> BandTable:
-    """The distribution table: the chance of each number of points still to come under
-    expected-points play (`values`, the value table), from every state."""
-    from diceref.games.scorecard.solver.dist_kernel import solve_distribution_fast
+) -> Float32Array:
+    """The distribution table in its stored form (`packed`), packed layer by layer."""
+    from diceref.games.scorecard.solver.dist_kernel import solve_distribution_packed as packed
 
-    return solve_distribution_fast(ruleset, values, progress)
+    return packed(ruleset, values, progress)

@@ -343,7 +343,7 @@ def _solve_bands(
 
 def solve_win(ruleset: Ruleset, progress: Progress | None = None, within: int = 0) -> BandTable:
     """The win table, state by state in numpy (the reference that the service's compiled
-    solve, `engine.solve_win`, is held to): from every state, the best chance that the
+    solve, `win_solve.win_layers`, is held to): from every state, the best chance that the
     points still to come reach n, for every n of the state's band (1 below it, 0 from its
     end); with `within`, of the states a card with those boxes filled can reach."""
     first_differs = multiplied(ruleset)

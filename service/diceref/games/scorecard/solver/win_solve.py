@@ -6,17 +6,17 @@ extra bonus), so a layer's states are grouped by them, and each group stands on 
 with the best of its legal pairs only (`_stand_program`); the keeps are the value table's
 program.  A compiled loop (`_solve_group`: numba, calling the llvmlite kernel) packs a
 group's (state, need) columns side by side, gathers each pair's row shifted by its points,
-runs both programs and writes each state's band; two processes share a layer's groups.
+runs both programs and writes each state's band; two threads share a layer's groups.
 `target.solve_win` is the reference it is held to; docs/solver.md, "Play to win".
 """
 
 from __future__ import annotations
 
 import ctypes
-import mmap
 import os
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -441,21 +441,32 @@ def _trim(
 
 
 @Compiled
-def _sentinels(
-    out: FloatArray, kept_at: IntArray, kept_n: IntArray, below: float, values: FloatArray
-) -> IntArray:
-    """The kept bands in `values`, each between the value below it and 0; returns the
-    position of each band's first sentinel."""
-    first = np.empty(len(kept_at), dtype=np.int64)
+def _sentinels(values: FloatArray, n: IntArray, below: float, out: FloatArray) -> IntArray:
+    """The bands (`values`, end to end, `n[k]` values each) into `out`, each between the
+    value below it and 0; returns the position of each band's first sentinel."""
+    first = np.empty(len(n), dtype=np.int64)
     at = 0
-    for k in range(len(kept_at)):
+    read = 0
+    for k in range(len(n)):
         first[k] = at
-        values[at] = below
-        for c in range(kept_n[k]):
-            values[at + 1 + c] = out[kept_at[k] + c]
-        values[at + 1 + kept_n[k]] = 0.0
-        at += kept_n[k] + 2
+        out[at] = below
+        for c in range(n[k]):
+            out[at + 1 + c] = values[read + c]
+        out[at + 1 + n[k]] = 0.0
+        at += n[k] + 2
+        read += n[k]
     return first
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A group's solved bands: its states' positions in the layer, each band's first need
+    kept and length, the bands end to end."""
+
+    at: IntArray
+    lo: IntArray
+    n: IntArray
+    values: FloatArray
 
 
 class _Below:
@@ -469,91 +480,72 @@ class _Below:
         self.values = np.array([below, 0.0])
         self.below = below
 
-    def update(
-        self, index: IntArray, out: FloatArray, kept_lo: IntArray, kept_at: IntArray,
-        kept_n: IntArray,
-    ) -> None:  # fmt: skip
-        self.lo[index] = kept_lo
-        self.hi[index] = kept_lo + kept_n
-        self.values = np.empty(int(kept_n.sum()) + 2 * len(index))
-        self.first[index] = _sentinels(out, kept_at, kept_n, self.below, self.values)
+    def update(self, index: IntArray, parts: list[_Part]) -> None:
+        """The layer of states `index`, solved in `parts`, becomes the layer below."""
+        self.values = np.empty(sum(len(p.values) + 2 * len(p.at) for p in parts))
+        at = 0
+        for p in parts:
+            states = index[p.at]
+            self.lo[states] = p.lo
+            self.hi[states] = p.lo + p.n
+            self.first[states] = at + _sentinels(p.values, p.n, self.below, self.values[at:])
+            at += len(p.values) + 2 * len(p.at)
 
 
-def _shared(n: int) -> FloatArray:
-    """n float64 in memory a forked child writes and its parent reads."""
-    if not n:
-        return np.zeros(0)
-    return np.frombuffer(mmap.mmap(-1, 8 * n), dtype=np.float64)
+THREADS = max(1, min(2, os.cpu_count() or 1))  # the groups run on threads: the loop holds no GIL
+_LOCAL = threading.local()
 
 
-FORK = hasattr(os, "fork")
-FORK_MIN_COLUMNS = 200_000  # below this a second process costs more than it saves
+def _workspace(plan: _Plan) -> tuple[FloatArray, FloatArray, IntArray]:
+    """This thread's buffer (its -inf row set), first throws' sums and segments."""
+    got: tuple[FloatArray, FloatArray, IntArray] | None = getattr(_LOCAL, "workspace", None)
+    if got is None or got[0].shape[0] != plan.n_rows:
+        got = (
+            np.zeros((plan.n_rows, COLUMNS)),
+            np.zeros(COLUMNS),
+            np.zeros((COLUMNS, 4), dtype=np.int64),
+        )
+        _LOCAL.workspace = got
+    got[0][plan.neg_row] = -np.inf
+    return got
 
 
-def _run_layer(
-    groups: list[_Group],
-    out_at: list[IntArray],
-    out: FloatArray,
-    index: IntArray,
-    add: FloatArray,
-    below: _Below,
-    plan: _Plan,
-) -> None:
-    """Every group's bands into `out`, the groups split between this process and a
-    forked child by their columns."""
-    total = sum(g.columns for g in groups)
-    if not FORK or total < FORK_MIN_COLUMNS or (os.cpu_count() or 1) < 2:
-        _solve(groups, out_at, out, index, add, below, plan)
-        return
-    cumulative = np.cumsum([g.columns for g in groups])
-    half = int(np.searchsorted(cumulative, total // 2))
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        status = 1
-        try:
-            _solve(groups[half:], out_at[half:], out, index, add, below, plan)
-            status = 0
-        finally:
-            os._exit(status)
-    try:
-        _solve(groups[:half], out_at[:half], out, index, add, below, plan)
-    finally:
-        _, status = os.waitpid(pid, 0)
-    if status != 0:
-        raise RuntimeError("the win table's helper process failed")
-
-
-def _solve(
-    groups: list[_Group],
-    out_at: list[IntArray],
-    out: FloatArray,
-    index: IntArray,
-    add: FloatArray,
-    below: _Below,
-    plan: _Plan,
-) -> None:
-    buf = np.zeros((plan.n_rows, COLUMNS))
-    buf[plan.neg_row] = -np.inf
-    acc = np.zeros(COLUMNS)
-    seg = np.zeros((COLUMNS, 4), dtype=np.int64)
-    probability = keep_transitions().throw_probability
+def _solve(group: _Group, index: IntArray, add: FloatArray, below: _Below, plan: _Plan) -> _Part:
+    """One group's bands: solved, trimmed (`target._trim`) and kept end to end."""
+    buf, acc, seg = _workspace(plan)
+    rows = plan.pair_row[group.used]
+    succ = np.ascontiguousarray(index[group.at][:, rows])
+    shift = (add[group.at][:, rows] + plan.pair_points[group.used]).astype(np.int64)
+    out_at = np.cumsum(group.width) - group.width
+    out = np.empty(group.columns)
     keeps = plan.keeps
     keep_args = (
         (keeps.ops, keeps.n_ops, keeps.ptr, keeps.idx, keeps.scales)
         if keeps is not None
         else (np.zeros(4, np.int64), 0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
     )
-    for group, at in zip(groups, out_at, strict=True):
-        rows = plan.pair_row[group.used]
-        succ = np.ascontiguousarray(index[group.at][:, rows])
-        shift = (add[group.at][:, rows] + plan.pair_points[group.used]).astype(np.int64)
-        s = group.stand
-        _solve_group(
-            buf, below.values, below.first, below.lo, below.hi,
-            succ, shift, group.lo, group.width, at, out,
-            (s.ops, s.n_ops, s.ptr, s.idx, s.scales), keep_args,
-            plan.final_rows, probability, acc, seg,
-        )  # fmt: skip
+    s = group.stand
+    _solve_group(
+        buf, below.values, below.first, below.lo, below.hi,
+        succ, shift, group.lo, group.width, out_at, out,
+        (s.ops, s.n_ops, s.ptr, s.idx, s.scales), keep_args,
+        plan.final_rows, keep_transitions().throw_probability, acc, seg,
+    )  # fmt: skip
+    n = len(group.at)
+    kept_lo, kept_at, kept_n = (np.empty(n, dtype=np.int64) for _ in range(3))
+    _trim(out, out_at, group.width, group.lo, 1.0, EPS, kept_lo, kept_at, kept_n)
+    values = np.empty(int(kept_n.sum()))
+    _gather_kept(out, kept_at, kept_n, values)
+    return _Part(group.at, kept_lo, kept_n, values)
+
+
+@Compiled
+def _gather_kept(out: FloatArray, kept_at: IntArray, kept_n: IntArray, values: FloatArray) -> None:
+    at = 0
+    for k in range(len(kept_at)):
+        for c in range(kept_n[k]):
+            values[at + c] = out[kept_at[k] + c]
+        at += kept_n[k]
 
 
 def _layer_states(
@@ -588,30 +580,39 @@ Layer = tuple[IntArray, IntArray, IntArray, FloatArray]  # index, lo, hi, the ba
 def win_layers(
     ruleset: Ruleset, progress: Progress | None = None, within: int = 0
 ) -> Iterator[Layer]:
-    """The win table (as `target.solve_win`), a layer at a time, most boxes filled first:
-    each layer's states, their bands' bounds and the bands end to end; with `within`, only
-    the states a card with those boxes filled can reach."""
+    """The win table (as `target.solve_win`), part by part, most boxes filled first: the
+    states of a part, their bands' bounds and the bands end to end; with `within`, only
+    the states a card with those boxes filled can reach.  A layer's parts are handed out
+    while the next layer is solved."""
     space = state_space(ruleset)
     plan = _plan(ruleset)
     _bind_kernel()
     below = _Below(space.size, 1.0)
     states = [_layer_states(space, filled, within) for filled in range(space.n_boxes, -1, -1)]
     done, todo = 0, sum(len(s[0]) for s in states)
-    for filled, (mask, sub, flag) in zip(range(space.n_boxes, -1, -1), states, strict=True):
-        index = space.index(mask, sub, flag)
-        n = len(index)
-        if not n:
-            continue
-        if filled == space.n_boxes:  # the full card: 1 for a need of 0 or less, 0 above
-            ones = np.ones(n, dtype=np.int64)
-            nothing = np.zeros(n, dtype=np.int64)
-            below.update(index, np.zeros(0), ones, nothing, nothing)
-            yield index, ones, ones, np.zeros(0)
-        else:
-            yield _layer(ruleset, plan, space, below, mask, sub, flag, index)
-        done += n
-        if progress is not None:
-            progress(done, todo)
+    solved: list[Layer] = []
+    with ThreadPoolExecutor(THREADS) as pool:
+        for filled, (mask, sub, flag) in zip(range(space.n_boxes, -1, -1), states, strict=True):
+            index = space.index(mask, sub, flag)
+            n = len(index)
+            if not n:
+                continue
+            if filled == space.n_boxes:  # the full card: 1 for a need of 0 or less, 0 above
+                ones, nothing = np.ones(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+                parts = [_Part(np.arange(n), ones, nothing, np.zeros(0))]
+            else:
+                nxt, add = _next_rows(space, ruleset, mask, sub, flag)
+                groups = _groups(ruleset, plan, mask, flag, nxt, add, below.lo, below.hi)
+                largest_first = sorted(groups, key=lambda g: -g.columns)
+                jobs = [pool.submit(_solve, g, nxt, add, below, plan) for g in largest_first]
+                yield from solved  # the layer before, while this one is solved
+                parts = [job.result() for job in jobs]
+            below.update(index, parts)
+            solved = [(index[p.at], p.lo, p.lo + p.n, p.values) for p in parts]
+            done += n
+            if progress is not None:
+                progress(done, todo)
+        yield from solved
 
 
 def solve_win_fast(
@@ -626,64 +627,19 @@ def solve_win_fast(
     at = 0
     for index, kept_lo, kept_hi, values in win_layers(ruleset, progress, within):
         lo[index], hi[index] = kept_lo, kept_hi
-        start[index] = at + np.concatenate(([0], np.cumsum(kept_hi - kept_lo)[:-1]))
+        start[index] = at + np.cumsum(kept_hi - kept_lo) - (kept_hi - kept_lo)
         at += len(values)
         parts.append(values)
     return BandTable(lo, hi, start, np.concatenate(parts) if parts else np.zeros(0), 1.0)
 
 
 def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Float32Array:
-    """The win table in its stored form, each layer packed as soon as it is solved: only
-    the layer below is held in float64."""
+    """The win table in its stored form, each part packed as soon as it is solved (while
+    the next layer is): only the layer below is held in float64."""
     packer = Packer(state_space(ruleset).size, 1.0)
     for index, lo, hi, values in win_layers(ruleset, progress):
-        packer.add(index, lo, hi, np.concatenate(([0], np.cumsum(hi - lo)[:-1])), values)
+        packer.add(index, lo, hi, np.cumsum(hi - lo) - (hi - lo), values)
     return packer.finish()
-
-
-def _layer(
-    ruleset: Ruleset,
-    plan: _Plan,
-    space: StateSpace,
-    below: _Below,
-    mask: IntArray,
-    sub: IntArray,
-    flag: IntArray,
-    index: IntArray,
-) -> Layer:
-    """One layer solved (`Layer`)."""
-    nxt, add = _next_rows(space, ruleset, mask, sub, flag)
-    groups = list(_groups(ruleset, plan, mask, flag, nxt, add, below.lo, below.hi))
-    sizes = np.array([g.columns for g in groups], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    out_at = [
-        int(starts[i]) + np.concatenate(([0], np.cumsum(g.width)[:-1])).astype(np.int64)
-        for i, g in enumerate(groups)
-    ]
-    out = _shared(int(starts[-1]))
-    _run_layer(groups, out_at, out, nxt, add, below, plan)
-    # back in the layer's order of states
-    n = len(index)
-    lo = np.empty(n, dtype=np.int64)
-    width = np.empty(n, dtype=np.int64)
-    at = np.empty(n, dtype=np.int64)
-    for g, positions in zip(groups, out_at, strict=True):
-        lo[g.at], width[g.at], at[g.at] = g.lo, g.width, positions
-    kept_lo, kept_at, kept_n = (np.empty(n, dtype=np.int64) for _ in range(3))
-    _trim(out, at, width, lo, 1.0, EPS, kept_lo, kept_at, kept_n)
-    below.update(index, out, kept_lo, kept_at, kept_n)
-    values = np.empty(int(kept_n.sum()))
-    _gather_kept(out, kept_at, kept_n, values)
-    return index, kept_lo, kept_lo + kept_n, values
-
-
-@Compiled
-def _gather_kept(out: FloatArray, kept_at: IntArray, kept_n: IntArray, values: FloatArray) -> None:
-    at = 0
-    for k in range(len(kept_at)):
-        for c in range(kept_n[k]):
-            values[at + c] = out[kept_at[k] + c]
-        at += kept_n[k]
 
 
 __all__ = ["Layer", "solve_win_fast", "solve_win_packed", "win_layers"]
