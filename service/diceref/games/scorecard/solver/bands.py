@@ -11,6 +11,7 @@ says how wide the bands are.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -96,3 +97,26 @@ class BandTable:
             band = self.row(i, lo, hi)
             first[j], second[j] = band @ points, band @ (points * points)
         return first, second
+
+
+# Part of a solved table: states (their index), each band's first point and end, where
+# each band starts in `values`, and the values (which may hold other parts' bands too).
+SolvedPart = tuple[IntArray, IntArray, IntArray, IntArray, FloatArray]
+
+
+def assemble_parts(size: int, below: float, parts: Iterable[SolvedPart]) -> BandTable:
+    """A table over the state index from its solved parts, its bands copied end to end; a
+    state in no part has no band."""
+    lo = np.zeros(size, dtype=np.int64)
+    hi = np.zeros(size, dtype=np.int64)
+    start = np.zeros(size, dtype=np.int64)
+    chunks: list[FloatArray] = []
+    at = 0
+    for index, part_lo, part_hi, part_start, values in parts:
+        n = part_hi - part_lo
+        lo[index], hi[index] = part_lo, part_hi
+        start[index] = at + np.cumsum(n) - n
+        within = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        chunks.append(values[np.repeat(part_start, n) + within])
+        at += int(n.sum())
+    return BandTable(lo, hi, start, np.concatenate(chunks) if chunks else np.zeros(0), below)

@@ -27,8 +27,13 @@ from diceref.core.cache import PerRuleset
 from diceref.core.dice import KEEP_INDEX, KEEPS, N_THROWS, THROWS
 from diceref.core.jit import Compiled
 from diceref.games.scorecard.rules.ruleset import Ruleset
-from diceref.games.scorecard.solver.bands import BandTable, Float32Array
-from diceref.games.scorecard.solver.packed import Packer
+from diceref.games.scorecard.solver.bands import (
+    BandTable,
+    Float32Array,
+    SolvedPart,
+    assemble_parts,
+)
+from diceref.games.scorecard.solver.packed import pack_parts
 from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 from diceref.games.scorecard.solver.target import EPS, TIE, Progress, TurnEnds, _stand, multiplied
@@ -747,16 +752,13 @@ def _solve_chunk(
         values = grown
 
 
-Layer = tuple[IntArray, IntArray, IntArray, FloatArray]  # index, lo, hi, the bands end to end
-
-
 def distribution_layers(
     ruleset: Ruleset,
     values: FloatArray,
     progress: Progress | None = None,
     within: int = 0,
     threads: int = THREADS,
-) -> Iterator[Layer]:
+) -> Iterator[SolvedPart]:
     """The distribution table (as `target.solve_distribution`), a layer at a time, most
     boxes filled first: from every state, the chance of each number of points still to
     come under expected-points play (`values`: the value table); with `within`, of the
@@ -775,7 +777,7 @@ def distribution_layers(
     below_values, below_count = np.zeros(0), 1
     solver = _Solver(ruleset, values)
     todo, done = len(mask), 0
-    solved: list[Layer] = []
+    solved: list[SolvedPart] = []
     with ThreadPoolExecutor(max(1, threads)) as pool:
         for count in range(space.n_boxes, -1, -1):
             part = np.flatnonzero(filled == count)
@@ -819,7 +821,7 @@ def distribution_layers(
             start_of[index] = np.cumsum(layer_n) - layer_n
             below_values = np.concatenate([c.values for c in chunks])
             below_count = len(part)
-            solved = [(index, layer_lo, layer_lo + layer_n, below_values)]
+            solved = [(index, layer_lo, layer_lo + layer_n, start_of[index], below_values)]
             del chunks
             done += len(part)
             if progress is not None:
@@ -835,20 +837,8 @@ def solve_distribution_fast(
     threads: int = THREADS,
 ) -> BandTable:
     """The distribution table solved in float64 (`distribution_layers`)."""
-    size = state_space(ruleset).size
-    lo = np.zeros(size, dtype=np.int64)
-    hi = np.zeros(size, dtype=np.int64)
-    start = np.zeros(size, dtype=np.int64)
-    parts: list[FloatArray] = []
-    at = 0
-    for index, kept_lo, kept_hi, band in distribution_layers(
-        ruleset, values, progress, within, threads
-    ):
-        lo[index], hi[index] = kept_lo, kept_hi
-        start[index] = at + np.cumsum(kept_hi - kept_lo) - (kept_hi - kept_lo)
-        at += len(band)
-        parts.append(band)
-    return BandTable(lo, hi, start, np.concatenate(parts) if parts else np.zeros(0), 0.0)
+    layers = distribution_layers(ruleset, values, progress, within, threads)
+    return assemble_parts(state_space(ruleset).size, 0.0, layers)
 
 
 def solve_distribution_packed(
@@ -856,14 +846,11 @@ def solve_distribution_packed(
 ) -> Float32Array:
     """The distribution table in its stored form, each layer packed while the next one is
     solved: only the layer below is held in float64."""
-    packer = Packer(state_space(ruleset).size, 0.0)
-    for index, lo, hi, band in distribution_layers(ruleset, values, progress):
-        packer.add(index, lo, hi, np.cumsum(hi - lo) - (hi - lo), band)
-    return packer.finish()
+    layers = distribution_layers(ruleset, values, progress)
+    return pack_parts(state_space(ruleset).size, 0.0, layers)
 
 
 __all__ = [
-    "Layer",
     "distribution_layers",
     "solve_distribution_fast",
     "solve_distribution_packed",

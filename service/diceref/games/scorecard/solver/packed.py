@@ -11,6 +11,7 @@ the play-to-win tables are stored", proves the error bounds and gives the sizes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
@@ -19,7 +20,7 @@ import numpy.typing as npt
 
 from diceref.core.arrays import FloatArray, IntArray
 from diceref.core.jit import Compiled
-from diceref.games.scorecard.solver.bands import BandTable, Float32Array
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array, SolvedPart
 
 FORMAT = 2.0  # cell 0 of the stored array (the float32 band table of before was 1.0)
 GRID_BITS = 24  # a value is a multiple of 2**-GRID_BITS
@@ -275,6 +276,15 @@ class Packer:
             w += len(part)
         self.streams = []
         return out
+
+
+def pack_parts(size: int, below: float, parts: Iterable[SolvedPart]) -> Float32Array:
+    """The stored form of a table solved part by part (`bands.SolvedPart`), each part
+    coded as it comes."""
+    packer = Packer(size, below)
+    for index, lo, hi, start, values in parts:
+        packer.add(index, lo, hi, start, values)
+    return packer.finish()
 
 
 def pack(table: BandTable) -> Float32Array:

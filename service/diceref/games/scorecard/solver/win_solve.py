@@ -29,8 +29,8 @@ from diceref.core.jit import Compiled
 from diceref.core.kernel import KINDS, LANES, Reduction
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
-from diceref.games.scorecard.solver.bands import BandTable, Float32Array
-from diceref.games.scorecard.solver.packed import Packer
+from diceref.games.scorecard.solver.bands import BandTable, Float32Array, SolvedPart, assemble_parts
+from diceref.games.scorecard.solver.packed import pack_parts
 from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import EPS, Progress, _stand, multiplied
@@ -87,8 +87,8 @@ class _Plan:
     cell_rows: tuple[IntArray, ...]  # per variant, (boxes, 252): each cell's plan row
     neg_row: int
     stand_at: tuple[int, ...]  # per variant, the first of its 252 stand rows
-    keeps: _Program | None
-    final_rows: IntArray  # (252,) each first throw's best, after the programs ran
+    keeps: _Program  # the keeps, then the turn's value: each first throw's best by its chance
+    value_row: int
     n_rows: int
 
 
@@ -137,6 +137,16 @@ def _build(ruleset: Ruleset) -> _Plan:
     layout = _Rows(ruleset, n_pairs + 1 + len(variants) * N_THROWS, first_differs)
     stands = [{t: at + t for t in range(N_THROWS)} for at in stand_at]
     keep_reductions, final_at = batched._Builder.keep_steps(layout, stands)  # type: ignore[arg-type]
+    # The turn's value, sum over the first throws of chance times best: a throw's chance is
+    # its count of orders over 6**5, so the throws of each count are summed, then scaled.
+    chance = keep_transitions().throw_probability
+    counts = np.unique(chance)
+    at = layout.take(len(counts))
+    for k, p in enumerate(counts.tolist()):
+        throws = [[final_at[t] for t in np.flatnonzero(chance == p).tolist()]]
+        keep_reductions.append(Reduction("mean", at + k, throws, p))
+    value_row = layout.take(1)
+    keep_reductions.append(Reduction("plus", value_row, [list(range(at, at + len(counts)))], 0.0))
     keys = sorted(pair_of, key=pair_of.__getitem__)
     return _Plan(
         pair_row=np.array([k[0] for k in keys], dtype=np.int64),
@@ -146,8 +156,8 @@ def _build(ruleset: Ruleset) -> _Plan:
         cell_rows=tuple(cell_rows),
         neg_row=n_pairs,
         stand_at=stand_at,
-        keeps=_Program.of(keep_reductions) if keep_reductions else None,
-        final_rows=np.array(final_at, dtype=np.int64),
+        keeps=_Program.of(keep_reductions),
+        value_row=value_row,
         n_rows=layout.n,
     )
 
@@ -203,18 +213,12 @@ def _five_sources(
 @dataclass(frozen=True)
 class _Group:
     """States of a layer whose turns may fill the same pairs (their positions in the
-    layer, `at`), the pairs (`used`), the program standing on each throw reads them
-    from the buffer's first rows, and each state's band of needs."""
+    layer, `at`): the pairs (`used`), and the program standing on each throw, which reads
+    them from the buffer's first rows."""
 
     at: IntArray
     used: IntArray
     stand: _Program
-    lo: IntArray
-    width: IntArray
-
-    @property
-    def columns(self) -> int:
-        return int(self.width.sum())
 
 
 def _stand_program(
@@ -258,33 +262,63 @@ def _stand_program(
 
 
 def _groups(
-    ruleset: Ruleset,
-    plan: _Plan,
-    mask: IntArray,
-    flag: IntArray,
-    index: IntArray,
-    add: FloatArray,
-    lo_of: IntArray,
-    hi_of: IntArray,
-) -> Iterator[_Group]:
-    """A layer's states grouped by their filled boxes, flag and legal rows, each group with
-    its program and its states' bands: needs below `lo` are sure (every pair's next state
-    is sure there) and from `lo + width` on hopeless."""
+    ruleset: Ruleset, plan: _Plan, mask: IntArray, flag: IntArray, add: FloatArray
+) -> list[_Group]:
+    """A layer's states grouped by their filled boxes, flag and legal rows (`add` finite:
+    the request plan's rows each state may fill), each group with its program."""
     legal = np.isfinite(add)
     pattern = np.packbits(legal, axis=1)
     key = np.concatenate([(mask * 2 + flag)[:, None].view(np.uint8), pattern], axis=1)
     _, inverse = np.unique(key, axis=0, return_inverse=True)
     order = np.argsort(inverse.ravel(), kind="stable")
     bounds = np.flatnonzero(np.diff(inverse.ravel()[order])) + 1
+    groups = []
     for at in np.split(order, bounds):
         k = int(at[0])
         used, stand = _stand_program(ruleset, plan, int(mask[k]), int(flag[k]), legal[k])
-        rows = plan.pair_row[used]
-        succ = index[at][:, rows]
-        shift = (add[at][:, rows] + plan.pair_points[used]).astype(np.int64)
-        lo = (lo_of[succ] + shift).min(axis=1)
-        hi = (hi_of[succ] + shift).max(axis=1)
-        yield _Group(at, used, stand, lo, hi - lo)
+        groups.append(_Group(at, used, stand))
+    return groups
+
+
+def _pairs(
+    group: _Group, plan: _Plan, index: IntArray, add: FloatArray
+) -> tuple[IntArray, IntArray]:
+    """Each state's pairs: the next state and the points, (states, pairs) each."""
+    rows = plan.pair_row[group.used]
+    succ = np.ascontiguousarray(index[group.at][:, rows])
+    shift = (add[group.at][:, rows] + plan.pair_points[group.used]).astype(np.int64)
+    return succ, shift
+
+
+@dataclass(frozen=True)
+class _Job:
+    """A group to solve: each state's band of needs (below `lo` sure, from `lo + width`
+    hopeless: every pair's next state is, there), and where its kept bands go in the
+    layer's values (`region` on, each between two sentinels)."""
+
+    group: _Group
+    lo: IntArray
+    width: IntArray
+    region: int
+
+    @property
+    def columns(self) -> int:
+        return int(self.width.sum())
+
+
+def _jobs(
+    groups: list[_Group], plan: _Plan, index: IntArray, add: FloatArray, below: _Below
+) -> tuple[list[_Job], int]:
+    """The layer's jobs, and the length of the values they write."""
+    jobs = []
+    region = 0
+    for group in groups:
+        succ, shift = _pairs(group, plan, index, add)
+        lo = (below.lo[succ] + shift).min(axis=1)
+        width = (below.hi[succ] + shift).max(axis=1) - lo
+        jobs.append(_Job(group, lo, width, region))
+        region += int(width.sum()) + 2 * len(lo)
+    return jobs, region
 
 
 # The kernel's `run`, as numba calls it (every argument an int64); set in each process
@@ -307,9 +341,7 @@ def _solve_group_py(
     out: FloatArray,
     stand: tuple[IntArray, int, IntArray, IntArray, FloatArray],
     keeps: tuple[IntArray, int, IntArray, IntArray, FloatArray],
-    final_rows: IntArray,
-    probability: FloatArray,
-    acc: FloatArray,
+    value_row: int,
     seg: IntArray,
 ) -> None:
     """A group's bands into `out[out_at[k]:out_at[k] + width[k]]`: its states' needs side
@@ -317,8 +349,8 @@ def _solve_group_py(
     buffer, for state k and need n, is the layer below's value of pair r's next state at
     n minus its points, read from `values` (each band between its two sentinels: `first`
     the position of the one before it).  A full batch (or the last) runs the stand and
-    keep programs over its columns, padded to whole groups of the kernel's lanes, weighs
-    the first throws by their chance and writes each state's segment out."""
+    keep programs over its columns, padded to whole groups of the kernel's lanes, and
+    writes each state's segment of the turn's value (`value_row`) out."""
     cap = buf.shape[1]
     n_states = len(lo)
     n_pairs = succ.shape[1]
@@ -365,18 +397,11 @@ def _solve_group_py(
                 idx.ctypes.data, scales.ctypes.data,
             )  # fmt: skip
             ops, n_ops, ptr, idx, scales = keeps
-            if n_ops:
-                _RUN(  # type: ignore[operator]
-                    buf.ctypes.data, cap, padded, ops.ctypes.data, n_ops, ptr.ctypes.data,
-                    idx.ctypes.data, scales.ctypes.data,
-                )  # fmt: skip
-            for c in range(col):
-                acc[c] = 0.0
-            for t in range(len(final_rows)):
-                p = probability[t]
-                row = buf[final_rows[t]]
-                for c in range(col):
-                    acc[c] += p * row[c]
+            _RUN(  # type: ignore[operator]
+                buf.ctypes.data, cap, padded, ops.ctypes.data, n_ops, ptr.ctypes.data,
+                idx.ctypes.data, scales.ctypes.data,
+            )  # fmt: skip
+            acc = buf[value_row]
             for s in range(n_seg):
                 at = out_at[seg[s, 0]] + seg[s, 1]
                 c0 = seg[s, 3]
@@ -407,66 +432,57 @@ def _bind_kernel() -> None:
 
 
 @Compiled
-def _trim(
+def _keep(
     out: FloatArray,
-    out_at: IntArray,
     width: IntArray,
     lo: IntArray,
     below: float,
     eps: float,
+    values: FloatArray,
+    region: int,
     kept_lo: IntArray,
-    kept_at: IntArray,
     kept_n: IntArray,
+    first: IntArray,
 ) -> None:
-    """`target._trim` of each band: the values within `eps` of `below` at its start and
-    within `eps` of 0 at its end dropped (all of them `below`: a win band ends where it
-    ends, a distribution's where it starts)."""
+    """Each band (`out`, end to end, `width[k]` values each) trimmed as `target._trim` does
+    (the values within `eps` of `below` at its start and within `eps` of 0 at its end
+    dropped; all of them `below`: a win band ends where it ends, a distribution's where it
+    starts), and written into `values` from `region` on between the value below it and 0
+    (`first[k]`: where its first sentinel went)."""
+    at = region
+    a0 = 0
     for k in range(len(lo)):
-        a0 = out_at[k]
         w = width[k]
         h = 0
         while h < w and abs(out[a0 + h] - below) <= eps:
             h += 1
-        if h == w:
-            kept_lo[k] = lo[k] + w if below != 0.0 else lo[k]
-            kept_at[k] = a0
-            kept_n[k] = 0
-            continue
         t = w - 1
         while t >= h and out[a0 + t] <= eps:
             t -= 1
-        kept_lo[k] = lo[k] + h
-        kept_at[k] = a0 + h
-        kept_n[k] = t + 1 - h
-
-
-@Compiled
-def _sentinels(values: FloatArray, n: IntArray, below: float, out: FloatArray) -> IntArray:
-    """The bands (`values`, end to end, `n[k]` values each) into `out`, each between the
-    value below it and 0; returns the position of each band's first sentinel."""
-    first = np.empty(len(n), dtype=np.int64)
-    at = 0
-    read = 0
-    for k in range(len(n)):
+        if h == w:
+            kept_lo[k] = lo[k] + w if below != 0.0 else lo[k]
+        else:
+            kept_lo[k] = lo[k] + h
+        n = t + 1 - h if h < w else 0
+        kept_n[k] = n
         first[k] = at
-        out[at] = below
-        for c in range(n[k]):
-            out[at + 1 + c] = values[read + c]
-        out[at + 1 + n[k]] = 0.0
-        at += n[k] + 2
-        read += n[k]
-    return first
+        values[at] = below
+        for c in range(n):
+            values[at + 1 + c] = out[a0 + h + c]
+        values[at + 1 + n] = 0.0
+        at += n + 2
+        a0 += w
 
 
 @dataclass(frozen=True)
 class _Part:
     """A group's solved bands: its states' positions in the layer, each band's first need
-    kept and length, the bands end to end."""
+    kept, its length and its first sentinel in the layer's values."""
 
     at: IntArray
     lo: IntArray
     n: IntArray
-    values: FloatArray
+    first: IntArray
 
 
 class _Below:
@@ -478,74 +494,50 @@ class _Below:
         self.hi = np.zeros(size, dtype=np.int64)
         self.first = np.zeros(size, dtype=np.int64)
         self.values = np.array([below, 0.0])
-        self.below = below
 
-    def update(self, index: IntArray, parts: list[_Part]) -> None:
-        """The layer of states `index`, solved in `parts`, becomes the layer below."""
-        self.values = np.empty(sum(len(p.values) + 2 * len(p.at) for p in parts))
-        at = 0
+    def update(self, index: IntArray, parts: list[_Part], values: FloatArray) -> None:
+        """The layer of states `index`, solved in `parts` into `values`, is now below."""
         for p in parts:
             states = index[p.at]
             self.lo[states] = p.lo
             self.hi[states] = p.lo + p.n
-            self.first[states] = at + _sentinels(p.values, p.n, self.below, self.values[at:])
-            at += len(p.values) + 2 * len(p.at)
+            self.first[states] = p.first
+        self.values = values
 
 
 THREADS = max(1, min(2, os.cpu_count() or 1))  # the groups run on threads: the loop holds no GIL
 _LOCAL = threading.local()
 
 
-def _workspace(plan: _Plan) -> tuple[FloatArray, FloatArray, IntArray]:
-    """This thread's buffer (its -inf row set), first throws' sums and segments."""
-    got: tuple[FloatArray, FloatArray, IntArray] | None = getattr(_LOCAL, "workspace", None)
+def _workspace(plan: _Plan) -> tuple[FloatArray, IntArray]:
+    """This thread's buffer (its -inf row set) and a batch's segments."""
+    got: tuple[FloatArray, IntArray] | None = getattr(_LOCAL, "workspace", None)
     if got is None or got[0].shape[0] != plan.n_rows:
-        got = (
-            np.zeros((plan.n_rows, COLUMNS)),
-            np.zeros(COLUMNS),
-            np.zeros((COLUMNS, 4), dtype=np.int64),
-        )
+        got = (np.zeros((plan.n_rows, COLUMNS)), np.zeros((COLUMNS, 4), dtype=np.int64))
         _LOCAL.workspace = got
     got[0][plan.neg_row] = -np.inf
     return got
 
 
-def _solve(group: _Group, index: IntArray, add: FloatArray, below: _Below, plan: _Plan) -> _Part:
-    """One group's bands: solved, trimmed (`target._trim`) and kept end to end."""
-    buf, acc, seg = _workspace(plan)
-    rows = plan.pair_row[group.used]
-    succ = np.ascontiguousarray(index[group.at][:, rows])
-    shift = (add[group.at][:, rows] + plan.pair_points[group.used]).astype(np.int64)
-    out_at = np.cumsum(group.width) - group.width
-    out = np.empty(group.columns)
-    keeps = plan.keeps
-    keep_args = (
-        (keeps.ops, keeps.n_ops, keeps.ptr, keeps.idx, keeps.scales)
-        if keeps is not None
-        else (np.zeros(4, np.int64), 0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
-    )
-    s = group.stand
+def _solve(
+    job: _Job, index: IntArray, add: FloatArray, below: _Below, plan: _Plan, values: FloatArray
+) -> _Part:
+    """One group's bands, solved, trimmed and written into the layer's `values`."""
+    buf, seg = _workspace(plan)
+    group = job.group
+    succ, shift = _pairs(group, plan, index, add)
+    out = np.empty(job.columns)
+    s, k = group.stand, plan.keeps
     _solve_group(
         buf, below.values, below.first, below.lo, below.hi,
-        succ, shift, group.lo, group.width, out_at, out,
-        (s.ops, s.n_ops, s.ptr, s.idx, s.scales), keep_args,
-        plan.final_rows, keep_transitions().throw_probability, acc, seg,
+        succ, shift, job.lo, job.width, np.cumsum(job.width) - job.width, out,
+        (s.ops, s.n_ops, s.ptr, s.idx, s.scales), (k.ops, k.n_ops, k.ptr, k.idx, k.scales),
+        plan.value_row, seg,
     )  # fmt: skip
     n = len(group.at)
-    kept_lo, kept_at, kept_n = (np.empty(n, dtype=np.int64) for _ in range(3))
-    _trim(out, out_at, group.width, group.lo, 1.0, EPS, kept_lo, kept_at, kept_n)
-    values = np.empty(int(kept_n.sum()))
-    _gather_kept(out, kept_at, kept_n, values)
-    return _Part(group.at, kept_lo, kept_n, values)
-
-
-@Compiled
-def _gather_kept(out: FloatArray, kept_at: IntArray, kept_n: IntArray, values: FloatArray) -> None:
-    at = 0
-    for k in range(len(kept_at)):
-        for c in range(kept_n[k]):
-            values[at + c] = out[kept_at[k] + c]
-        at += kept_n[k]
+    kept_lo, kept_n, first = (np.empty(n, dtype=np.int64) for _ in range(3))
+    _keep(out, job.width, job.lo, 1.0, EPS, values, job.region, kept_lo, kept_n, first)
+    return _Part(group.at, kept_lo, kept_n, first)
 
 
 def _layer_states(
@@ -574,72 +566,88 @@ def _next_rows(
     return index + base[:, None], add
 
 
-Layer = tuple[IntArray, IntArray, IntArray, FloatArray]  # index, lo, hi, the bands end to end
+@dataclass(frozen=True)
+class _Layer:
+    """A layer's states (their index), where their turns lead and what they add
+    (`next_rows`), and their groups: all that does not depend on the layer below."""
+
+    index: IntArray
+    next_index: IntArray
+    add: FloatArray
+    groups: list[_Group]
+
+
+def _prepare(
+    ruleset: Ruleset, plan: _Plan, space: StateSpace, states: tuple[IntArray, IntArray, IntArray]
+) -> _Layer:
+    mask, sub, flag = states
+    nxt, add = _next_rows(space, ruleset, mask, sub, flag)
+    return _Layer(space.index(mask, sub, flag), nxt, add, _groups(ruleset, plan, mask, flag, add))
 
 
 def win_layers(
     ruleset: Ruleset, progress: Progress | None = None, within: int = 0
-) -> Iterator[Layer]:
-    """The win table (as `target.solve_win`), part by part, most boxes filled first: the
-    states of a part, their bands' bounds and the bands end to end; with `within`, only
-    the states a card with those boxes filled can reach.  A layer's parts are handed out
-    while the next layer is solved."""
+) -> Iterator[SolvedPart]:
+    """The win table (as `target.solve_win`), part by part, most boxes filled first (each
+    part's states, their bands' bounds, and where their bands start in the values it
+    holds); with `within`, only the states a card with those boxes filled can reach.  Two
+    threads solve a layer's groups while this thread prepares the next layer and hands out
+    the parts of the one before."""
     space = state_space(ruleset)
     plan = _plan(ruleset)
     _bind_kernel()
     below = _Below(space.size, 1.0)
-    states = [_layer_states(space, filled, within) for filled in range(space.n_boxes, -1, -1)]
-    done, todo = 0, sum(len(s[0]) for s in states)
-    solved: list[Layer] = []
+    every = [_layer_states(space, filled, within) for filled in range(space.n_boxes, -1, -1)]
+    every = [states for states in every if len(states[0])]
+    todo = sum(len(states[0]) for states in every)
+    full = every[0]  # the full card: 1 for a need of 0 or less, 0 above
+    index = space.index(*full)
+    n = len(index)
+    ones, nothing = np.ones(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    values = np.tile([1.0, 0.0], n)
+    parts = [_Part(np.arange(n), ones, nothing, 2 * np.arange(n))]
+    below.update(index, parts, values)
+    solved = [(index, ones, ones, 2 * np.arange(n) + 1, values)]
+    done = n
+    if progress is not None:
+        progress(done, todo)
+    if len(every) == 1:
+        yield from solved
+        return
+    layer: _Layer | None = _prepare(ruleset, plan, space, every[1])
     with ThreadPoolExecutor(THREADS) as pool:
-        for filled, (mask, sub, flag) in zip(range(space.n_boxes, -1, -1), states, strict=True):
-            index = space.index(mask, sub, flag)
-            n = len(index)
-            if not n:
-                continue
-            if filled == space.n_boxes:  # the full card: 1 for a need of 0 or less, 0 above
-                ones, nothing = np.ones(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-                parts = [_Part(np.arange(n), ones, nothing, np.zeros(0))]
-            else:
-                nxt, add = _next_rows(space, ruleset, mask, sub, flag)
-                groups = _groups(ruleset, plan, mask, flag, nxt, add, below.lo, below.hi)
-                largest_first = sorted(groups, key=lambda g: -g.columns)
-                jobs = [pool.submit(_solve, g, nxt, add, below, plan) for g in largest_first]
-                yield from solved  # the layer before, while this one is solved
-                parts = [job.result() for job in jobs]
-            below.update(index, parts)
-            solved = [(index[p.at], p.lo, p.lo + p.n, p.values) for p in parts]
-            done += n
+        for following in [*every[2:], None]:
+            assert layer is not None
+            index = layer.index
+            jobs, size = _jobs(layer.groups, plan, layer.next_index, layer.add, below)
+            values = np.empty(size)
+            running = [
+                pool.submit(_solve, job, layer.next_index, layer.add, below, plan, values)
+                for job in sorted(jobs, key=lambda job: -job.columns)
+            ]
+            upcoming = _prepare(ruleset, plan, space, following) if following else None
+            yield from solved  # the layer before, while this one is solved
+            parts = [job.result() for job in running]
+            below.update(index, parts, values)
+            solved = [(index[p.at], p.lo, p.lo + p.n, p.first + 1, values) for p in parts]
+            done += len(index)
             if progress is not None:
                 progress(done, todo)
-        yield from solved
+            layer = upcoming
+    yield from solved
 
 
 def solve_win_fast(
     ruleset: Ruleset, progress: Progress | None = None, within: int = 0
 ) -> BandTable:
     """The win table solved in float64 (`win_layers`)."""
-    size = state_space(ruleset).size
-    lo = np.zeros(size, dtype=np.int64)
-    hi = np.zeros(size, dtype=np.int64)
-    start = np.zeros(size, dtype=np.int64)
-    parts: list[FloatArray] = []
-    at = 0
-    for index, kept_lo, kept_hi, values in win_layers(ruleset, progress, within):
-        lo[index], hi[index] = kept_lo, kept_hi
-        start[index] = at + np.cumsum(kept_hi - kept_lo) - (kept_hi - kept_lo)
-        at += len(values)
-        parts.append(values)
-    return BandTable(lo, hi, start, np.concatenate(parts) if parts else np.zeros(0), 1.0)
+    return assemble_parts(state_space(ruleset).size, 1.0, win_layers(ruleset, progress, within))
 
 
 def solve_win_packed(ruleset: Ruleset, progress: Progress | None = None) -> Float32Array:
-    """The win table in its stored form, each part packed as soon as it is solved (while
-    the next layer is): only the layer below is held in float64."""
-    packer = Packer(state_space(ruleset).size, 1.0)
-    for index, lo, hi, values in win_layers(ruleset, progress):
-        packer.add(index, lo, hi, np.cumsum(hi - lo) - (hi - lo), values)
-    return packer.finish()
+    """The win table in its stored form, each part packed while the next layer is solved:
+    only the layer below and the one being solved are held in float64."""
+    return pack_parts(state_space(ruleset).size, 1.0, win_layers(ruleset, progress))
 
 
-__all__ = ["Layer", "solve_win_fast", "solve_win_packed", "win_layers"]
+__all__ = ["solve_win_fast", "solve_win_packed", "win_layers"]
