@@ -64,6 +64,7 @@ FIXED_DOMAIN = {
     "core.dice.sub_multisets": "a throw of at most five dice: 252 throws (maxsize)",
     "games.chicago.solver.coach.outcomes": "a count of dice to rethrow, 0 to 3",
     "games.families._imported": "the packages FAMILIES' entries name",
+    "games.scorecard.solver.dist_kernel._keeps": "no parameters",
     "games.scorecard.solver.keeps.keep_graph": "no parameters",
     "games.scorecard.solver.request_turn.keep_transitions": "no parameters",
     "games.yardkle.solver.throws.packings": "a bool: whether groups need distinct faces",

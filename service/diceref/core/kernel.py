@@ -90,6 +90,18 @@ class Program:
         self.idx: IntArray = np.array(idx, dtype=np.int64)
         self.scales: FloatArray = np.array([r.scale for r in reductions], dtype=np.float64)
 
+    @classmethod
+    def of_arrays(
+        cls, ops: IntArray, ptr: IntArray, idx: IntArray, scales: FloatArray, n_rows: int
+    ) -> Program:
+        """A program given as its arrays, unchecked: a play-to-win solve builds one per
+        group of states (`win_solve`), where the checks' Python loops would cost more than
+        running it."""
+        program = cls.__new__(cls)
+        program.n_rows, program.n_ops = n_rows, len(ops) // 4
+        program.ops, program.ptr, program.idx, program.scales = ops, ptr, idx, scales
+        return program
+
     def bind(self, buf: FloatArray) -> Callable[[int], None]:
         """The program on `buf` (rows `n_rows`, C-contiguous), as a call taking the number
         of columns to compute (a multiple of `LANES`, at most the buffer's width).

@@ -26,7 +26,7 @@ from diceref.core.arrays import FloatArray, IntArray
 from diceref.core.cache import PerRuleset
 from diceref.core.dice import N_THROWS
 from diceref.core.jit import Compiled
-from diceref.core.kernel import KINDS, LANES, Reduction
+from diceref.core.kernel import KINDS, LANES, Program, Reduction
 from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable, Float32Array, SolvedPart, assemble_parts
@@ -42,39 +42,6 @@ MAX = KINDS.index("max")
 
 
 @dataclass(frozen=True)
-class _Program:
-    """A kernel program as its arrays (`kernel.Program`'s layout), built without the
-    per-row checks of `Program`: a group's stand program is made for each group."""
-
-    ops: IntArray
-    ptr: IntArray
-    idx: IntArray
-    scales: FloatArray
-
-    @property
-    def n_ops(self) -> int:
-        return len(self.ops) // 4
-
-    @staticmethod
-    def of(reductions: list[Reduction]) -> _Program:
-        ops: list[int] = []
-        ptr: list[int] = []
-        idx: list[int] = []
-        for red in reductions:
-            ops += [KINDS.index(red.kind), red.start, len(red.sources), len(ptr)]
-            for rows in red.sources:
-                ptr.append(len(idx))
-                idx += rows
-            ptr.append(len(idx))
-        return _Program(
-            np.array(ops, dtype=np.int64),
-            np.array(ptr, dtype=np.int64),
-            np.array(idx, dtype=np.int64),
-            np.array([r.scale for r in reductions], dtype=np.float64),
-        )
-
-
-@dataclass(frozen=True)
 class _Plan:
     """A ruleset's buffer layout: the pairs (rows [0, n_pairs), a group's own at the
     front), a row that stays -inf (a throw with no legal placement), the stand rows of
@@ -87,7 +54,7 @@ class _Plan:
     cell_rows: tuple[IntArray, ...]  # per variant, (boxes, 252): each cell's plan row
     neg_row: int
     stand_at: tuple[int, ...]  # per variant, the first of its 252 stand rows
-    keeps: _Program  # the keeps, then the turn's value: each first throw's best by its chance
+    keeps: Program  # the keeps, then the turn's value: each first throw's best by its chance
     value_row: int
     n_rows: int
 
@@ -156,7 +123,7 @@ def _build(ruleset: Ruleset) -> _Plan:
         cell_rows=tuple(cell_rows),
         neg_row=n_pairs,
         stand_at=stand_at,
-        keeps=_Program.of(keep_reductions),
+        keeps=Program(keep_reductions, layout.n),
         value_row=value_row,
         n_rows=layout.n,
     )
@@ -218,12 +185,12 @@ class _Group:
 
     at: IntArray
     used: IntArray
-    stand: _Program
+    stand: Program
 
 
 def _stand_program(
     ruleset: Ruleset, plan: _Plan, mask: int, flag: int, legal: BoolArray
-) -> tuple[IntArray, _Program]:
+) -> tuple[IntArray, Program]:
     """The pairs a group's turns read, and its program: per variant, each throw's best
     over its legal pairs (the row of pair `used[i]` is buffer row i; a throw with none
     reads the row that stays -inf)."""
@@ -258,7 +225,10 @@ def _stand_program(
     ops = np.array(
         [[MAX, plan.stand_at[v], N_THROWS, v * (N_THROWS + 1)] for v in range(n)], dtype=np.int64
     ).ravel()
-    return used, _Program(ops, ptr.astype(np.int64), idx.astype(np.int64), np.ones(n))
+    stand = Program.of_arrays(
+        ops, ptr.astype(np.int64), idx.astype(np.int64), np.ones(n), plan.n_rows
+    )
+    return used, stand
 
 
 def _groups(
@@ -417,7 +387,7 @@ _solve_group = Compiled(_solve_group_py, cache=False)
 
 
 def _bind_kernel() -> None:
-    """Point `_RUN` at this process's kernel (a forked child inherits it)."""
+    """Point `_RUN` at this process's kernel."""
     global _RUN
     if _RUN is not None:
         return
