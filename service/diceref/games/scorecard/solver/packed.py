@@ -284,6 +284,7 @@ def pack_parts(size: int, below: float, parts: Iterable[SolvedPart]) -> Float32A
     packer = Packer(size, below)
     for index, lo, hi, start, values in parts:
         packer.add(index, lo, hi, start, values)
+        del values  # a layer's values are freed as soon as the solve lets go of them
     return packer.finish()
 
 

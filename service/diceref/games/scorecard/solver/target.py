@@ -27,6 +27,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver.bands import Bands, BandTable
 from diceref.games.scorecard.solver.request_turn import (
     MAX_PLANS,
+    JokerRows,
     RequestPlan,
     RequestTurn,
     keep_transitions,
@@ -85,6 +86,31 @@ def candidates(
     return Candidates(succ, shift, five_tiers(plan, mask, flag, index, add, succ, shift), *pairs)
 
 
+def five_readings(
+    plan: RequestPlan, mask: int, flag: int
+) -> tuple[int, dict[int, JokerRows | None]]:
+    """Where a five of a kind's candidates are not the throw's own boxes: the extra bonus
+    it earns, and per five-of-a-kind throw the Joker's tiers of (plan row, points) that
+    apply (None: its own boxes, the extra bonus added).  Empty while the five-of-a-kind
+    box is open, and for a throw whose candidates nothing changes."""
+    model = plan.model
+    five = model.five
+    if five is None or not mask >> five & 1:
+        return 0, {}
+    extra = int(model.extra_for(flag, plan.five_throws[0]))
+    joker = model.joker_on(mask, flag)
+    by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    out: dict[int, JokerRows | None] = {}
+    for t in plan.five_throws:
+        tiers = None
+        if joker and t in by_throw:
+            matching, choices = by_throw[t]
+            tiers = choices[1] if mask >> matching & 1 else choices[0]
+        if tiers is not None or extra:
+            out[t] = tiers
+    return extra, out
+
+
 def five_tiers(
     plan: RequestPlan,
     mask: int,
@@ -97,23 +123,11 @@ def five_tiers(
     """`Candidates.fives` of a state, from its `next_rows` (`index`, `add`) and its
     candidates' `succ` and `shift`."""
     fives: dict[int, list[list[tuple[int, float]]]] = {}
-    model = plan.model
-    five = model.five
-    if five is None or not mask >> five & 1:
-        return fives
-    extra = float(model.extra_for(flag, plan.five_throws[0]))
-    joker = model.joker_on(mask, flag)
-    by_throw = {t: (matching, choices) for t, matching, choices in plan.fives}
+    extra, readings = five_readings(plan, mask, flag)
     rows: list[int] | None = None
     adds: list[float] = []
-    for t in plan.five_throws:
-        tiers = None
-        if joker and t in by_throw:
-            matching, choices = by_throw[t]
-            tiers = choices[1] if mask >> matching & 1 else choices[0]
+    for t, tiers in readings.items():
         if tiers is None:
-            if not extra:
-                continue
             legal = np.isfinite(shift[:, t])
             natural = zip(succ[legal, t].tolist(), (shift[legal, t] + extra).tolist(), strict=True)
             fives[t] = [list(natural)]

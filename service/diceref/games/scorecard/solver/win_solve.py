@@ -33,7 +33,7 @@ from diceref.games.scorecard.solver.bands import BandTable, Float32Array, Solved
 from diceref.games.scorecard.solver.packed import pack_parts
 from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
-from diceref.games.scorecard.solver.target import EPS, Progress, _stand, multiplied
+from diceref.games.scorecard.solver.target import EPS, Progress, _stand, five_readings, multiplied
 
 BoolArray = npt.NDArray[np.bool_]
 COLUMNS = 64  # (state, need) columns run through the programs at once: a batch's rows
@@ -139,34 +139,20 @@ def _plan(ruleset: Ruleset) -> _Plan:
 def _five_sources(
     ruleset: Ruleset, plan: _Plan, v: int, mask: int, flag: int, legal: BoolArray
 ) -> dict[int, list[int]]:
-    """The five-of-a-kind throws whose candidates the Joker or the extra bonus sets, as
-    `target.five_tiers` reads them (the first tier with a legal candidate; none: an empty
-    list), each as its pairs; `legal`: the request plan's rows the state may fill."""
-    rp = request_plan(ruleset)
-    model = rp.model
-    five = model.five
+    """The five-of-a-kind throws whose candidates the Joker or the extra bonus sets
+    (`target.five_readings`), each as its pairs: its own legal boxes with the extra bonus,
+    or the first tier with a legal candidate (none: an empty list); `legal`: the request
+    plan's rows the state may fill."""
+    extra, readings = five_readings(request_plan(ruleset), mask, flag)
+    rows, cell = plan.cell_rows[v], plan.cells[v]
     out: dict[int, list[int]] = {}
-    if five is None or not mask >> five & 1:
-        return out
-    extra = int(model.extra_for(flag, rp.five_throws[0]))
-    joker = model.joker_on(mask, flag)
-    by_throw = {t: (matching, choices) for t, matching, choices in rp.fives}
-    rows = plan.cell_rows[v]
-    cell = plan.cells[v]
-    for t in rp.five_throws:
-        tiers = None
-        if joker and t in by_throw:
-            matching, choices = by_throw[t]
-            tiers = choices[1] if mask >> matching & 1 else choices[0]
+    for t, tiers in readings.items():
         if tiers is None:
-            if not extra:
-                continue
-            natural = [
+            out[t] = [
                 plan.pair_of[(int(rows[b, t]), int(plan.pair_points[cell[b, t]]) + extra)]
                 for b in range(rows.shape[0])
                 if legal[rows[b, t]]
             ]
-            out[t] = natural
             continue
         out[t] = []
         for tier in tiers:
