@@ -746,7 +746,9 @@ def _solve_chunk(
         out = (lo[at - first :], n[at - first :], values, cursor)
         at = solver.run(states, at, stop, below, True, out, _NO_ENDS)
         if at == stop:
-            return _Chunk(lo, n, values[: int(cursor[0])])
+            del out
+            values.resize(int(cursor[0]), refcheck=False)  # the room to spare given back
+            return _Chunk(lo, n, values)
         grown = np.empty(2 * len(values))
         grown[: int(cursor[0])] = values[: int(cursor[0])]
         values = grown
@@ -814,12 +816,22 @@ def distribution_layers(
                 yield from solved  # the layer before, while this one is solved
                 chunks = [job.result() for job in jobs]
                 del below, jobs
+                solved, below_values = [], np.zeros(0)  # done with: packed, and read
             layer_lo = np.concatenate([c.lo for c in chunks])
             layer_n = np.concatenate([c.n for c in chunks])
             lo_of[index] = layer_lo
             hi_of[index] = layer_lo + layer_n
             start_of[index] = np.cumsum(layer_n) - layer_n
-            below_values = np.concatenate([c.values for c in chunks])
+            # the chunks copied end to end, each let go of once copied: the layer is held
+            # once, not twice
+            below_values = np.empty(sum(len(c.values) for c in chunks))
+            at = 0
+            for k in range(len(chunks)):
+                band = chunks[k].values
+                below_values[at : at + len(band)] = band
+                at += len(band)
+                chunks[k] = _Chunk(chunks[k].lo, chunks[k].n, np.zeros(0))
+                del band
             below_count = len(part)
             solved = [(index, layer_lo, layer_lo + layer_n, start_of[index], below_values)]
             del chunks
