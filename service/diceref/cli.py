@@ -246,6 +246,10 @@ def _precompute(args: argparse.Namespace, settings: Settings) -> int:
         loaded = load_sync(store, spec, bar)
         bar.close()
         print(f"{spec.game:14} {spec.kind:7} {loaded.source:9} {loaded.seconds:7.2f} s")
+        # Written to the cache: its mapping, read through once when verified, would
+        # otherwise stay resident beside the next tables' solves (GBs for the targets').
+        del loaded
+        store.forget(spec.key)
     return 0
 
 

@@ -97,6 +97,21 @@ def test_computed_table_is_then_served_from_the_disk_file_mapping(
     assert isinstance(backing_buffer(held), mmap.mmap)  # shared by the host's workers
 
 
+def test_a_forgotten_table_is_let_go_of_and_read_again_from_its_file(
+    sync_store: Callable[[Path], HostTables], tmp_path: Path
+) -> None:
+    """What `diceref precompute` does after each table: the next get maps the file it wrote
+    rather than solving again."""
+    compute = CountingCompute()
+    tables = sync_store(tmp_path)
+    first = tables.get_sync(KEY, compute)
+    tables.forget(KEY)
+    assert tables.peek(KEY) is None
+    again = tables.get_sync(KEY, compute)
+    assert (again.source, compute.calls) == ("disk", 1)
+    np.testing.assert_array_equal(again.array, first.array)
+
+
 def test_peek_never_computes(sync_store: Callable[[Path], HostTables], tmp_path: Path) -> None:
     compute = CountingCompute()
     tables = sync_store(tmp_path)

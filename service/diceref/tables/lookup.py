@@ -143,6 +143,8 @@ class SyncTables(Protocol):
         in_redis: bool = True,
     ) -> LoadedTable: ...
 
+    def forget(self, key: TableKey) -> None: ...
+
 
 @dataclass(frozen=True)
 class _Found:
@@ -173,6 +175,13 @@ class TableLookup:
 
     def stats(self) -> StoreStats:
         return self._counters.snapshot(redis_errors=0)
+
+    def forget(self, key: TableKey) -> None:
+        """Drop the process's copy of a table (an evicted on-demand table, or one
+        `diceref precompute` has written); the disk cache and Redis keep theirs."""
+        self._memory.pop(key, None)
+        self._ttl.pop(key, None)  # asked for again, the lookup is told its TTL again
+        self.disk.forget(key)
 
     def lookup(
         self,

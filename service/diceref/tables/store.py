@@ -157,13 +157,6 @@ class TableStore(TableLookup):
                 break
         return written
 
-    def forget(self, key: TableKey) -> None:
-        """Drop the process's copy of a table (an evicted on-demand table); the disk cache
-        and Redis keep theirs."""
-        self._memory.pop(key, None)
-        self._ttl.pop(key, None)  # asked for again, the lookup is told its TTL again
-        self.disk.forget(key)
-
     def trim_disk(self, keep: Collection[TableKey]) -> int:
         """Delete the least recently used table files beyond the on-demand disk bound,
         whoever wrote them, sparing those of `keep` (the built-in tables); returns how many
