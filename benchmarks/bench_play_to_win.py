@@ -1,6 +1,7 @@
 """Play to win: the tables' build (whole process) and size, and the requests' server time.
 
     uv run python benchmarks/bench_play_to_win.py [--game yahtzee] [--build] [--requests 300]
+        [--reach]
 
 - `--build`: `diceref precompute --target GAME` in a fresh process with an empty cache
   directory (value, max, distribution and win tables), its wall time and peak memory, and
@@ -11,6 +12,11 @@
   before each request: `/holds` with a `target` (and without, the same throws),
   `/distributions` from the start of a turn (empty card included) and with dice, and target
   play's distribution near the end.
+- `--reach` (instead of the requests): how far from a card's end target play's
+  distribution is answered.  By boxes open, for cards of expected-points play and the
+  target an open one (the card's expected final total): the share answered within
+  `MAX_OPEN_TURNS` and its time; then, with no limit, the open turns the exact answer
+  follows (three cards each, 4 to 7 boxes open) and its time.
 - memory: this process's private (anonymous) memory before the tables, once they are
   mapped and warmed (the decoder compiled), and after the requests: what a worker adds.
 Printed beside the peers' published figures (the issue's): timpalpant/yahtzee's
@@ -38,9 +44,9 @@ import numpy as np
 from _server import asgi_scope
 from diceref.games.scorecard.rules.games import SCORECARD_GAMES
 from diceref.games.scorecard.rules.scorecard import Scorecard, card_total
-from diceref.games.scorecard.solver import advice
-from diceref.games.scorecard.solver.advice import BoxAdvice
-from diceref.games.scorecard.tables import distribution_spec, value_spec, win_spec
+from diceref.games.scorecard.solver import advice, target
+from diceref.games.scorecard.solver.advice import BoxAdvice, card_state
+from diceref.games.scorecard.tables import band_table, distribution_spec, value_spec, win_spec
 from diceref.http.app import create_app
 from diceref.settings import Settings
 from diceref.tables.config import TableSettings
@@ -122,11 +128,68 @@ def report(label: str, times: list[float], budget: str) -> None:
     )
 
 
+def reach(game: str, values: np.ndarray, dist_table: np.ndarray, win_table: np.ndarray) -> None:
+    """Target play's distribution by boxes open: answered within the limit, and the open
+    turns an exact answer follows without it."""
+    ruleset = SCORECARD_GAMES[game]
+    dist, win = band_table(dist_table), band_table(win_table)
+    followed = [0]
+    turn_ends = target.turn_ends
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        followed[0] += 1
+        return turn_ends(*args, **kwargs)
+
+    by_open: dict[int, list[tuple[Scorecard, float | None]]] = {}
+    for card, _, _ in cards(game, values, 50 * len(ruleset.boxes), seed=5):
+        state = card_state(ruleset, card)
+        total = card_total(ruleset, card)
+        mean = target.final_distribution(
+            ruleset, values, dist, state.mask, state.sub, state.flag, total
+        ).mean
+        start = time.perf_counter()
+        try:
+            target.target_distribution(
+                ruleset, values, win, dist, state.mask, state.sub, state.flag, total,
+                round(mean),
+            )  # fmt: skip
+            seconds: float | None = time.perf_counter() - start
+        except target.TooManyTurns:
+            seconds = None
+        by_open.setdefault(len(ruleset.boxes) - len(card.boxes), []).append((card, seconds))
+    print(f"target play's distribution, target the expected total, {target.MAX_OPEN_TURNS} turns:")
+    for k, rows in sorted(by_open.items()):
+        done = [s for _, s in rows if s is not None]
+        times = (
+            f": p50 {np.median(done) * 1e3:.0f} ms, max {max(done) * 1e3:.0f} ms" if done else ""
+        )
+        print(f"  {k:2} boxes open: {len(done)}/{len(rows)} answered{times}")
+    target.turn_ends = counted
+    print("without the limit (the open turns an exact answer follows):")
+    for k in range(4, 8):
+        for card, _ in by_open.get(k, [])[:3]:
+            state = card_state(ruleset, card)
+            total = card_total(ruleset, card)
+            mean = target.final_distribution(
+                ruleset, values, dist, state.mask, state.sub, state.flag, total
+            ).mean
+            followed[0] = 0
+            start = time.perf_counter()
+            target.target_distribution(
+                ruleset, values, win, dist, state.mask, state.sub, state.flag, total,
+                round(mean), limit=1 << 62,
+            )  # fmt: skip
+            seconds = time.perf_counter() - start
+            print(f"  {k:2} boxes open: {followed[0]:6} open turns, {seconds:.2f} s")
+    target.turn_ends = turn_ends
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="yahtzee")
     parser.add_argument("--build", action="store_true")
     parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--reach", action="store_true")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.build:
@@ -145,6 +208,9 @@ def main() -> None:
             spec.warm(table.array)
     warmed = private_mb()
     values = loaded[0].array
+    if args.reach:
+        reach(args.game, values, loaded[1].array, loaded[2].array)
+        return
     situations = cards(args.game, values, args.requests, seed=26)
     rng = np.random.default_rng(7)
 

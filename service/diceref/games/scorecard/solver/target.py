@@ -623,7 +623,7 @@ def _moments(dist: Bands, ends: TurnEnds, total: int) -> tuple[float, float]:
 
 # A target-play distribution follows every (state, need) pair its play reaches while the
 # target is still open (the turn's chance strictly between 0 and 1); each costs a turn's
-# evaluation, about a millisecond, so a request follows at most this many.
+# evaluation, so a request follows at most this many (docs/solver.md: what that reaches).
 MAX_OPEN_TURNS = 300
 
 
