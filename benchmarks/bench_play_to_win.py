@@ -140,8 +140,8 @@ def reach(game: str, values: np.ndarray, dist_table: np.ndarray, win_table: np.n
         followed[0] += 1
         return turn_ends(*args, **kwargs)
 
-    by_open: dict[int, list[tuple[Scorecard, float | None]]] = {}
-    for card, _, _ in cards(game, values, 50 * len(ruleset.boxes), seed=5):
+    def timed(card: Scorecard, limit: int = target.MAX_OPEN_TURNS) -> float | None:
+        """Seconds to answer the card for its expected total; None: refused."""
         state = card_state(ruleset, card)
         total = card_total(ruleset, card)
         mean = target.final_distribution(
@@ -151,12 +151,15 @@ def reach(game: str, values: np.ndarray, dist_table: np.ndarray, win_table: np.n
         try:
             target.target_distribution(
                 ruleset, values, win, dist, state.mask, state.sub, state.flag, total,
-                round(mean),
+                round(mean), limit=limit,
             )  # fmt: skip
-            seconds: float | None = time.perf_counter() - start
         except target.TooManyTurns:
-            seconds = None
-        by_open.setdefault(len(ruleset.boxes) - len(card.boxes), []).append((card, seconds))
+            return None
+        return time.perf_counter() - start
+
+    by_open: dict[int, list[tuple[Scorecard, float | None]]] = {}
+    for card, _, _ in cards(game, values, 50 * len(ruleset.boxes), seed=5):
+        by_open.setdefault(len(ruleset.boxes) - len(card.boxes), []).append((card, timed(card)))
     print(f"target play's distribution, target the expected total, {target.MAX_OPEN_TURNS} turns:")
     for k, rows in sorted(by_open.items()):
         done = [s for _, s in rows if s is not None]
@@ -168,18 +171,8 @@ def reach(game: str, values: np.ndarray, dist_table: np.ndarray, win_table: np.n
     print("without the limit (the open turns an exact answer follows):")
     for k in range(4, 8):
         for card, _ in by_open.get(k, [])[:3]:
-            state = card_state(ruleset, card)
-            total = card_total(ruleset, card)
-            mean = target.final_distribution(
-                ruleset, values, dist, state.mask, state.sub, state.flag, total
-            ).mean
             followed[0] = 0
-            start = time.perf_counter()
-            target.target_distribution(
-                ruleset, values, win, dist, state.mask, state.sub, state.flag, total,
-                round(mean), limit=1 << 62,
-            )  # fmt: skip
-            seconds = time.perf_counter() - start
+            seconds = timed(card, limit=1 << 62)
             print(f"  {k:2} boxes open: {followed[0]:6} open turns, {seconds:.2f} s")
     target.turn_ends = turn_ends
 
