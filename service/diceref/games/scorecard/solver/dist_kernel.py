@@ -34,7 +34,7 @@ from diceref.games.scorecard.solver.bands import (
     assemble_parts,
 )
 from diceref.games.scorecard.solver.packed import pack_parts
-from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
+from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan, row_keys
 from diceref.games.scorecard.solver.statespace import popcount, state_space
 from diceref.games.scorecard.solver.target import EPS, TIE, Progress, TurnEnds, _stand, multiplied
 
@@ -223,12 +223,8 @@ class _States:
 def _prepare(ruleset: Ruleset, mask: IntArray, sub: IntArray, flag: IntArray) -> _States:
     """`request_turn.next_rows`' keys and the Joker's facts of many states at once."""
     plan = request_plan(ruleset)
-    space, model = plan.space, plan.model
-    folded = space.fold(mask, sub)
-    index = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
-    key = mask & ((1 << plan.n_upper_bits) - 1)
-    pair = key * space.n_sub + (folded - space.sub_low)
-    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    model = plan.model
+    index, pair, lower_key = row_keys(plan, mask, plan.space.fold(mask, sub), flag)
     five = model.five
     has_five = np.zeros(len(mask), dtype=np.int64) if five is None else mask >> five & 1
     return _States(
@@ -618,7 +614,6 @@ class _Solver:
     """The compiled loop's fixed arguments for one ruleset and value table."""
 
     def __init__(self, ruleset: Ruleset, values: FloatArray) -> None:
-        self.ruleset = ruleset
         self.values = np.ascontiguousarray(values, dtype=np.float64)
         self.turn = _turn(ruleset)
         self.keeps = _keeps()

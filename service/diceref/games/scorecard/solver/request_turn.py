@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 
-from diceref.core.arrays import FloatArray, IndexArray
+from diceref.core.arrays import FloatArray, IndexArray, IntArray
 from diceref.core.cache import PerRuleset
 from diceref.core.dice import (
     DICE_PER_THROW,
@@ -33,6 +34,7 @@ from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.statespace import StateSpace
 
 NEG = -np.inf
+Keys = TypeVar("Keys", int, IntArray)  # one state's, or many states' at once
 
 
 @dataclass(frozen=True)
@@ -203,17 +205,25 @@ def request_turn(
     return RequestTurn(ruleset.throws_per_turn - 1, later)
 
 
+def row_keys(plan: RequestPlan, mask: Keys, folded: Keys, flag: Keys) -> tuple[Keys, Keys, Keys]:
+    """A state's keys into the next-row tables, from its folded upper subtotal: its index
+    (the base that `upper_delta` and `lower_delta` offset), its row of `upper_delta` and
+    `upper_add`, and its row of `lower_delta` and `lower_add`; for one state, or for many
+    (arrays) at once."""
+    space = plan.space
+    base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
+    key = mask & ((1 << plan.n_upper_bits) - 1)
+    pair = key * space.n_sub + (folded - space.sub_low)
+    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    return base, pair, lower_key
+
+
 def next_rows(plan: RequestPlan, mask: int, sub: int, flag: int) -> tuple[IndexArray, FloatArray]:
     """Where every box leads from a state, in the rows `stand_rows` names (6 per upper box,
     then one per lower box, two for a Joker game's five-of-a-kind box): the next state's
     index, and what the row adds (points and bonus of an upper box, 0 for a lower one whose
     points `stand_points` gives, -inf for a box the throw may not fill)."""
-    space = plan.space
-    folded = space.fold_one(mask, sub)
-    base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
-    key = mask & ((1 << plan.n_upper_bits) - 1)
-    pair = key * space.n_sub + (folded - space.sub_low)
-    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    base, pair, lower_key = row_keys(plan, mask, plan.space.fold_one(mask, sub), flag)
     index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key])) + base
     add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]))
     return index, add

@@ -31,7 +31,7 @@ from diceref.games.scorecard.rules.ruleset import Ruleset
 from diceref.games.scorecard.solver import batched
 from diceref.games.scorecard.solver.bands import BandTable, Float32Array, SolvedPart, assemble_parts
 from diceref.games.scorecard.solver.packed import pack_parts
-from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan
+from diceref.games.scorecard.solver.request_turn import keep_transitions, request_plan, row_keys
 from diceref.games.scorecard.solver.statespace import StateSpace, state_space
 from diceref.games.scorecard.solver.target import EPS, Progress, _stand, five_readings, multiplied
 
@@ -481,6 +481,8 @@ def _solve(
     """One group's bands, solved, trimmed and written into the layer's `values`."""
     buf, seg = _workspace(plan)
     group = job.group
+    # gathered again, not kept from `_jobs`: a whole layer's pairs held at once (states
+    # times pairs, two int64 each) would sit in memory beside its values
     succ, shift = _pairs(group, plan, index, add)
     out = np.empty(job.columns)
     s, k = group.stand, plan.keeps
@@ -512,11 +514,7 @@ def _next_rows(
 ) -> tuple[IntArray, FloatArray]:
     """`request_turn.next_rows` of many states at once: (states, rows) each."""
     plan = request_plan(ruleset)
-    folded = space.fold(mask, sub)
-    base = (mask * space.n_sub + (folded - space.sub_low)) * space.n_flag + flag
-    key = mask & ((1 << plan.n_upper_bits) - 1)
-    pair = key * space.n_sub + (folded - space.sub_low)
-    lower_key = 2 * (mask >> plan.n_upper_bits) + (key == (1 << plan.n_upper_bits) - 1)
+    base, pair, lower_key = row_keys(plan, mask, space.fold(mask, sub), flag)
     index = np.concatenate((plan.upper_delta[pair], plan.lower_delta[lower_key]), axis=1)
     add = np.concatenate((plan.upper_add[pair], plan.lower_add[lower_key]), axis=1)
     return index + base[:, None], add
